@@ -1,0 +1,741 @@
+"""One deal of yard Kozel as a state machine.
+
+The public API speaks :class:`~core.cards.Card` and :class:`~core.actions.Action`;
+inside, cards are ints and sets of cards are bitmasks (see :mod:`core.cards`), so
+that whole random deals run fast enough for computer players and benchmarks.
+
+Every action has three faces: :meth:`Deal.verify` raises a :class:`KozelError` with
+a reason, :meth:`Deal.can` answers yes or no, :meth:`Deal.apply` applies a legal
+action and returns the events it caused. An illegal action changes nothing.
+
+>>> from core.cards import Card
+>>> deck = [Card.from_index(i) for i in range(36)]
+>>> deal = Deal.from_deck(dealer=3, deck=deck, trump_index=4)
+>>> deal.turn, [c.code for c in deal.hand(0)], deal.trump_card.code
+(0, ['6C', '9C', 'QC', 'AC'], 'QH')
+>>> [type(e).__name__ for e in deal.apply(Action.lead(0, Card.parse("AC")))]
+['CardsLed']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+from math import factorial
+
+from core.actions import KIND_BY_CODE, Action, ActionKind, Kind
+from core.cards import (
+    DECK_SIZE,
+    FULL_MASK,
+    POINTS,
+    SUIT_BITS,
+    SUIT_MASK,
+    Card,
+    Suit,
+    cards_of,
+    indexes_of,
+    mask_of,
+)
+from core.errors import KozelError, Reason
+from core.events import (
+    CardsBeaten,
+    CardsDiscarded,
+    CardsDrawn,
+    CardsLed,
+    DealResult,
+    DealScored,
+    Event,
+    MolodkaDeclared,
+    Team,
+    TrickStarted,
+    TrickTaken,
+)
+from core.rules import BEATERS, set_beats_mask
+from core.views import PlayedSet, SeatView, TableView
+
+HAND_SIZE = 4
+STOCK_SIZE = DECK_SIZE - 4 * HAND_SIZE
+#: Where in the stock a dealer shows the trump card from: its middle.
+TRUMP_INDEX_RANGE = range(4, 16)
+
+# Plain ints in the hot path (comparing with IntEnum members costs more).
+LEAD, BEAT, DISCARD, MOLODKA = (int(k) for k in Kind)
+
+RawAction = tuple[int, int, int]
+"""``(seat, kind, mask)``: the engine's form of an action."""
+ActionGroup = tuple[int, int, tuple[int, ...]]
+"""``(seat, kind, masks)``: legal actions of one seat and kind."""
+
+
+# --- Caches of per-hand facts. A hand never holds more than four cards, so there
+# are few distinct hands and every fact about one is computed once.
+
+_SUBSETS: dict[int, tuple[int, ...]] = {}
+_BEATS: dict[tuple[int, int, int], tuple[int, ...]] = {}
+_NO_CARDS = (0,)
+_CACHE_LIMIT = 1 << 16
+
+
+def _subsets(hand: int, size: int) -> tuple[int, ...]:
+    """Every ``size``-card subset of ``hand``, as masks."""
+    key = hand << 3 | size
+    found = _SUBSETS.get(key)
+    if found is None:
+        bits = [1 << i for i in indexes_of(hand)]
+        found = tuple(sum(combo) for combo in combinations(bits, size))
+        if len(_SUBSETS) >= _CACHE_LIMIT:
+            _SUBSETS.clear()
+        _SUBSETS[key] = found
+    return found
+
+
+def _suit_subsets(suit: int, part: int, max_size: int) -> tuple[int, ...]:
+    bits = [1 << (suit * SUIT_BITS + rank) for rank in range(SUIT_BITS) if part >> rank & 1]
+    return tuple(
+        sum(combo)
+        for size in range(1, min(len(bits), max_size) + 1)
+        for combo in combinations(bits, size)
+    )
+
+
+#: _SUIT_LEADS[suit][part]: the leads from the cards ``part`` (9 bits) of ``suit``.
+_SUIT_LEADS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(_suit_subsets(suit, part, HAND_SIZE) for part in range(1 << SUIT_BITS))
+    for suit in range(4)
+)
+#: _SUIT_SINGLES[suit][part]: each card of ``part`` of ``suit`` alone.
+_SUIT_SINGLES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(_suit_subsets(suit, part, 1) for part in range(1 << SUIT_BITS)) for suit in range(4)
+)
+_C, _S, _H, _D = _SUIT_LEADS
+_C1, _S1, _H1, _D1 = _SUIT_SINGLES
+
+
+def _leads(hand: int) -> tuple[int, ...]:
+    """Every legal lead from ``hand``: non-empty sets of one suit."""
+    return (
+        _C[hand & SUIT_MASK]
+        + _S[hand >> SUIT_BITS & SUIT_MASK]
+        + _H[hand >> 2 * SUIT_BITS & SUIT_MASK]
+        + _D[hand >> 3 * SUIT_BITS]
+    )
+
+
+def _singles(hand: int) -> tuple[int, ...]:
+    """Each card of ``hand`` alone."""
+    return (
+        _C1[hand & SUIT_MASK]
+        + _S1[hand >> SUIT_BITS & SUIT_MASK]
+        + _H1[hand >> 2 * SUIT_BITS & SUIT_MASK]
+        + _D1[hand >> 3 * SUIT_BITS]
+    )
+
+
+def _beats(hand: int, winning: int, trump: int) -> tuple[int, ...]:
+    """Every subset of ``hand`` that beats the set ``winning``."""
+    key = (hand, winning, trump)
+    found = _BEATS.get(key)
+    if found is None:
+        useful = 0
+        table = BEATERS[trump]
+        for card in indexes_of(winning):
+            useful |= table[card]
+        useful &= hand
+        size = winning.bit_count()
+        if useful.bit_count() < size:
+            found = ()
+        elif size == 1:
+            found = _subsets(useful, 1)
+        else:
+            found = tuple(m for m in _subsets(useful, size) if set_beats_mask(m, winning, trump))
+        if len(_BEATS) >= _CACHE_LIMIT:
+            _BEATS.clear()
+        _BEATS[key] = found
+    return found
+
+
+#: Every hand of four cards of one suit.
+MOLODKA_HANDS: frozenset[int] = frozenset(
+    sum(1 << (suit * SUIT_BITS + rank) for rank in ranks)
+    for suit in range(4)
+    for ranks in combinations(range(SUIT_BITS), HAND_SIZE)
+)
+
+
+_DECK_ORDERS = factorial(DECK_SIZE)
+_DECK_ORDER_BITS = _DECK_ORDERS.bit_length()
+
+
+def random_permutation(rng: random.Random) -> list[int]:
+    """A uniformly random order of the 36 card indexes.
+
+    One draw of random bits (rejection-sampled below 36!) is read as a mixed-radix
+    number whose digits drive a Fisher-Yates shuffle: a bijection, so every order is
+    equally likely, at a third of the cost of ``rng.shuffle``.
+    """
+    while True:
+        number = rng.getrandbits(_DECK_ORDER_BITS)
+        if number < _DECK_ORDERS:
+            break
+    deck = list(range(DECK_SIZE))
+    for i in range(DECK_SIZE - 1, 0, -1):
+        number, j = divmod(number, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def is_molodka(hand: int) -> bool:
+    """Whether a hand is four cards of one suit."""
+    return hand in MOLODKA_HANDS
+
+
+def _one_suit(mask: int) -> bool:
+    suit = ((mask & -mask).bit_length() - 1) // SUIT_BITS
+    return mask >> ((suit + 1) * SUIT_BITS) == 0
+
+
+#: Card points of every 9-bit part of a mask (one suit's cards).
+_SUIT_POINTS: tuple[int, ...] = tuple(
+    sum(POINTS[rank] for rank in range(SUIT_BITS) if part >> rank & 1)
+    for part in range(1 << SUIT_BITS)
+)
+
+
+def points_in(mask: int) -> int:
+    """Card points in a mask."""
+    return (
+        _SUIT_POINTS[mask & SUIT_MASK]
+        + _SUIT_POINTS[mask >> SUIT_BITS & SUIT_MASK]
+        + _SUIT_POINTS[mask >> 2 * SUIT_BITS & SUIT_MASK]
+        + _SUIT_POINTS[mask >> 3 * SUIT_BITS]
+    )
+
+
+def loss_points_for(points: int, tricks: int) -> int:
+    """Loss points of a team that lost a deal with these points and tricks."""
+    if tricks == 0:
+        return 6
+    if points <= 30:
+        return 4
+    return 2
+
+
+class Deal:
+    """One deal: dealing, the trump reveal, tricks, molodka, drawing and the score."""
+
+    __slots__ = (
+        "_deck",
+        "_hands",
+        "_last_winner",
+        "_leader",
+        "_log",
+        "_molodka_done",
+        "_molodka_seat",
+        "_n",
+        "_piles",
+        "_plays",
+        "_result",
+        "_stock_pos",
+        "_trick_no",
+        "_tricks",
+        "_trump",
+        "_trump_holder",
+        "_turn",
+        "_win_mask",
+        "_win_seat",
+        "dealer",
+        "number",
+        "trump_index",
+    )
+
+    def __init__(
+        self,
+        dealer: int,
+        deck: Sequence[int],
+        trump_index: int,
+        number: int = 0,
+        *,
+        _checked: bool = False,
+    ) -> None:
+        """Deal from card indexes; prefer :meth:`from_deck` or :meth:`shuffled`."""
+        if not _checked:
+            _check_deal_args(dealer, deck, trump_index)
+        self.dealer = dealer
+        self.number = number
+        self.trump_index = trump_index
+        self._deck: tuple[int, ...] = tuple(deck)
+        hands = [0, 0, 0, 0]
+        for i in range(4 * HAND_SIZE):
+            hands[(dealer + 1 + i) % 4] |= 1 << self._deck[i]
+        self._hands = hands
+        self._stock_pos = 4 * HAND_SIZE
+        self._trump = self._deck[4 * HAND_SIZE + trump_index] // SUIT_BITS
+        self._trump_holder: int | None = None
+        self._piles = [0, 0]
+        self._tricks = [0, 0]
+        self._log: list[RawAction] = []
+        self._result: DealResult | None = None
+        self._last_winner = -1
+        self._trick_no = -1
+        self._plays: list[RawAction] = []
+        self._start_trick((dealer + 1) % 4)
+
+    # --- Construction -------------------------------------------------------
+
+    @classmethod
+    def from_deck(
+        cls, dealer: int, deck: Sequence[Card], trump_index: int, number: int = 0
+    ) -> Deal:
+        """Deal a given deck order (top first) with the trump shown at ``trump_index``
+        of the stock."""
+        return cls(dealer, [card.index for card in deck], trump_index, number)
+
+    @classmethod
+    def shuffled(cls, dealer: int, rng: random.Random, number: int = 0) -> Deal:
+        """Shuffle with ``rng`` (use ``random.SystemRandom()`` in real games) and deal."""
+        _check_seat(dealer)
+        deck = random_permutation(rng)
+        return cls(dealer, deck, rng.choice(TRUMP_INDEX_RANGE), number, _checked=True)
+
+    def _start_trick(self, leader: int) -> None:
+        self._trick_no += 1
+        self._leader = self._turn = self._win_seat = leader
+        self._plays = []
+        self._n = self._win_mask = 0
+        self._molodka_done = False
+        self._molodka_seat = -1
+        hands = self._hands
+        if hands[leader].bit_count() == HAND_SIZE:
+            for step in (1, 2, 3):
+                seat = (leader + step) & 3
+                if hands[seat] in MOLODKA_HANDS:
+                    self._molodka_seat = seat
+                    break
+
+    def _start_hand(self, seat: int) -> int:
+        """The seat's hand as it was when the current trick began."""
+        hand = self._hands[seat]
+        for played_seat, _, played in self._plays:
+            if played_seat == seat:
+                hand |= played
+        return hand
+
+    # --- Public state -------------------------------------------------------
+
+    @property
+    def trump(self) -> Suit:
+        return Suit(self._trump)
+
+    @property
+    def trump_card(self) -> Card:
+        return Card.from_index(self._deck[4 * HAND_SIZE + self.trump_index])
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        return tuple(Card.from_index(i) for i in self._deck)
+
+    @property
+    def first_leader(self) -> int:
+        return (self.dealer + 1) % 4
+
+    @property
+    def leader(self) -> int:
+        """The seat that was to lead the current trick when it began."""
+        return self._leader
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to play now, or None when the deal is over."""
+        return None if self._result is not None else self._turn
+
+    @property
+    def stock_size(self) -> int:
+        return DECK_SIZE - self._stock_pos
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> DealResult | None:
+        return self._result
+
+    @property
+    def tricks(self) -> tuple[int, int]:
+        return (self._tricks[0], self._tricks[1])
+
+    @property
+    def trick_number(self) -> int:
+        return self._trick_no
+
+    @property
+    def last_trick_winner(self) -> int | None:
+        return None if self._last_winner < 0 else self._last_winner
+
+    @property
+    def molodka_seat(self) -> int | None:
+        """The seat that may still declare a molodka in this trick, if any."""
+        if self._result is not None or self._molodka_seat < 0:
+            return None
+        return self._molodka_seat
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """Every action applied so far, in order."""
+        return tuple(self._to_action(raw) for raw in self._log)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards a seat holds (hidden information: only for that seat)."""
+        _check_seat(seat)
+        return cards_of(self._hands[seat])
+
+    def pile_points(self) -> tuple[int, int]:
+        """Card points in each team's pile (hidden while the deal runs: face-down
+        discards count)."""
+        return (points_in(self._piles[0]), points_in(self._piles[1]))
+
+    # --- Legal actions --------------------------------------------------------
+
+    def legal_groups(self, seat: int | None = None) -> list[ActionGroup]:
+        """Legal actions grouped as ``(seat, kind, masks)``: every seat's when ``seat``
+        is None. The engine's fast form; :meth:`legal_raw` flattens it."""
+        if self._result is not None:
+            return []
+        turn = self._turn
+        groups: list[ActionGroup] = []
+        if seat is None or seat == turn:
+            hand = self._hands[turn]
+            n = self._n
+            if n == 0:
+                groups.append((turn, LEAD, _leads(hand)))
+            else:
+                if n == 1:
+                    useful = hand & BEATERS[self._trump][self._win_mask.bit_length() - 1]
+                    beats = _singles(useful) if useful else ()
+                    discards = _singles(hand)
+                else:
+                    beats = _beats(hand, self._win_mask, self._trump)
+                    discards = _subsets(hand, n)
+                if beats:
+                    groups.append((turn, BEAT, beats))
+                groups.append((turn, DISCARD, discards))
+        ms = self._molodka_seat
+        if ms >= 0 and (seat is None or seat == ms):
+            groups.append((ms, MOLODKA, _NO_CARDS))
+        return groups
+
+    def legal_raw(self, seat: int | None = None) -> list[RawAction]:
+        """Legal actions as ``(seat, kind, mask)``; every seat's when ``seat`` is None."""
+        return [(s, kind, m) for s, kind, masks in self.legal_groups(seat) for m in masks]
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action for ``seat`` now (molodka included, also out of turn),
+        or for every seat when ``seat`` is None."""
+        if seat is not None:
+            _check_seat(seat)
+        return [self._to_action(raw) for raw in self.legal_raw(seat)]
+
+    # --- verify / can / apply -----------------------------------------------
+
+    def reason_raw(self, seat: int, kind: int, mask: int) -> Reason | None:
+        """Why the raw action is illegal, or None if it is legal."""
+        if self._result is not None:
+            return Reason.DEAL_OVER
+        if not 0 <= seat < 4:
+            return Reason.BAD_SEAT
+        if kind == MOLODKA:
+            if self._molodka_done:
+                return Reason.MOLODKA_ALREADY
+            if seat == self._leader:
+                return Reason.MOLODKA_BY_LEADER
+            if not is_molodka(self._start_hand(seat)):
+                return Reason.MOLODKA_NOT_HELD
+            if seat != self._molodka_seat:
+                return Reason.MOLODKA_NOT_NEAREST
+            if mask and mask != self._start_hand(seat):
+                return Reason.MOLODKA_CARDS
+            return None
+        if seat != self._turn:
+            return Reason.NOT_YOUR_TURN
+        if mask == 0:
+            return Reason.NO_CARDS
+        if mask & ~self._hands[seat]:
+            return Reason.NOT_IN_HAND
+        if self._n == 0:
+            if kind != LEAD:
+                return Reason.MUST_LEAD
+            if mask.bit_count() > HAND_SIZE:
+                return Reason.TOO_MANY_CARDS
+            if not _one_suit(mask):
+                return Reason.MIXED_SUITS
+            return None
+        if kind == LEAD:
+            return Reason.ALREADY_LED
+        if mask.bit_count() != self._n:
+            return Reason.WRONG_COUNT
+        if kind == BEAT and not set_beats_mask(mask, self._win_mask, self._trump):
+            return Reason.DOES_NOT_BEAT
+        return None
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`KozelError` with the reason if ``action`` is illegal now."""
+        seat, kind, mask = _to_raw(action)
+        reason = self.reason_raw(seat, kind, mask)
+        if reason is not None:
+            raise KozelError(reason)
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        try:
+            self.verify(action)
+        except KozelError:
+            return False
+        return True
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply a legal action and return the events it caused, in order."""
+        seat, kind, mask = _to_raw(action)
+        reason = self.reason_raw(seat, kind, mask)
+        if reason is not None:
+            raise KozelError(reason)
+        events: list[Event] = []
+        self.step_raw(seat, kind, mask, events)
+        return events
+
+    def apply_raw(self, seat: int, kind: int, mask: int) -> None:
+        """Apply a raw action after checking it (no events)."""
+        reason = self.reason_raw(seat, kind, mask)
+        if reason is not None:
+            raise KozelError(reason)
+        self.step_raw(seat, kind, mask, None)
+
+    # --- The transition -------------------------------------------------------
+
+    def step_raw(self, seat: int, kind: int, mask: int, events: list[Event] | None) -> None:
+        """Apply a raw action known to be legal (from :meth:`legal_raw` or checked by
+        :meth:`reason_raw`). Events are appended to ``events`` unless it is None."""
+        hands = self._hands
+        if kind == MOLODKA:
+            self._declare_molodka(seat, events)
+            return
+        action = (seat, kind, mask)
+        self._log.append(action)
+        hands[seat] ^= mask
+        plays = self._plays
+        plays.append(action)
+        if kind == LEAD:
+            self._n = mask.bit_count()
+            self._win_seat = seat
+            self._win_mask = mask
+            if events is not None:
+                events.append(CardsLed(seat, cards_of(mask)))
+        elif kind == BEAT:
+            self._win_seat = seat
+            self._win_mask = mask
+            if events is not None:
+                events.append(CardsBeaten(seat, cards_of(mask)))
+        elif events is not None:
+            events.append(CardsDiscarded(seat, mask.bit_count()))
+        if len(plays) < 4:
+            self._turn = (seat + 1) & 3
+            return
+        # The trick is complete: the winner takes it, everybody draws, the winner leads.
+        winner = self._win_seat
+        team = winner & 1
+        taken = plays[0][2] | plays[1][2] | plays[2][2] | plays[3][2]
+        self._piles[team] |= taken
+        self._tricks[team] += 1
+        self._last_winner = winner
+        if events is not None:
+            events.append(TrickTaken(winner, Team(team), taken.bit_count()))
+        if self._stock_pos < DECK_SIZE:
+            self._draw(winner, events)
+        if hands[0]:
+            self._start_trick(winner)
+            if events is not None:
+                events.append(TrickStarted(winner, self._trick_no))
+        else:
+            self._score(events)
+
+    def _declare_molodka(self, seat: int, events: list[Event] | None) -> None:
+        hands = self._hands
+        self._log.append((seat, MOLODKA, 0))
+        returned = [0, 0, 0, 0]
+        for played_seat, _, played in self._plays:
+            hands[played_seat] |= played
+            returned[played_seat] += played.bit_count()
+        mask = hands[seat]
+        hands[seat] = 0
+        self._plays = [(seat, LEAD, mask)]
+        self._n = HAND_SIZE
+        self._win_seat = seat
+        self._win_mask = mask
+        self._turn = (seat + 1) & 3
+        self._molodka_done = True
+        self._molodka_seat = -1
+        if events is not None:
+            events.append(MolodkaDeclared(seat, cards_of(mask), tuple(returned)))
+
+    def _draw(self, first: int, events: list[Event] | None) -> None:
+        """Everybody draws from the top of the stock, one card at a time clockwise from
+        ``first``, until each holds four or the stock is empty. Hands are always of one
+        size and the stock a multiple of four, so the draw is a run of whole rounds."""
+        hands, deck = self._hands, self._deck
+        pos = self._stock_pos
+        count = min(4 * (HAND_SIZE - hands[first].bit_count()), DECK_SIZE - pos)
+        for i in range(count):
+            hands[(first + i) & 3] |= 1 << deck[pos + i]
+        offset = 4 * HAND_SIZE + self.trump_index - pos
+        trump_to = (first + offset) & 3 if 0 <= offset < count else None
+        if trump_to is not None:
+            self._trump_holder = trump_to
+        self._stock_pos = pos + count
+        if events is not None:
+            each = count // 4
+            events.append(CardsDrawn((each,) * 4, DECK_SIZE - pos - count, trump_to))
+
+    def _score(self, events: list[Event] | None) -> None:
+        points = (points_in(self._piles[0]), points_in(self._piles[1]))
+        tricks = (self._tricks[0], self._tricks[1])
+        loss = [0, 0]
+        winner: Team | None = None
+        eggs = points[0] == points[1]
+        if not eggs:
+            winner = Team.A if points[0] > points[1] else Team.B
+            loser = 1 - winner
+            loss[loser] = loss_points_for(points[loser], tricks[loser])
+        self._result = DealResult(
+            points=points,
+            tricks=tricks,
+            loss_points=(loss[0], loss[1]),
+            eggs=eggs,
+            winner=winner,
+            next_leader=self._last_winner,
+        )
+        if events is not None:
+            events.append(DealScored(self.number, self._result))
+
+    # --- Views ----------------------------------------------------------------
+
+    def table_view(self) -> TableView:
+        """What everybody at the table may see."""
+        plays = tuple(
+            PlayedSet(
+                seat=seat,
+                kind=KIND_BY_CODE[kind],
+                cards=() if kind == DISCARD else cards_of(mask),
+                count=mask.bit_count(),
+            )
+            for seat, kind, mask in self._plays
+        )
+        return TableView(
+            number=self.number,
+            dealer=self.dealer,
+            trump=self.trump,
+            trump_card=self.trump_card,
+            trump_card_holder=self._trump_holder,
+            stock_size=self.stock_size,
+            hand_sizes=tuple(h.bit_count() for h in self._hands),
+            trick_number=self._trick_no,
+            leader=self._leader,
+            turn=self.turn,
+            lead_size=self._n,
+            plays=plays,
+            winning_seat=self._win_seat if self._plays else None,
+            tricks=self.tricks,
+            last_trick_winner=self.last_trick_winner,
+            result=self._result,
+        )
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may see: the table, its own hand and its own legal actions."""
+        _check_seat(seat)
+        return SeatView(
+            seat=seat,
+            table=self.table_view(),
+            hand=cards_of(self._hands[seat]),
+            legal=tuple(self.legal_actions(seat)),
+            molodka=self._molodka_seat == seat,
+        )
+
+    # --- Records and equality -------------------------------------------------
+
+    def copy(self) -> Deal:
+        """An independent copy (for computer players that look ahead)."""
+        other = Deal.__new__(Deal)
+        for name in Deal.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._hands = list(self._hands)
+        other._piles = list(self._piles)
+        other._tricks = list(self._tricks)
+        other._log = list(self._log)
+        other._plays = list(self._plays)
+        return other
+
+    def log_raw(self) -> tuple[RawAction, ...]:
+        """Every action applied so far, in the engine's form."""
+        return tuple(self._log)
+
+    def _to_action(self, raw: RawAction) -> Action:
+        seat, kind, mask = raw
+        return Action(seat, KIND_BY_CODE[kind], cards_of(mask))
+
+    def state_key(self) -> tuple[object, ...]:
+        """Everything that makes up the state; equal keys mean equal deals."""
+        return (
+            self.dealer,
+            self.number,
+            self._deck,
+            self.trump_index,
+            tuple(self._log),
+            tuple(self._hands),
+            tuple(self._piles),
+            tuple(self._tricks),
+            self._stock_pos,
+            tuple(self._plays),
+            self._turn,
+            self._result,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return self.state_key() == other.state_key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"<Deal #{self.number} dealer={self.dealer} trump={self.trump.name} "
+            f"turn={self.turn} stock={self.stock_size} actions={len(self._log)}>"
+        )
+
+
+def _check_seat(seat: int) -> None:
+    if not isinstance(seat, int) or not 0 <= seat < 4:
+        raise KozelError(Reason.BAD_SEAT)
+
+
+def _check_deal_args(dealer: int, deck: Sequence[int], trump_index: int) -> None:
+    _check_seat(dealer)
+    if (
+        len(deck) != DECK_SIZE
+        or not all(isinstance(i, int) and 0 <= i < DECK_SIZE for i in deck)
+        or sum(1 << i for i in set(deck)) != FULL_MASK
+    ):
+        raise KozelError(Reason.BAD_DECK)
+    if not isinstance(trump_index, int) or not 0 <= trump_index < STOCK_SIZE:
+        raise KozelError(Reason.BAD_DECK, f"trump_index must be 0 to {STOCK_SIZE - 1}")
+
+
+def _to_raw(action: Action) -> RawAction:
+    if not isinstance(action.seat, int) or not 0 <= action.seat < 4:
+        raise KozelError(Reason.BAD_SEAT)
+    mask = mask_of(action.cards)
+    if mask.bit_count() != len(action.cards):
+        raise KozelError(Reason.DUPLICATE_CARDS)
+    kind = action.kind
+    if not isinstance(kind, ActionKind):
+        raise KozelError(Reason.UNKNOWN_ACTION)
+    return action.seat, kind.code, mask

@@ -1,0 +1,143 @@
+"""Events: what happened, in the past tense, for the adapters to render.
+
+Events are public: they never carry a hidden card. Face-down discards appear as a
+count, and drawn cards as counts per seat; a player learns his own cards from his
+own view only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+
+from core.cards import Card
+
+
+class Team(IntEnum):
+    """Team A holds seats 0 and 2, team B seats 1 and 3."""
+
+    A = 0
+    B = 1
+
+    @property
+    def seats(self) -> tuple[int, int]:
+        return (int(self), int(self) + 2)
+
+    @property
+    def other(self) -> Team:
+        return Team(1 - self)
+
+
+def team_of(seat: int) -> Team:
+    return Team(seat % 2)
+
+
+class Title(StrEnum):
+    """What the losers of a series are called."""
+
+    GOATS = "goats"
+    GOATS_WITH_EGGS = "goats_with_eggs"
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The end of a deal: points and tricks per team, loss points, eggs."""
+
+    points: tuple[int, int]
+    tricks: tuple[int, int]
+    loss_points: tuple[int, int]
+    eggs: bool
+    winner: Team | None
+    next_leader: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesResult:
+    """The end of a series: who lost it and what they are called."""
+
+    loser: Team
+    title: Title
+    loss_points: tuple[int, int]
+    deals: int
+    eggs: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealStarted:
+    number: int
+    dealer: int
+    leader: int
+    trump_card: Card
+    stock_size: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrickStarted:
+    leader: int
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsLed:
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsBeaten:
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDiscarded:
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class MolodkaDeclared:
+    """A molodka restarted the trick: every card played to it went back."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    returned: tuple[int, ...]  # cards given back to each seat 0..3
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    seat: int
+    team: Team
+    card_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn:
+    counts: tuple[int, ...]  # cards drawn by each seat 0..3
+    stock_size: int
+    trump_card_to: int | None  # the seat that drew the known trump card, if it was drawn now
+
+
+@dataclass(frozen=True, slots=True)
+class DealScored:
+    number: int
+    result: DealResult
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesFinished:
+    result: SeriesResult
+
+
+Event = (
+    DealStarted
+    | TrickStarted
+    | CardsLed
+    | CardsBeaten
+    | CardsDiscarded
+    | MolodkaDeclared
+    | TrickTaken
+    | CardsDrawn
+    | DealScored
+    | SeriesFinished
+)

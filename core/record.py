@@ -1,0 +1,293 @@
+"""Game records (RULES.md §3): export, replay and snapshots.
+
+A record lists each deal's dealer, deck order and trump position, and the actions
+played. Replaying checks every action against the rules and stops at the first
+illegal one; it never guesses. A snapshot of a series is its record, so a series
+restored from one is the same series, down to the middle of a trick.
+
+>>> from core.series import Series
+>>> import random
+>>> series = Series(first_dealer=3)
+>>> _ = series.deal(random.Random(7))
+>>> _ = series.apply(series.legal_actions(0)[0])
+>>> restore(snapshot(series)) == series
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+from core.actions import Action, ActionKind
+from core.cards import DECK_SIZE, Card
+from core.deal import STOCK_SIZE, Deal
+from core.errors import KozelError, Reason, describe
+from core.series import Series
+
+VARIANT = "yard"
+SNAPSHOT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class RecordError(Exception):
+    """A record that cannot be replayed: where, and why in words."""
+
+    reason: str
+    deal: int | None = None
+    action: int | None = None
+    seat: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        error: dict[str, Any] = {}
+        if self.deal is not None:
+            error["deal"] = self.deal
+        if self.action is not None:
+            error["action"] = self.action
+        if self.seat is not None:
+            error["seat"] = self.seat
+        error["reason"] = self.reason
+        return {"error": error}
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+# --- Export ------------------------------------------------------------------------
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": action.seat, "type": action.kind.value}
+    if action.kind is not ActionKind.MOLODKA:
+        out["cards"] = [card.code for card in action.cards]
+    return out
+
+
+def deal_to_json(deal: Deal) -> dict[str, Any]:
+    """One deal as a record entry."""
+    return {
+        "dealer": deal.dealer,
+        "deck": [card.code for card in deal.deck],
+        "trump_index": deal.trump_index,
+        "actions": [action_to_json(action) for action in deal.actions],
+    }
+
+
+def series_to_record(series: Series, seed: int | None = None) -> dict[str, Any]:
+    """A whole series as a game record."""
+    return {
+        "variant": VARIANT,
+        "options": {},
+        "seed": seed,
+        "deals": [deal_to_json(deal) for deal in series.deals],
+    }
+
+
+def deal_to_record(deal: Deal, seed: int | None = None) -> dict[str, Any]:
+    """A single deal as a game record."""
+    return {"variant": VARIANT, "options": {}, "seed": seed, "deals": [deal_to_json(deal)]}
+
+
+# --- Parsing -------------------------------------------------------------------------
+
+
+def _fail(
+    reason: str, deal: int | None = None, action: int | None = None, seat: int | None = None
+) -> RecordError:
+    return RecordError(reason, deal, action, seat)
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _parse_cards(raw: object, where: str, deal: int, action: int | None = None) -> list[Card]:
+    if not isinstance(raw, list):
+        raise _fail(f"{where} must be a list of card codes", deal, action)
+    cards = []
+    for code in raw:
+        if not isinstance(code, str):
+            raise _fail(f"{where}: {code!r} is not a card code", deal, action)
+        try:
+            cards.append(Card.parse(code))
+        except KozelError:
+            raise _fail(f"{where}: unknown card code {code!r}", deal, action) from None
+    return cards
+
+
+def _parse_deck(entry: Mapping[str, Any], number: int) -> tuple[int, list[Card], int]:
+    dealer = entry.get("dealer")
+    if not _is_int(dealer) or not 0 <= dealer < 4:
+        raise _fail(f"dealer must be a seat 0 to 3, not {dealer!r}", number)
+    deck = _parse_cards(entry.get("deck"), "deck", number)
+    if len(deck) != DECK_SIZE:
+        raise _fail(f"the deck has {len(deck)} cards, not {DECK_SIZE}", number)
+    seen: set[Card] = set()
+    for card in deck:
+        if card in seen:
+            raise _fail(f"the deck holds {card.code} twice", number)
+        seen.add(card)
+    trump_index = entry.get("trump_index")
+    if not _is_int(trump_index) or not 0 <= trump_index < STOCK_SIZE:
+        raise _fail(f"trump_index must be 0 to {STOCK_SIZE - 1}, not {trump_index!r}", number)
+    return dealer, deck, trump_index
+
+
+def _parse_action(raw: object, deal: int, index: int) -> Action:
+    if not isinstance(raw, Mapping):
+        raise _fail("an action must be an object", deal, index)
+    seat = raw.get("seat")
+    if not _is_int(seat) or not 0 <= seat < 4:
+        raise _fail(f"seat must be 0 to 3, not {seat!r}", deal, index)
+    kind_name = raw.get("type")
+    try:
+        kind = ActionKind(str(kind_name))
+    except ValueError:
+        raise _fail(f"unknown action type {kind_name!r}", deal, index, seat) from None
+    if kind is ActionKind.MOLODKA:
+        cards = _parse_cards(raw.get("cards", []), "cards", deal, index)
+    else:
+        cards = _parse_cards(raw.get("cards"), "cards", deal, index)
+    return Action(seat, kind, tuple(cards))
+
+
+def _load(source: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
+    if isinstance(source, Mapping):
+        return source
+    try:
+        data = json.loads(source)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise _fail(f"invalid JSON: {error}") from None
+    if not isinstance(data, Mapping):
+        raise _fail("a record must be a JSON object")
+    return data
+
+
+# --- Replay --------------------------------------------------------------------------
+
+
+def series_from_record(source: str | bytes | Mapping[str, Any]) -> Series:
+    """Rebuild a series from a record, checking every action; raise :class:`RecordError`
+    at the first problem."""
+    data = _load(source)
+    if data.get("variant", VARIANT) != VARIANT:
+        raise _fail(f"unknown variant {data.get('variant')!r} (this replay knows {VARIANT!r})")
+    deals = data.get("deals")
+    if not isinstance(deals, list):
+        raise _fail("a record needs a list of deals")
+    series: Series | None = None
+    for number, entry in enumerate(deals):
+        if not isinstance(entry, Mapping):
+            raise _fail("a deal must be an object", number)
+        dealer, deck, trump_index = _parse_deck(entry, number)
+        if series is None:
+            series = Series(first_dealer=dealer)
+        current = series.current
+        if current is not None and not current.is_over:
+            raise _fail("the deal before this one is not complete", number)
+        if series.is_over:
+            raise _fail("the series was already over before this deal", number)
+        try:
+            series.deal_from(deck, trump_index, dealer=dealer)
+        except KozelError as error:
+            raise _fail(describe(error.reason), number) from None
+        actions = entry.get("actions", [])
+        if not isinstance(actions, list):
+            raise _fail("actions must be a list", number)
+        for index, raw in enumerate(actions):
+            action = _parse_action(raw, number, index)
+            try:
+                series.apply(action)
+            except KozelError as error:
+                raise _fail(str(error), number, index, action.seat) from None
+    return series if series is not None else Series()
+
+
+def report(series: Series) -> dict[str, Any]:
+    """The replay's output JSON (RULES.md §3), keys fixed."""
+    deals = []
+    for deal in series.deals:
+        result = deal.result
+        if result is None:
+            deals.append(
+                {
+                    "complete": False,
+                    "points": list(deal.pile_points()),
+                    "tricks": list(deal.tricks),
+                    "loss_points": None,
+                    "eggs": None,
+                    "next_leader": None,
+                }
+            )
+        else:
+            deals.append(
+                {
+                    "complete": True,
+                    "points": list(result.points),
+                    "tricks": list(result.tricks),
+                    "loss_points": list(result.loss_points),
+                    "eggs": result.eggs,
+                    "next_leader": result.next_leader,
+                }
+            )
+    outcome = series.result
+    return {
+        "deals": deals,
+        "series": {
+            "loss_points": list(series.loss_points),
+            "finished": outcome is not None,
+            "loser": outcome.loser.name if outcome else None,
+            "title": outcome.title.value if outcome else None,
+        },
+    }
+
+
+def replay(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
+    """Replay a record and return the report, or the ``{"error": ...}`` JSON."""
+    try:
+        return report(series_from_record(source))
+    except RecordError as error:
+        return error.to_json()
+
+
+# --- Snapshots -----------------------------------------------------------------------
+
+
+def snapshot(series: Series) -> str:
+    """The whole series as JSON: its record, with a format version."""
+    data = series_to_record(series)
+    data["snapshot"] = SNAPSHOT_VERSION
+    data["first_dealer"] = series.first_dealer
+    return json.dumps(data, separators=(",", ":"))
+
+
+def restore(text: str | bytes) -> Series:
+    """The series of a :func:`snapshot`, exactly as it was."""
+    data = _load(text)
+    version = data.get("snapshot")
+    if version != SNAPSHOT_VERSION:
+        raise _fail(f"unknown snapshot version {version!r}")
+    series = series_from_record(data)
+    first_dealer = data.get("first_dealer")
+    if not series.deals and _is_int(first_dealer) and 0 <= first_dealer < 4:
+        series = Series(first_dealer=first_dealer)
+    return series
+
+
+def cards_json(cards: Sequence[Card]) -> list[str]:
+    return [card.code for card in cards]
+
+
+__all__ = [
+    "Reason",
+    "RecordError",
+    "deal_to_record",
+    "replay",
+    "report",
+    "restore",
+    "series_from_record",
+    "series_to_record",
+    "snapshot",
+]

@@ -1,0 +1,672 @@
+"""A fake Discord (REST under /api/v10 plus a JSON gateway) on 127.0.0.1.
+
+The real discord.py client runs against it: ``async with FakeDiscord() as dc`` starts the
+server and points discord.py at it (``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``),
+restoring both on exit. Build the world (guilds, channels, users) before ``bot.start()``,
+then drive it with ``slash``/``click`` and inspect ``calls``, ``messages`` and ``responses``.
+Payloads are real Discord JSON shapes; every REST call and gateway op is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import fnmatch
+import itertools
+import json
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import discord.http
+import yarl
+from aiohttp import WSMsgType, web
+from discord.gateway import DiscordWebSocket
+
+JSON = dict[str, Any]
+EPHEMERAL, LOADING, COMPONENTS_V2 = 1 << 6, 1 << 7, 1 << 15
+PERMS_MEMBER = (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (1 << 31)
+PERMS_ADMIN = PERMS_MEMBER | (1 << 3) | (1 << 5)
+PERMS_BOT = PERMS_MEMBER | (1 << 13) | (1 << 15)
+
+
+class ApiError(Exception):
+    """An error answer: status, JSON body and extra headers."""
+
+    def __init__(self, status: int, body: JSON, headers: dict[str, str] | None = None) -> None:
+        super().__init__(f"{status} {body}")
+        self.status, self.body, self.headers = status, body, headers or {}
+
+
+def _error(status: int, code: int, message: str, errors: JSON | None = None) -> ApiError:
+    body: JSON = {"code": code, "message": message}
+    if errors:
+        body["errors"] = errors
+    return ApiError(status, body)
+
+
+def _invalid(path: list[str | int], code: str, message: str) -> ApiError:
+    tree: JSON = {"_errors": [{"code": code, "message": message}]}
+    for key in reversed(path):
+        tree = {str(key): tree}
+    return _error(400, 50035, "Invalid Form Body", tree)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass
+class Call:
+    method: str  # HTTP method, or "GATEWAY" for an op the bot sent on the websocket
+    path: str  # relative to /api/v10, or the gateway op name (IDENTIFY, RESUME, ...)
+    query: dict[str, str]
+    json: Any
+    status: int
+    at: float  # time.monotonic()
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    match: Mapping[str, str]
+    body: Any
+    query: Mapping[str, str]
+
+
+Handler = Callable[[Request], Any]
+
+
+@dataclass
+class FakeUser:
+    id: int
+    name: str
+    locale: str = "ru"
+    dms_open: bool = True
+    guild_ids: list[int] = field(default_factory=list)
+    admin: bool = False
+    bot: bool = False
+
+    def payload(self) -> JSON:
+        return {"id": str(self.id), "username": self.name, "global_name": self.name,
+                "discriminator": "0", "avatar": None, "bot": self.bot}  # fmt: skip
+
+
+@dataclass
+class FakeGuild:
+    id: int
+    name: str
+    owner_id: int
+    locale: str
+    admin_role_id: int
+
+
+@dataclass
+class FakeInteraction:
+    """One interaction and what the bot answered; ``original`` is the live message dict."""
+
+    id: int
+    token: str
+    type: int  # 2 application command, 3 message component
+    user_id: int
+    channel_id: int
+    created: float
+    message_id: int | None = None  # the clicked message
+    callback_type: int | None = None
+    callback_data: JSON | None = None
+    original: JSON | None = None
+    followups: list[JSON] = field(default_factory=list)
+
+    @property
+    def content(self) -> str | None:
+        return None if self.original is None else self.original["content"]
+
+    @property
+    def components(self) -> list[JSON]:
+        return [] if self.original is None else self.original["components"]
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.original is not None and bool(self.original["flags"] & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return self.original is not None and bool(self.original["flags"] & LOADING)
+
+
+@contextlib.contextmanager
+def patched_discord(api_base: str, gateway: str) -> Iterator[None]:
+    """Point discord.py's REST routes and gateway at the given URLs, restoring them after."""
+    old = discord.http.Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = api_base, yarl.URL(gateway)
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = old
+
+
+def _validate(body: JSON) -> None:
+    """Discord's limits: content 2000, 5 rows of 5 buttons, custom_id 100, label 80."""
+    content = body.get("content")
+    if content is not None and len(content) > 2000:
+        raise _invalid(["content"], "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length.")
+    rows = body.get("components") or []
+    if len(rows) > 5 and not (body.get("flags") or 0) & COMPONENTS_V2:
+        raise _invalid(["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
+    seen: set[str] = set()
+    for r, row in enumerate(rows):
+        children = row.get("components", [])
+        if row.get("type") == 1 and not 1 <= len(children) <= 5:
+            bad = "Must be between 1 and 5 in length."
+            raise _invalid(["components", r, "components"], "BASE_TYPE_BAD_LENGTH", bad)
+        for c, comp in enumerate(children):
+            where: list[str | int] = ["components", r, "components", c]
+            for key, limit in (("custom_id", 100), ("label", 80)):
+                if len(comp.get(key) or "") > limit:
+                    bad = f"Must be {limit} or fewer in length."
+                    raise _invalid([*where, key], "BASE_TYPE_MAX_LENGTH", bad)
+            if "custom_id" in comp:
+                if comp["custom_id"] in seen:
+                    bad = "Component custom id cannot be duplicated"
+                    raise _invalid([*where, "custom_id"], "COMPONENT_CUSTOM_ID_DUPLICATED", bad)
+                seen.add(comp["custom_id"])
+
+
+def _apply_edit(msg: JSON, body: JSON) -> JSON:
+    for key in ("content", "embeds", "components", "attachments"):
+        if key in body:
+            msg[key] = body[key] if body[key] is not None else ("" if key == "content" else [])
+    if body.get("flags") is not None:
+        msg["flags"] = (msg["flags"] & EPHEMERAL) | (body["flags"] & ~EPHEMERAL)
+    msg["flags"] &= ~LOADING
+    msg["edited_timestamp"] = _now()
+    return msg
+
+
+class FakeDiscord:
+    """Fake Discord server; see the module docstring."""
+
+    def __init__(self, *, interaction_deadline: float = 3.0, token_ttl: float = 900.0,
+                 bot_id: int = 900_000_000_000_000_001, bot_name: str = "Kozel",
+                 patch: bool = True) -> None:  # fmt: skip
+        self.interaction_deadline = interaction_deadline  # seconds for the first callback
+        self.token_ttl = token_ttl  # seconds the token serves follow-ups and @original
+        self.patch = patch
+        self.bot_user = FakeUser(bot_id, bot_name, locale="en-US", bot=True)
+        self.app_id = bot_id
+        self.calls: list[Call] = []
+        self.commands: dict[int | None, list[JSON]] = {}  # guild id (None: global) -> commands
+        self.guilds: dict[int, FakeGuild] = {}
+        self.users: dict[int, FakeUser] = {}
+        self.interactions: dict[int, FakeInteraction] = {}
+        self._channels: dict[int, JSON] = {}
+        self._messages: dict[int, JSON] = {}
+        self._tokens: dict[str, FakeInteraction] = {}
+        self._rate_limits: list[list[Any]] = []  # [pattern, times left, retry_after]
+        self._ids = itertools.count(1 << 60)
+        self._changed = asyncio.Condition()
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._ws: web.WebSocketResponse | None = None
+        self._session: str | None = None
+        self._seq = 0
+        self._runner: web.AppRunner | None = None
+        self._patch: contextlib.ExitStack | None = None
+        self.url = ""
+
+    # ----- lifecycle
+    async def __aenter__(self) -> FakeDiscord:
+        self._runner = web.AppRunner(self._app(), access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", 0).start()
+        host, port = self._runner.addresses[0][:2]
+        self.url = f"http://{host}:{port}"
+        self._patch = contextlib.ExitStack()
+        if self.patch:
+            self._patch.enter_context(patched_discord(self.api_base, self.gateway_url))
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for ws in list(self._sockets):
+            await ws.close(code=1001)
+        if self._runner is not None:
+            await self._runner.cleanup()
+        if self._patch is not None:
+            self._patch.close()
+
+    @property
+    def api_base(self) -> str:
+        return f"{self.url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return self.url.replace("http://", "ws://") + "/gateway"
+
+    # ----- the world
+    def add_guild(self, id: int, name: str, owner_id: int, locale: str = "ru") -> FakeGuild:
+        self.guilds[id] = FakeGuild(id, name, owner_id, locale, next(self._ids))
+        return self.guilds[id]
+
+    def add_channel(self, guild_id: int, id: int, name: str) -> JSON:
+        self._channels[id] = {"id": str(id), "type": 0, "guild_id": str(guild_id), "name": name,
+                              "position": len(self._channels), "permission_overwrites": [],
+                              "nsfw": False, "parent_id": None, "topic": None,
+                              "rate_limit_per_user": 0, "last_message_id": None}  # fmt: skip
+        return self._channels[id]
+
+    def add_user(self, id: int, name: str, locale: str = "ru", dms_open: bool = True,
+                 guild_ids: list[int] | None = None, admin: bool = False) -> FakeUser:  # fmt: skip
+        self.users[id] = FakeUser(id, name, locale, dms_open, list(guild_ids or []), admin)
+        return self.users[id]
+
+    def rate_limit(self, route: str, times: int = 1, retry_after: float = 0.01) -> None:
+        """Answer the next `times` calls matching e.g. "POST /channels/*/messages" with a 429."""
+        self._rate_limits.append([route, times, retry_after])
+
+    def age_interaction(self, interaction_id: int, seconds: float) -> None:
+        """Pretend the interaction was created `seconds` earlier (deadline and token expiry)."""
+        self.interactions[interaction_id].created -= seconds
+
+    async def drop_gateway(self, code: int = 4000) -> None:
+        """Close the bot's websocket; discord.py reconnects and RESUMEs."""
+        if self._ws is not None:
+            await self._ws.close(code=code)
+
+    # ----- inspection
+    def command(self, name: str, guild_id: int | None = None) -> JSON:
+        """A registered command: the guild's one if any, else the global one."""
+        for scope in (guild_id, None):
+            for cmd in self.commands.get(scope, []):
+                if cmd["name"] == name:
+                    return cmd
+        raise LookupError(f"command {name!r} is not registered: {self.commands}")
+
+    def responses(self, interaction_id: int) -> FakeInteraction:
+        return self.interactions[interaction_id]
+
+    def messages(self, channel_id: int) -> list[JSON]:
+        return [m for m in self._messages.values() if m["channel_id"] == str(channel_id)]
+
+    def message(self, message_id: int) -> JSON:
+        return self._messages[message_id]
+
+    def dm_channel(self, user: int | FakeUser) -> int | None:
+        uid = str(self._user(user).id)
+        for cid, ch in self._channels.items():
+            if ch["type"] == 1 and ch["recipients"][0]["id"] == uid:
+                return cid
+        return None
+
+    def dm_messages(self, user: int | FakeUser) -> list[JSON]:
+        cid = self.dm_channel(user)
+        return [] if cid is None else self.messages(cid)
+
+    @staticmethod
+    def buttons(message: JSON) -> list[tuple[str | None, str | None, bool]]:
+        """(label, custom_id, disabled) of every button, row by row."""
+        return [(c.get("label"), c.get("custom_id"), bool(c.get("disabled")))
+                for row in message.get("components", []) for c in row.get("components", [])
+                if c.get("type") == 2]  # fmt: skip
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:  # noqa: ASYNC109
+        """Wait until predicate() is truthy, re-checked whenever a call is recorded."""
+        async with self._changed:
+            try:
+                async with asyncio.timeout(timeout):
+                    await self._changed.wait_for(predicate)
+            except TimeoutError:
+                last = "\n".join(f"  {c.method} {c.path} -> {c.status}" for c in self.calls[-15:])
+                raise TimeoutError(f"not true within {timeout}s; last calls:\n{last}") from None
+        return predicate()
+
+    # ----- simulating users
+    async def slash(self, user: int | FakeUser, channel_id: int, name: str,
+                    options: Mapping[str, Any] | list[JSON] | None = None,
+                    locale: str | None = None) -> int:  # fmt: skip
+        """A user runs a registered slash command in a channel: returns the interaction id."""
+        ch = self._channels[channel_id]
+        cmd = self.command(name, int(ch["guild_id"]) if "guild_id" in ch else None)
+        if isinstance(options, Mapping):
+            types = {o["name"]: o["type"] for o in cmd.get("options") or []}
+            options = [{"name": k, "type": types.get(k, 3), "value": v} for k, v in options.items()]
+        data = {"id": cmd["id"], "name": name, "type": cmd.get("type", 1), "options": options or []}
+        if cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        return await self._interact(2, self._user(user), ch, data, locale)
+
+    async def click(self, user: int | FakeUser, message_id: int, custom_id: str) -> int:
+        """A user clicks an enabled button of a stored message: returns the interaction id."""
+        msg = self._messages[message_id]
+        found = [b for b in self.buttons(msg) if b[1] == custom_id and not b[2]]
+        if not found:
+            raise LookupError(f"no enabled button {custom_id!r}: {self.buttons(msg)}")
+        ch = self._channels[int(msg["channel_id"])]
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._interact(3, self._user(user), ch, data, None, message=msg)
+
+    async def _interact(self, kind: int, user: FakeUser, ch: JSON, data: JSON,
+                        locale: str | None, message: JSON | None = None) -> int:  # fmt: skip
+        iid = next(self._ids)
+        rec = FakeInteraction(iid, f"tok{iid}", kind, user.id, int(ch["id"]), time.monotonic())
+        payload: JSON = {"id": str(iid), "application_id": str(self.app_id), "type": kind,
+                         "data": data, "token": rec.token, "version": 1,
+                         "locale": locale or user.locale, "app_permissions": str(PERMS_BOT),
+                         "attachment_size_limit": 10 << 20, "entitlements": [],
+                         "channel_id": ch["id"], "channel": ch}  # fmt: skip
+        if "guild_id" in ch:
+            guild = self.guilds[int(ch["guild_id"])]
+            payload |= {"guild_id": ch["guild_id"], "guild_locale": guild.locale, "context": 0,
+                        "guild": {"id": ch["guild_id"], "locale": guild.locale, "features": []},
+                        "member": self._member(user, guild, permissions=True),
+                        "authorizing_integration_owners": {"0": ch["guild_id"]}}  # fmt: skip
+        else:
+            payload |= {"user": user.payload(), "context": 1}
+        if message is not None:
+            rec.message_id = int(message["id"])
+            payload["message"] = copy.deepcopy(message)
+        self.interactions[iid] = self._tokens[rec.token] = rec
+        await self._dispatch("INTERACTION_CREATE", payload)
+        return iid
+
+    # ----- payload helpers
+    def _user(self, user: int | FakeUser) -> FakeUser:
+        return user if isinstance(user, FakeUser) else self.users[user]
+
+    def _member(self, user: FakeUser, guild: FakeGuild, permissions: bool = False) -> JSON:
+        admin = user.admin or user.id == guild.owner_id
+        member = {"user": user.payload(), "roles": [str(guild.admin_role_id)] if admin else [],
+                  "joined_at": _now(), "deaf": False, "mute": False, "flags": 0,
+                  "pending": False, "nick": None}  # fmt: skip
+        if permissions:
+            member["permissions"] = str(PERMS_ADMIN if admin else PERMS_MEMBER)
+        return member
+
+    def _guild_payload(self, g: FakeGuild) -> JSON:
+        users = [u for u in self.users.values() if g.id in u.guild_ids] + [self.bot_user]
+        members = [self._member(u, g) for u in users]
+        role = {"color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}
+        roles = [{**role, "id": str(g.id), "name": "@everyone", "permissions": str(PERMS_MEMBER),
+                  "position": 0},
+                 {**role, "id": str(g.admin_role_id), "name": "Admin",
+                  "permissions": str(PERMS_ADMIN), "position": 1}]  # fmt: skip
+        channels = [c for c in self._channels.values() if c.get("guild_id") == str(g.id)]
+        return {"id": str(g.id), "name": g.name, "owner_id": str(g.owner_id), "icon": None,
+                "unavailable": False, "preferred_locale": g.locale, "large": False,
+                "member_count": len(members), "members": members, "roles": roles,
+                "channels": channels, "threads": [], "voice_states": [], "presences": [],
+                "emojis": [], "stickers": [], "features": [], "joined_at": _now()}  # fmt: skip
+
+    def _new_message(self, channel_id: int, body: JSON, type: int = 0) -> JSON:
+        mid = next(self._ids)
+        attachments = [{"id": str(next(self._ids)), "filename": a.get("filename", "file"),
+                        "size": 0, "url": f"{self.url}/a/{mid}", "proxy_url": f"{self.url}/a/{mid}"}
+                       for a in body.get("attachments") or []]  # fmt: skip
+        msg = {"id": str(mid), "channel_id": str(channel_id), "type": type,
+               "content": body.get("content") or "", "author": self.bot_user.payload(),
+               "timestamp": _now(), "edited_timestamp": None, "tts": False,
+               "mention_everyone": False, "mentions": [], "mention_roles": [],
+               "attachments": attachments, "embeds": body.get("embeds") or [],
+               "components": body.get("components") or [], "flags": body.get("flags") or 0,
+               "pinned": False}  # fmt: skip
+        if "guild_id" in self._channels[channel_id]:
+            msg["guild_id"] = self._channels[channel_id]["guild_id"]
+        if type == 20:
+            msg["webhook_id"] = msg["application_id"] = str(self.app_id)
+        self._messages[mid] = msg
+        return msg
+
+    # ----- REST
+    def _app(self) -> web.Application:
+        app = web.Application()
+        message = "/channels/{channel}/messages/{message}"
+        webhook_message = "/webhooks/{app}/{token}/messages/{message}"
+        routes: list[tuple[str, str, Handler]] = [
+            ("GET", "/users/@me", lambda r: self.bot_user.payload()),
+            ("GET", "/users/{user}", self._get_user),
+            ("GET", "/gateway", self._gateway_info),
+            ("GET", "/gateway/bot", self._gateway_info),
+            ("GET", "/oauth2/applications/@me", self._app_info),
+            ("GET", "/applications/@me", self._app_info),
+            ("*", "/applications/{app}/commands", self._commands),
+            ("*", "/applications/{app}/guilds/{guild}/commands", self._commands),
+            ("POST", "/users/@me/channels", self._open_dm),
+            ("POST", "/channels/{channel}/messages", self._post_message),
+            ("*", message, self._channel_message),
+            ("POST", "/interactions/{interaction}/{token}/callback", self._callback),
+            ("POST", "/webhooks/{app}/{token}", self._followup),
+            ("*", webhook_message, self._webhook_message),
+        ]
+        for method, path, handler in routes:
+            app.router.add_route(method, "/api/v10" + path, self._endpoint(handler))
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/{tail:.*}", self._endpoint(self._unknown))
+        return app
+
+    def _endpoint(self, handler: Handler) -> Callable[[web.Request], Awaitable[web.Response]]:
+        async def serve(request: web.Request) -> web.Response:
+            body: Any = None
+            if request.content_type.startswith("multipart/"):  # files: the JSON is a form field
+                body = json.loads(str((await request.post()).get("payload_json", "{}")))
+            elif request.can_read_body:
+                body = await request.json()
+            path = request.path.removeprefix("/api/v10")
+            req = Request(request.method, path, request.match_info, body, request.query)
+            status, headers, out = 200, {}, None
+            try:
+                self._check_rate_limit(f"{request.method} {path}")
+                out = handler(req)
+                status = 200 if out is not None else 204
+            except ApiError as e:
+                status, headers, out = e.status, e.headers, e.body
+            await self._record(
+                Call(req.method, path, dict(req.query), body, status, time.monotonic())
+            )
+            if out is None:
+                return web.Response(status=status)
+            headers["Content-Type"] = "application/json"  # exactly: discord.py compares it
+            return web.Response(status=status, body=json.dumps(out).encode(), headers=headers)
+
+        return serve
+
+    async def _record(self, call: Call) -> None:
+        self.calls.append(call)
+        async with self._changed:
+            self._changed.notify_all()
+
+    def _check_rate_limit(self, route: str) -> None:
+        for rule in self._rate_limits:
+            if rule[1] > 0 and fnmatch.fnmatchcase(route, rule[0]):
+                rule[1] -= 1
+                body = {"message": "You are being rate limited.", "retry_after": rule[2]}
+                headers = {"Via": "1.1 google", "Retry-After": str(rule[2])}  # Via: not a ban
+                raise ApiError(429, {**body, "global": False}, headers)
+
+    def _unknown(self, r: Request) -> Any:
+        raise _error(404, 0, "404: Not Found")
+
+    def _get_user(self, r: Request) -> JSON:
+        if not r.match["user"].isdigit() or int(r.match["user"]) not in self.users:
+            raise _error(404, 10013, "Unknown User")
+        return self.users[int(r.match["user"])].payload()
+
+    def _gateway_info(self, r: Request) -> JSON:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+
+    def _app_info(self, r: Request) -> JSON:
+        owner = FakeUser(1, "owner").payload()
+        return {"id": str(self.app_id), "name": self.bot_user.name, "description": "",
+                "icon": None, "bot_public": True, "bot_require_code_grant": False,
+                "owner": owner, "verify_key": "0" * 64, "flags": 0, "team": None}  # fmt: skip
+
+    def _commands(self, r: Request) -> Any:
+        """GET or bulk PUT (what tree.sync() does); ids are kept per name, like Discord."""
+        guild_id = int(r.match["guild"]) if "guild" in r.match else None
+        if r.method != "PUT":
+            return self.commands.get(guild_id, [])
+        old = {(c["name"], c["type"]): c["id"] for c in self.commands.get(guild_id, [])}
+        stored = []
+        for i, cmd in enumerate(r.body):
+            if not 1 <= len(cmd["name"]) <= 32 or len(cmd.get("description", "")) > 100:
+                raise _invalid([i, "name"], "APPLICATION_COMMAND_INVALID", "Invalid command")
+            kind = cmd.get("type", 1)
+            extra = {
+                "id": old.get((cmd["name"], kind)) or str(next(self._ids)),
+                "type": kind,
+                "application_id": str(self.app_id),
+                "version": str(next(self._ids)),
+            }
+            scope = {"guild_id": str(guild_id)} if guild_id else {}  # fmt: skip
+            blank = {"name_localizations": None, "description_localizations": None}
+            stored.append({**blank, "default_member_permissions": None, **cmd, **extra, **scope})
+        self.commands[guild_id] = stored
+        return stored
+
+    def _open_dm(self, r: Request) -> JSON:
+        user = self.users.get(int(r.body["recipient_id"]))
+        if user is None:
+            raise _error(404, 10013, "Unknown User")
+        cid = self.dm_channel(user)
+        if cid is None:
+            cid = next(self._ids)
+            self._channels[cid] = {"id": str(cid), "type": 1, "last_message_id": None,
+                                   "recipients": [user.payload()]}  # fmt: skip
+        return self._channels[cid]
+
+    def _channel(self, r: Request) -> JSON:
+        ch = self._channels.get(int(r.match["channel"]))
+        if ch is None:
+            raise _error(404, 10003, "Unknown Channel")
+        return ch
+
+    def _post_message(self, r: Request) -> JSON:
+        ch = self._channel(r)
+        if ch["type"] == 1 and not self.users[int(ch["recipients"][0]["id"])].dms_open:
+            raise _error(403, 50007, "Cannot send messages to this user")
+        _validate(r.body)
+        if not any(r.body.get(k) for k in ("content", "embeds", "components", "attachments")):
+            raise _error(400, 50006, "Cannot send an empty message")
+        return self._new_message(int(ch["id"]), r.body)
+
+    def _channel_message(self, r: Request) -> JSON | None:
+        """GET, PATCH or DELETE a message in a channel (ephemeral ones are not reachable)."""
+        msg = self._messages.get(int(r.match["message"]))
+        if msg is None or msg["channel_id"] != self._channel(r)["id"] or msg["flags"] & EPHEMERAL:
+            raise _error(404, 10008, "Unknown Message")
+        return self._message_verb(r, msg)
+
+    def _message_verb(self, r: Request, msg: JSON) -> JSON | None:
+        if r.method == "DELETE":
+            del self._messages[int(msg["id"])]
+            return None
+        if r.method == "PATCH":
+            if msg["author"]["id"] != str(self.bot_user.id):
+                raise _error(403, 50005, "Cannot edit a message authored by another user")
+            _validate(r.body)
+            _apply_edit(msg, r.body)
+        return msg
+
+    # ----- interactions
+    def _callback(self, r: Request) -> JSON:
+        rec = self.interactions.get(int(r.match["interaction"]))
+        if rec is None or rec.token != r.match["token"]:
+            raise _error(404, 10062, "Unknown interaction")
+        if rec.callback_type is not None:
+            raise _error(400, 40060, "Interaction has already been acknowledged.")
+        if time.monotonic() - rec.created > self.interaction_deadline:
+            raise _error(404, 10062, "Unknown interaction")
+        kind, data = r.body["type"], r.body.get("data") or {}
+        if kind in (4, 7):
+            _validate(data)
+        if kind == 4:
+            rec.original = self._new_message(rec.channel_id, data, type=20)
+        elif kind == 5:  # "Bot is thinking...": a loading message, filled in later
+            rec.original = self._new_message(rec.channel_id, {"flags": data.get("flags")}, 20)
+            rec.original["flags"] |= LOADING
+        elif kind in (6, 7) and rec.message_id is not None:
+            rec.original = self._messages[rec.message_id]
+            if kind == 7:
+                _apply_edit(rec.original, data)
+        rec.callback_type, rec.callback_data = kind, data
+        answer: JSON = {"interaction": {"id": str(rec.id), "type": rec.type}}  # InteractionCallback
+        if rec.original is not None:
+            answer["interaction"] |= {"response_message_id": rec.original["id"],
+                                      "response_message_loading": rec.loading,
+                                      "response_message_ephemeral": rec.ephemeral}  # fmt: skip
+            answer["resource"] = {"type": kind, "message": rec.original}
+        return answer
+
+    def _webhook(self, r: Request) -> FakeInteraction:
+        rec = self._tokens.get(r.match["token"])
+        if rec is None or r.match["app"] != str(self.app_id) or rec.callback_type is None:
+            raise _error(404, 10015, "Unknown Webhook")
+        if time.monotonic() - rec.created > self.token_ttl:
+            raise _error(401, 50027, "Invalid Webhook Token")
+        return rec
+
+    def _followup(self, r: Request) -> JSON | None:
+        rec = self._webhook(r)
+        _validate(r.body)
+        if rec.original is not None and rec.loading:  # the first follow-up fills "thinking..."
+            msg = _apply_edit(rec.original, {**r.body, "flags": None})
+        else:
+            msg = self._new_message(rec.channel_id, r.body, type=20)
+            rec.followups.append(msg)
+        return msg if r.query.get("wait") in ("1", "true", "True") else None
+
+    def _webhook_message(self, r: Request) -> JSON | None:
+        """GET, PATCH or DELETE @original or a follow-up."""
+        rec, mid = self._webhook(r), r.match["message"]
+        for msg in [rec.original, *rec.followups]:
+            if msg and mid in ("@original", msg["id"]) and int(msg["id"]) in self._messages:
+                return self._message_verb(r, msg)
+            if mid == "@original":
+                break
+        raise _error(404, 10008, "Unknown Message")
+
+    # ----- gateway
+    async def _dispatch(self, event: str, data: JSON) -> None:
+        if self._ws is None:
+            raise RuntimeError("the bot is not connected to the fake gateway")
+        self._seq += 1
+        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        try:
+            await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45_000}}))
+            async for frame in ws:
+                if frame.type is WSMsgType.TEXT:
+                    await self._on_op(ws, json.loads(frame.data))
+        finally:
+            self._sockets.discard(ws)
+            if self._ws is ws:
+                self._ws = None
+        return ws
+
+    async def _on_op(self, ws: web.WebSocketResponse, msg: JSON) -> None:
+        op, data = msg["op"], msg.get("d") or {}
+        if op == 1:
+            await ws.send_str(json.dumps({"op": 11}))
+            return
+        names = {2: "IDENTIFY", 3: "PRESENCE_UPDATE", 6: "RESUME", 8: "REQUEST_GUILD_MEMBERS"}
+        if op == 2:
+            self._ws, self._seq, self._session = ws, 0, f"session{next(self._ids)}"
+            await self._dispatch("READY", {
+                "v": 10, "user": self.bot_user.payload(), "session_id": self._session,
+                "resume_gateway_url": self.gateway_url, "private_channels": [],
+                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+                "application": {"id": str(self.app_id), "flags": 0}})  # fmt: skip
+            for guild in self.guilds.values():
+                await self._dispatch("GUILD_CREATE", self._guild_payload(guild))
+        elif op == 6 and data["session_id"] == self._session:
+            self._ws = ws
+            await self._dispatch("RESUMED", {})
+        elif op == 6:  # an unknown session: refuse, the client identifies afresh
+            await ws.send_str(json.dumps({"op": 9, "d": False}))
+        await self._record(Call("GATEWAY", names.get(op, str(op)), {}, data, 0, time.monotonic()))
