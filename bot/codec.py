@@ -1,0 +1,118 @@
+"""The one action codec: what a button carries, in at most 64 bytes.
+
+A token names a verb, the game, the game's version when the button was drawn, and
+an argument: ``k:<verb>:<game id>:<version>:<arg>`` with numbers in base 36. Both
+Telegram (callback data, 64 bytes) and Discord (custom id, 100 characters) carry it.
+
+>>> token = encode(Command(Verb.PLAY, 1234, 56, "bAS6S"))
+>>> token, decode(token) == Command(Verb.PLAY, 1234, 56, "bAS6S")
+('k:p:ya:1k:bAS6S', True)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from core.actions import Action, ActionKind
+from core.cards import Card
+from core.errors import KozelError
+
+MAX_TOKEN_BYTES = 64
+PREFIX = "k"
+
+
+class Verb(StrEnum):
+    JOIN = "j"  # arg: team "A" or "B"
+    LEAVE = "l"
+    ADD_COMPUTER = "b"  # arg: team "A" or "B"
+    REMOVE_COMPUTER = "r"  # arg: seat
+    START = "s"
+    CANCEL_ASK = "q"
+    CANCEL = "c"
+    SETTING = "o"  # arg: "t<seconds>" or "l<locale>"
+    SELECT = "h"  # arg: the selection, a hex bitmask over the sorted hand
+    PLAY = "p"  # arg: kind letter (l, b, d, m) + card codes
+    REFRESH = "f"
+    REMATCH = "n"
+    SHOW_HAND = "v"
+
+
+class CodecError(ValueError):
+    """A token that is not one of ours (forged, truncated or from an old format)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A pressed button: verb, game id, the version it was drawn at, argument."""
+
+    verb: Verb
+    game_id: int
+    version: int
+    arg: str = ""
+
+
+_TOKEN = re.compile(r"k:([a-z]):([0-9a-z]{1,12}):([0-9a-z]{1,12}):([0-9A-Za-z]{0,40})")
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _b36(number: int) -> str:
+    if number < 0:
+        raise CodecError("negative number")
+    out = ""
+    while True:
+        number, digit = divmod(number, 36)
+        out = _DIGITS[digit] + out
+        if number == 0:
+            return out
+
+
+def encode(command: Command) -> str:
+    """The token of a command; raises :class:`CodecError` if it would not fit."""
+    token = f"{PREFIX}:{command.verb.value}:{_b36(command.game_id)}:{_b36(command.version)}:{command.arg}"
+    if len(token.encode()) > MAX_TOKEN_BYTES or not _TOKEN.fullmatch(token):
+        raise CodecError(f"token does not fit: {token!r}")
+    return token
+
+
+def decode(token: str) -> Command:
+    """The command of a token; raises :class:`CodecError` on anything malformed."""
+    if not isinstance(token, str) or len(token.encode()) > MAX_TOKEN_BYTES:
+        raise CodecError("not a token")
+    match = _TOKEN.fullmatch(token)
+    if match is None:
+        raise CodecError("not a token")
+    verb, game_id, version, arg = match.groups()
+    try:
+        return Command(Verb(verb), int(game_id, 36), int(version, 36), arg)
+    except ValueError:
+        raise CodecError("unknown verb") from None
+
+
+# --- Play arguments: an action's kind letter and card codes ("bAS6S", "m") ------------
+
+_KIND_LETTERS = {
+    ActionKind.LEAD: "l",
+    ActionKind.BEAT: "b",
+    ActionKind.DISCARD: "d",
+    ActionKind.MOLODKA: "m",
+}
+_LETTER_KINDS = {letter: kind for kind, letter in _KIND_LETTERS.items()}
+
+
+def action_arg(action: Action) -> str:
+    """The PLAY argument of an action (its seat is implied by who presses)."""
+    return _KIND_LETTERS[action.kind] + "".join(card.code for card in action.cards)
+
+
+def parse_action_arg(seat: int, arg: str) -> Action:
+    """The action a PLAY argument names for ``seat``; raises :class:`CodecError`."""
+    if not arg or arg[0] not in _LETTER_KINDS or len(arg) % 2 != 1 or len(arg) > 9:
+        raise CodecError("not an action")
+    kind = _LETTER_KINDS[arg[0]]
+    try:
+        cards = tuple(Card.parse(arg[i : i + 2]) for i in range(1, len(arg), 2))
+    except KozelError:
+        raise CodecError("unknown card") from None
+    return Action(seat, kind, cards)

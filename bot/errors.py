@@ -1,0 +1,51 @@
+"""Why the application refused a request. Adapters show ``err-<code>`` from the locales.
+
+Rule violations come from the core as :class:`core.errors.KozelError`; the service
+turns them into a :class:`ServiceError` with the same code, so adapters handle one
+error type.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from core.errors import KozelError
+
+
+class ErrorCode(StrEnum):
+    UNKNOWN_GAME = "unknown-game"
+    GAME_OVER = "game-over"
+    GAME_RUNNING = "game-running"
+    GAME_NOT_STARTED = "game-not-started"
+    GAME_STARTED = "game-started"
+    STALE = "stale"
+    MALFORMED = "malformed"
+    NOT_SEATED = "not-seated"
+    ALREADY_SEATED = "already-seated"
+    TEAM_FULL = "team-full"
+    TABLE_NOT_FULL = "table-not-full"
+    NOT_CREATOR = "not-creator"
+    NOT_ALLOWED = "not-allowed"
+    NO_SUCH_SEAT = "no-such-seat"
+    BAD_SETTING = "bad-setting"
+    CANNOT_MESSAGE = "cannot-message"
+    NO_STATS = "no-stats"
+
+
+class ServiceError(Exception):
+    """A refused request; nothing was changed. ``code`` is an :class:`ErrorCode` or a
+    core reason (both are strings naming an ``err-`` locale id)."""
+
+    def __init__(self, code: str, game_id: int | None = None) -> None:
+        super().__init__(code)
+        self.code = str(code)
+        self.game_id = game_id
+
+    @classmethod
+    def from_rules(cls, error: KozelError, game_id: int | None = None) -> ServiceError:
+        return cls(error.reason.value, game_id)
+
+    @property
+    def message_id(self) -> str:
+        """The locale message id that explains this error."""
+        return f"err-{self.code}"

@@ -1,0 +1,141 @@
+"""The application's records: users, chats, tables (games) and their seats.
+
+A *game* is one table in one chat: it starts as a lobby, plays a series of deals
+(the core's :class:`~core.series.Series`) and ends finished or cancelled. Only one
+open game per chat. The game's ``version`` grows with every accepted change; every
+button carries it, so a stale or repeated press is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from core.series import Series
+
+
+class Platform(StrEnum):
+    TELEGRAM = "telegram"
+    DISCORD = "discord"
+    CONSOLE = "console"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class UserRef:
+    """A user of one platform; ids are kept as text (Discord ids exceed 2**53)."""
+
+    platform: Platform
+    id: str
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class ChatRef:
+    """A chat of one platform; ``thread`` is a forum topic (Telegram) if any."""
+
+    platform: Platform
+    id: str
+    thread: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    ref: UserRef
+    name: str
+    locale: str | None = None  # chosen with /lang, else the platform's language
+
+
+class SeatKind(StrEnum):
+    HUMAN = "human"
+    COMPUTER = "computer"
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits at a seat. A human who misses several turns in a row is *away*: a
+    computer player plays for him until he acts again."""
+
+    kind: SeatKind
+    name: str
+    user: UserRef | None = None
+    level: str = "baseline"
+    missed: int = 0
+    away: bool = False
+
+    @property
+    def is_computer(self) -> bool:
+        return self.kind is SeatKind.COMPUTER
+
+    @property
+    def plays_itself(self) -> bool:
+        """Whether a computer player chooses this seat's moves now."""
+        return self.kind is SeatKind.COMPUTER or self.away
+
+    def with_(self, **changes: object) -> Seat:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_open(self) -> bool:
+        return self in (GameStatus.LOBBY, GameStatus.PLAYING)
+
+
+#: Turn timeouts a table may choose, in seconds (0: no timeout).
+TURN_TIMEOUTS = (0, 30, 60, 120, 300)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """A table's settings, chosen in the lobby."""
+
+    rule_set: str = "yard"
+    turn_timeout: int = 120
+    locale: str = "ru"
+    computer_level: str = "baseline"
+
+
+@dataclass(slots=True)
+class Game:
+    """One table: lobby, series in play, or over."""
+
+    id: int
+    chat: ChatRef
+    creator: UserRef
+    status: GameStatus = GameStatus.LOBBY
+    settings: TableSettings = field(default_factory=TableSettings)
+    seats: list[Seat | None] = field(default_factory=lambda: [None, None, None, None])
+    series: Series = field(default_factory=Series)
+    version: int = 0
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    #: When the seat to play runs out of time (epoch seconds), and whether reminded.
+    turn_deadline: float | None = None
+    reminded: bool = False
+    #: Platform message ids the adapter keeps for this game ("table", "hand:0", ...).
+    messages: dict[str, str] = field(default_factory=dict)
+    #: The game this one is a rematch of.
+    rematch_of: int | None = None
+
+    def seat_of(self, user: UserRef) -> int | None:
+        """The seat a user sits at, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.user == user:
+                return index
+        return None
+
+    @property
+    def humans(self) -> list[tuple[int, Seat]]:
+        return [
+            (index, seat)
+            for index, seat in enumerate(self.seats)
+            if seat is not None and seat.kind is SeatKind.HUMAN
+        ]
+
+    @property
+    def is_full(self) -> bool:
+        return all(seat is not None for seat in self.seats)

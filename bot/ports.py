@@ -1,0 +1,150 @@
+"""Ports: what the application needs from the outside, as Protocols.
+
+Storage is SQLite in production (``adapters.sqlite``) and in memory in tests
+(``bot.memory``); publishers are the platform adapters (Telegram, Discord, console),
+which turn a :class:`Change` into messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from bot.models import ChatRef, Game, Platform, User, UserRef
+from core.events import DealResult, Event, SeriesResult
+
+
+@dataclass(frozen=True, slots=True)
+class ChatInfo:
+    ref: ChatRef
+    locale: str | None = None
+    turn_timeout: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """One accepted action of a game's append-only log."""
+
+    game_id: int
+    version: int  # the game's version after the action
+    seat: int
+    user: UserRef | None  # None when a computer player acted
+    action: dict[str, object]  # the record form (RULES.md §3): seat, type, cards
+    at: float
+    auto: bool = False  # chosen by a computer for an absent or away human
+
+
+@dataclass(frozen=True, slots=True)
+class UserStats:
+    user: UserRef
+    name: str
+    series_played: int = 0
+    series_won: int = 0
+    goat: int = 0
+    goat_with_eggs: int = 0
+    deals_played: int = 0
+    deals_won: int = 0
+    deals_lost: int = 0
+    deals_eggs: int = 0
+    points: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.series_won / self.series_played if self.series_played else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    user: UserRef
+    name: str
+    series_played: int
+    series_won: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.series_won / self.series_played if self.series_played else 0.0
+
+
+class Storage(Protocol):
+    """Where users, chats, games, their action logs and results live."""
+
+    async def get_user(self, ref: UserRef) -> User | None: ...
+    async def save_user(self, user: User) -> None: ...
+    async def get_chat(self, ref: ChatRef) -> ChatInfo | None: ...
+    async def save_chat(self, chat: ChatInfo) -> None: ...
+
+    async def create_game(self, game: Game) -> Game:
+        """Store a new game and return it with its id set."""
+        ...
+
+    async def save_game(self, game: Game, actions: Sequence[LoggedAction] = ()) -> None:
+        """Save the game and append its new actions, in one transaction."""
+        ...
+
+    async def load_game(self, game_id: int) -> Game | None: ...
+    async def open_game(self, chat: ChatRef) -> Game | None:
+        """The lobby or running game of a chat (any topic), if any."""
+        ...
+
+    async def active_games(self) -> list[Game]:
+        """Every game in a lobby or playing, for a restart."""
+        ...
+
+    async def game_actions(self, game_id: int) -> list[LoggedAction]: ...
+
+    async def record_deal(self, game: Game, number: int, result: DealResult, at: float) -> None:
+        """Keep a deal's result for every seat's player (humans only count for stats)."""
+        ...
+
+    async def record_series(self, game: Game, result: SeriesResult, at: float) -> None: ...
+
+    async def user_stats(self, user: UserRef) -> UserStats | None: ...
+
+    async def leaderboard(
+        self, platform: Platform, chat: ChatRef | None, limit: int = 10, min_series: int = 1
+    ) -> list[LeaderboardRow]:
+        """Players by series won, then win rate; only those with ``min_series`` or more
+        series; ``chat`` None means the whole platform."""
+        ...
+
+    async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
+        """A chat changed its id (Telegram group -> supergroup): move its games and
+        settings."""
+        ...
+
+
+class Clock(Protocol):
+    def now(self) -> float:
+        """Seconds since the epoch."""
+        ...
+
+
+class ChangeKind(StrEnum):
+    LOBBY = "lobby"  # seats or settings changed
+    STARTED = "started"  # the series began (first deal dealt)
+    PLAYED = "played"  # actions were applied (events say which)
+    DEALT = "dealt"  # a new deal of the series began
+    REMINDER = "reminder"  # the seat to play is running out of time
+    AWAY = "away"  # a human missed too many turns: a computer plays for him
+    BACK = "back"  # an away human acted again
+    FINISHED = "finished"  # the series is over
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What happened to a game, for a publisher to show."""
+
+    kind: ChangeKind
+    events: tuple[Event, ...] = ()
+    seat: int | None = None
+    auto: bool = False  # an automatic move for an absent human
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+class Publisher(Protocol):
+    """A platform adapter's side: show a game's change to its chat and players."""
+
+    async def publish(self, game: Game, change: Change) -> None: ...
