@@ -1,0 +1,707 @@
+"""The game service: the only way into the core for every adapter.
+
+It keeps tables (lobbies), runs series, lets computer players move, keeps turn
+timers, and saves every accepted change before any adapter renders it.
+
+An action comes from a user: the service checks that the user sits at that seat,
+takes the game's lock, checks the version the button carried (a stale or repeated
+press is refused, never applied twice), applies the action through the core,
+saves, and then asks the platform's publisher to show the change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass, replace
+
+from bot.errors import ErrorCode, ServiceError
+from bot.models import (
+    TURN_TIMEOUTS,
+    ChatRef,
+    Game,
+    GameStatus,
+    Platform,
+    Seat,
+    SeatKind,
+    TableSettings,
+    User,
+    UserRef,
+)
+from bot.ports import (
+    Change,
+    ChangeKind,
+    ChatInfo,
+    Clock,
+    LeaderboardRow,
+    LoggedAction,
+    Publisher,
+    Storage,
+    UserStats,
+)
+from core.actions import Action, ActionKind
+from core.ai import Observer, Player, make_player, safe_move
+from core.errors import KozelError
+from core.events import DealScored, Event, SeriesFinished, Team
+from core.record import action_to_json, series_to_record
+from core.series import Series
+
+log = logging.getLogger(__name__)
+
+#: Computer players' names are locale ids: ``bot-name-1`` .. ``bot-name-8``.
+COMPUTER_NAMES = tuple(f"bot-name-{i}" for i in range(1, 9))
+LOCALES = ("ru", "en")
+RULE_SETS = ("yard",)
+
+
+class SystemClock:
+    def now(self) -> float:
+        return time.time()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a request did: the game as it is now, and the events it caused."""
+
+    game: Game
+    events: tuple[Event, ...] = ()
+
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+class GameService:
+    """Tables, series, computer players and turn timers, for every platform."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        computer_delay: float = 1.2,
+        turn_timeout: int = 120,
+        max_missed: int = 3,
+        default_locale: str = "ru",
+        players: Callable[[str], Player] = make_player,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self.storage = storage
+        self.clock: Clock = clock or SystemClock()
+        self.rng = rng or random.SystemRandom()
+        self.computer_delay = computer_delay
+        self.turn_timeout = turn_timeout
+        self.max_missed = max_missed
+        self.default_locale = default_locale
+        self._players = players
+        self._sleep = sleep
+        self._publishers: dict[Platform, Publisher] = {}
+        self._games: dict[int, Game] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._chat_locks: dict[tuple[Platform, str], asyncio.Lock] = {}
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+        #: (game id, deal number, trick number) where computers were asked for molodka.
+        self._molodka_asked: dict[int, tuple[int, int]] = {}
+        #: Computer players by game and seat: they remember what they saw in a deal.
+        self._seat_players: dict[int, dict[int, Player]] = {}
+
+    # --- Wiring -----------------------------------------------------------------------
+
+    def add_publisher(self, platform: Platform, publisher: Publisher) -> None:
+        self._publishers[platform] = publisher
+
+    async def restore(self) -> list[Game]:
+        """After a start: load every open game and let computers and timers go on."""
+        games = await self.storage.active_games()
+        for game in games:
+            self._games[game.id] = game
+            self._kick(game)
+        return games
+
+    async def settle(self) -> None:
+        """Wait until no computer player is about to move (for tests and shutdown)."""
+        while self._drivers:
+            await asyncio.gather(*list(self._drivers.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in list(self._drivers.values()):
+            task.cancel()
+        await asyncio.gather(*list(self._drivers.values()), return_exceptions=True)
+        self._drivers.clear()
+
+    # --- Users and chats ---------------------------------------------------------------
+
+    async def touch_user(self, user: User) -> User:
+        """Remember a user's name (and platform language unless he chose one)."""
+        stored = await self.storage.get_user(user.ref)
+        if stored is None:
+            await self.storage.save_user(user)
+            return user
+        if stored.name != user.name:
+            stored = replace(stored, name=user.name)
+            await self.storage.save_user(stored)
+        return stored
+
+    async def set_user_locale(self, user: User, locale: str) -> None:
+        if locale not in LOCALES:
+            raise ServiceError(ErrorCode.BAD_SETTING)
+        stored = await self.touch_user(user)
+        await self.storage.save_user(replace(stored, locale=locale))
+
+    async def set_chat_locale(self, chat: ChatRef, locale: str) -> None:
+        if locale not in LOCALES:
+            raise ServiceError(ErrorCode.BAD_SETTING)
+        info = await self.storage.get_chat(chat) or ChatInfo(chat)
+        await self.storage.save_chat(replace(info, locale=locale))
+
+    async def chat_locale(self, chat: ChatRef) -> str:
+        info = await self.storage.get_chat(chat)
+        return info.locale if info and info.locale else self.default_locale
+
+    async def user_locale(self, user: UserRef, fallback: str | None = None) -> str:
+        stored = await self.storage.get_user(user)
+        if stored and stored.locale in LOCALES:
+            return stored.locale
+        if fallback is not None and fallback in LOCALES:
+            return fallback
+        return self.default_locale
+
+    # --- Queries -------------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> Game:
+        game = self._games.get(game_id)
+        if game is None:
+            game = await self.storage.load_game(game_id)
+            if game is None:
+                raise ServiceError(ErrorCode.UNKNOWN_GAME, game_id)
+            if game.status.is_open:
+                self._games[game_id] = game
+        return game
+
+    async def open_game(self, chat: ChatRef) -> Game | None:
+        found = await self.storage.open_game(chat)
+        if found is None:
+            return None
+        return self._games.setdefault(found.id, found)
+
+    async def stats(self, user: UserRef) -> UserStats | None:
+        return await self.storage.user_stats(user)
+
+    async def leaderboard(self, chat: ChatRef, everywhere: bool = False) -> list[LeaderboardRow]:
+        if everywhere:
+            return await self.storage.leaderboard(chat.platform, None, limit=10, min_series=3)
+        return await self.storage.leaderboard(chat.platform, chat, limit=10, min_series=1)
+
+    async def record(self, game_id: int) -> dict[str, object]:
+        """The game's series as a game record (RULES.md §3)."""
+        game = await self.game(game_id)
+        return series_to_record(game.series)
+
+    # --- The lobby -----------------------------------------------------------------------
+
+    async def open_table(self, chat: ChatRef, creator: User, *, join: bool = False) -> Game:
+        """Open a lobby in a chat; a chat has one open game at most."""
+        async with self._chat_lock(chat):
+            running = await self.open_game(chat)
+            if running is not None:
+                raise ServiceError(ErrorCode.GAME_RUNNING, running.id)
+            await self.touch_user(creator)
+            info = await self.storage.get_chat(chat)
+            settings = TableSettings(
+                locale=info.locale if info and info.locale else self.default_locale,
+                turn_timeout=(
+                    info.turn_timeout
+                    if info and info.turn_timeout is not None
+                    else self.turn_timeout
+                ),
+            )
+            now = self.clock.now()
+            game = Game(
+                id=0,
+                chat=chat,
+                creator=creator.ref,
+                settings=settings,
+                created_at=now,
+                updated_at=now,
+            )
+            if join:
+                game.seats[0] = Seat(SeatKind.HUMAN, creator.name, creator.ref)
+            game = await self.storage.create_game(game)
+            self._games[game.id] = game
+        await self._publish(game, Change(ChangeKind.LOBBY))
+        return game
+
+    async def join(
+        self, game_id: int, version: int | None, user: User, team: Team | None = None
+    ) -> Game:
+        """Sit down at a free seat (of ``team`` if given); a seated player changes team."""
+        await self.touch_user(user)
+
+        def change(game: Game) -> None:
+            current = game.seat_of(user.ref)
+            if current is not None and (team is None or current % 2 == team):
+                raise ServiceError(ErrorCode.ALREADY_SEATED, game.id)
+            seat = _free_seat(game, team)
+            if current is not None:
+                game.seats[current] = None
+            game.seats[seat] = Seat(SeatKind.HUMAN, user.name, user.ref)
+
+        return await self._lobby_change(game_id, version, change)
+
+    async def leave(self, game_id: int, version: int | None, user: UserRef) -> Game:
+        def change(game: Game) -> None:
+            seat = game.seat_of(user)
+            if seat is None:
+                raise ServiceError(ErrorCode.NOT_SEATED, game.id)
+            game.seats[seat] = None
+
+        return await self._lobby_change(game_id, version, change)
+
+    async def add_computer(
+        self, game_id: int, version: int | None, user: UserRef, team: Team | None = None
+    ) -> Game:
+        def change(game: Game) -> None:
+            _check_host(game, user)
+            seat = _free_seat(game, team)
+            used = {s.name for s in game.seats if s is not None and s.is_computer}
+            name = next(n for n in COMPUTER_NAMES if n not in used)
+            game.seats[seat] = Seat(SeatKind.COMPUTER, name, level=game.settings.computer_level)
+
+        return await self._lobby_change(game_id, version, change)
+
+    async def remove_computer(
+        self, game_id: int, version: int | None, user: UserRef, seat: int
+    ) -> Game:
+        def change(game: Game) -> None:
+            _check_host(game, user)
+            if not 0 <= seat < 4:
+                raise ServiceError(ErrorCode.NO_SUCH_SEAT, game.id)
+            occupant = game.seats[seat]
+            if occupant is None or not occupant.is_computer:
+                raise ServiceError(ErrorCode.NO_SUCH_SEAT, game.id)
+            game.seats[seat] = None
+
+        return await self._lobby_change(game_id, version, change)
+
+    async def change_setting(
+        self, game_id: int, version: int | None, user: UserRef, arg: str
+    ) -> Game:
+        """``t<seconds>`` sets the turn timeout, ``l<locale>`` the table's language."""
+
+        def change(game: Game) -> None:
+            if user != game.creator:
+                raise ServiceError(ErrorCode.NOT_CREATOR, game.id)
+            settings = _parse_setting(game.settings, arg)
+            if settings is None:
+                raise ServiceError(ErrorCode.BAD_SETTING, game.id)
+            game.settings = settings
+
+        game = await self._lobby_change(game_id, version, change)
+        info = await self.storage.get_chat(game.chat) or ChatInfo(game.chat)
+        await self.storage.save_chat(
+            replace(info, locale=game.settings.locale, turn_timeout=game.settings.turn_timeout)
+        )
+        return game
+
+    async def _lobby_change(
+        self, game_id: int, version: int | None, change: Callable[[Game], None]
+    ) -> Game:
+        async with self._locked(game_id) as game:
+            if game.status is not GameStatus.LOBBY:
+                raise ServiceError(
+                    ErrorCode.GAME_STARTED if game.status.is_open else ErrorCode.GAME_OVER,
+                    game.id,
+                )
+            _check_version(game, version)
+            seats, settings = list(game.seats), game.settings
+            change(game)
+            game.version += 1
+            game.updated_at = self.clock.now()
+            try:
+                await self.storage.save_game(game)
+            except BaseException:
+                game.seats, game.settings = seats, settings
+                game.version -= 1
+                raise
+            await self._publish(game, Change(ChangeKind.LOBBY))
+        return game
+
+    async def start(self, game_id: int, version: int | None, user: UserRef) -> Outcome:
+        """The creator starts the series once all four seats are taken."""
+        async with self._locked(game_id) as game:
+            if game.status is not GameStatus.LOBBY:
+                raise ServiceError(
+                    ErrorCode.GAME_STARTED if game.status.is_open else ErrorCode.GAME_OVER,
+                    game.id,
+                )
+            _check_version(game, version)
+            if user != game.creator:
+                raise ServiceError(ErrorCode.NOT_CREATOR, game.id)
+            if not game.is_full:
+                raise ServiceError(ErrorCode.TABLE_NOT_FULL, game.id)
+            events = await self._begin_series(game)
+        self._kick(game)
+        return Outcome(game, tuple(events))
+
+    async def _begin_series(self, game: Game) -> list[Event]:
+        game.series = Series(first_dealer=self.rng.randrange(4))
+        events = game.series.deal(self.rng)
+        self._seat_players.pop(game.id, None)
+        game.status = GameStatus.PLAYING
+        game.version += 1
+        self._set_deadline(game)
+        await self._save(game)
+        await self._publish(game, Change(ChangeKind.STARTED, tuple(events)))
+        return events
+
+    async def cancel(
+        self, game_id: int, version: int | None, user: UserRef, *, is_admin: bool = False
+    ) -> Game:
+        """The creator or a chat admin ends a lobby or a running game."""
+        async with self._locked(game_id) as game:
+            if not game.status.is_open:
+                raise ServiceError(ErrorCode.GAME_OVER, game.id)
+            _check_version(game, version)
+            if user != game.creator and not is_admin:
+                raise ServiceError(ErrorCode.NOT_ALLOWED, game.id)
+            game.status = GameStatus.CANCELLED
+            game.turn_deadline = None
+            game.version += 1
+            await self._save(game)
+            self._forget(game.id)
+            await self._publish(game, Change(ChangeKind.CANCELLED))
+        return game
+
+    async def rematch(self, game_id: int, user: UserRef) -> Outcome:
+        """A new series with the same seats, started at once."""
+        old = await self.game(game_id)
+        if old.status is not GameStatus.FINISHED:
+            raise ServiceError(ErrorCode.GAME_RUNNING, old.id)
+        if old.seat_of(user) is None and user != old.creator:
+            raise ServiceError(ErrorCode.NOT_SEATED, old.id)
+        async with self._chat_lock(old.chat):
+            running = await self.open_game(old.chat)
+            if running is not None:
+                raise ServiceError(ErrorCode.GAME_RUNNING, running.id)
+            now = self.clock.now()
+            game = Game(
+                id=0,
+                chat=old.chat,
+                creator=user,
+                settings=old.settings,
+                seats=[None if s is None else s.with_(missed=0, away=False) for s in old.seats],
+                created_at=now,
+                updated_at=now,
+                rematch_of=old.id,
+            )
+            game = await self.storage.create_game(game)
+            self._games[game.id] = game
+        async with self._locked(game.id):
+            events = await self._begin_series(game)
+        self._kick(game)
+        return Outcome(game, tuple(events))
+
+    # --- Play ----------------------------------------------------------------------------
+
+    async def play(
+        self, game_id: int, version: int | None, user: UserRef, action: Action
+    ) -> Outcome:
+        """A human's action. ``action.seat`` is ignored: the seat is the user's own."""
+        async with self._locked(game_id) as game:
+            if game.status is not GameStatus.PLAYING:
+                raise ServiceError(
+                    ErrorCode.GAME_NOT_STARTED
+                    if game.status is GameStatus.LOBBY
+                    else ErrorCode.GAME_OVER,
+                    game.id,
+                )
+            seat = game.seat_of(user)
+            if seat is None:
+                raise ServiceError(ErrorCode.NOT_SEATED, game.id)
+            _check_version(game, version)
+            action = Action(seat, action.kind, action.cards)
+            try:
+                game.series.verify(action)
+            except KozelError as error:
+                raise ServiceError.from_rules(error, game.id) from None
+            occupant = game.seats[seat]
+            back = occupant is not None and occupant.away
+            if occupant is not None and (occupant.away or occupant.missed):
+                game.seats[seat] = occupant.with_(away=False, missed=0)
+            events = await self._apply(game, action, user=user)
+            if back:
+                await self._publish(game, Change(ChangeKind.BACK, seat=seat))
+        self._kick(game)
+        return Outcome(game, tuple(events))
+
+    async def _apply(
+        self, game: Game, action: Action, *, user: UserRef | None, auto: bool = False
+    ) -> list[Event]:
+        """Apply a checked action, deal on or finish, save, publish. Holds the lock."""
+        series = game.series
+        snapshot_before = (len(series.deals), game.status, game.version)
+        events = series.apply(action)
+        game.version += 1
+        now = self.clock.now()
+        logged = [
+            LoggedAction(
+                game_id=game.id,
+                version=game.version,
+                seat=action.seat,
+                user=user,
+                action=action_to_json(action),
+                at=now,
+                auto=auto,
+            )
+        ]
+        scored = [e for e in events if isinstance(e, DealScored)]
+        finished = [e for e in events if isinstance(e, SeriesFinished)]
+        dealt: list[Event] = []
+        if finished:
+            game.status = GameStatus.FINISHED
+        elif scored:
+            dealt = series.deal(self.rng)
+        self._set_deadline(game)
+        try:
+            await self._save(game, logged)
+            for scored_event in scored:
+                await self.storage.record_deal(game, scored_event.number, scored_event.result, now)
+            for finished_event in finished:
+                await self.storage.record_series(game, finished_event.result, now)
+        except BaseException:
+            # Nothing a failed save touched may stay: drop the cached game, so the
+            # next request reloads the last saved state.
+            log.exception("saving game %s failed (was %s)", game.id, snapshot_before)
+            self._forget(game.id)
+            raise
+        self._observe(game, events + dealt)
+        change_kind = ChangeKind.FINISHED if finished else ChangeKind.PLAYED
+        await self._publish(game, Change(change_kind, tuple(events), seat=action.seat, auto=auto))
+        if dealt:
+            await self._publish(game, Change(ChangeKind.DEALT, tuple(dealt)))
+        if finished:
+            self._forget(game.id)
+        return events + dealt
+
+    def _set_deadline(self, game: Game) -> None:
+        game.reminded = False
+        game.turn_deadline = None
+        deal = game.series.current
+        if game.status is not GameStatus.PLAYING or deal is None or deal.turn is None:
+            return
+        seat = game.seats[deal.turn]
+        timeout = game.settings.turn_timeout
+        if seat is not None and not seat.plays_itself and timeout > 0:
+            game.turn_deadline = self.clock.now() + timeout
+
+    # --- Computer players ----------------------------------------------------------------
+
+    def _next_computer_move(self, game: Game) -> tuple[int, Action, bool] | None:
+        """The computer-played seat to act now and its action, or None.
+
+        At the start of a trick a computer that may declare a molodka decides first
+        (RULES.md §1.4: bots decide at the start of the trick).
+        """
+        if game.status is not GameStatus.PLAYING:
+            return None
+        deal = game.series.current
+        if deal is None or deal.turn is None:
+            return None
+        holder = deal.molodka_seat
+        trick = (deal.number, deal.trick_number)
+        if holder is not None and self._molodka_asked.get(game.id) != trick:
+            seat = game.seats[holder]
+            if seat is not None and seat.plays_itself and not deal.table_view().plays:
+                self._molodka_asked[game.id] = trick
+                choice = self._player(game, holder).choose(deal.view(holder), self.rng)
+                if choice is not None and choice.kind is ActionKind.MOLODKA:
+                    return holder, choice, seat.kind is SeatKind.HUMAN
+        seat = game.seats[deal.turn]
+        if seat is None or not seat.plays_itself:
+            return None
+        view = deal.view(deal.turn)
+        choice = self._player(game, deal.turn).choose(view, self.rng)
+        if choice is None or choice not in view.legal or choice.kind is ActionKind.MOLODKA:
+            # A player that declines its turn (or would declare out of its turn
+            # here) still has to move: take the safe move instead.
+            choice = safe_move(view)
+        return deal.turn, choice, seat.kind is SeatKind.HUMAN
+
+    def _player(self, game: Game, seat_no: int) -> Player:
+        players = self._seat_players.setdefault(game.id, {})
+        player = players.get(seat_no)
+        if player is None:
+            seat = game.seats[seat_no]
+            level = seat.level if seat is not None and seat.is_computer else "baseline"
+            player = players[seat_no] = self._players(level)
+        return player
+
+    def _observe(self, game: Game, events: list[Event]) -> None:
+        for player in self._seat_players.get(game.id, {}).values():
+            if isinstance(player, Observer):
+                for event in events:
+                    player.observe(event)
+
+    def _needs_driver(self, game: Game) -> bool:
+        if game.status is not GameStatus.PLAYING:
+            return False
+        deal = game.series.current
+        if deal is None or deal.turn is None:
+            return False
+        seat = game.seats[deal.turn]
+        if seat is not None and seat.plays_itself:
+            return True
+        holder = deal.molodka_seat
+        if holder is None:
+            return False
+        holder_seat = game.seats[holder]
+        return (
+            holder_seat is not None
+            and holder_seat.plays_itself
+            and self._molodka_asked.get(game.id) != (deal.number, deal.trick_number)
+            and not deal.table_view().plays
+        )
+
+    def _kick(self, game: Game) -> None:
+        """Start the game's computer driver if a computer is to move."""
+        if game.id in self._drivers or not self._needs_driver(game):
+            return
+        task = asyncio.get_running_loop().create_task(self._drive(game.id))
+        self._drivers[game.id] = task
+
+    async def _drive(self, game_id: int) -> None:
+        try:
+            while True:
+                game = self._games.get(game_id)
+                if game is None or not self._needs_driver(game):
+                    return
+                version = game.version
+                if self.computer_delay > 0:
+                    await self._sleep(self.computer_delay)
+                async with self._locked(game_id) as game:
+                    if game.version != version:
+                        continue  # a human acted meanwhile: look again
+                    move = self._next_computer_move(game)
+                    if move is None:
+                        continue
+                    _, action, for_human = move
+                    await self._apply(game, action, user=None, auto=for_human)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("computer player failed in game %s", game_id)
+        finally:
+            self._drivers.pop(game_id, None)
+
+    # --- Turn timers ---------------------------------------------------------------------
+
+    async def tick(self) -> None:
+        """Remind players whose time runs out, and move for those out of time; after
+        ``max_missed`` turns in a row a computer plays for the player until he is back."""
+        now = self.clock.now()
+        for game_id, game in list(self._games.items()):
+            deadline = game.turn_deadline
+            if deadline is None or game.status is not GameStatus.PLAYING:
+                continue
+            timeout = game.settings.turn_timeout
+            if now >= deadline:
+                await self._time_out(game_id, deadline)
+            elif not game.reminded and now >= deadline - min(30.0, timeout / 2):
+                await self._remind(game_id, deadline)
+
+    async def _remind(self, game_id: int, deadline: float) -> None:
+        async with self._locked(game_id) as game:
+            if game.turn_deadline != deadline or game.reminded:
+                return
+            game.reminded = True
+            await self._save(game)
+            deal = game.series.current
+            await self._publish(game, Change(ChangeKind.REMINDER, seat=deal.turn if deal else None))
+
+    async def _time_out(self, game_id: int, deadline: float) -> None:
+        async with self._locked(game_id) as game:
+            deal = game.series.current
+            if game.turn_deadline != deadline or deal is None or deal.turn is None:
+                return
+            seat_no = deal.turn
+            seat = game.seats[seat_no]
+            if seat is None:
+                return
+            missed = seat.missed + 1
+            away = missed >= self.max_missed
+            game.seats[seat_no] = seat.with_(missed=missed, away=away)
+            action = safe_move(deal.view(seat_no))
+            await self._apply(game, action, user=None, auto=True)
+            if away:
+                await self._publish(game, Change(ChangeKind.AWAY, seat=seat_no))
+        self._kick(game)
+
+    async def run_timers(self, interval: float = 1.0) -> None:
+        """Check the turn timers forever (a background task of the running bot)."""
+        while True:
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("turn timers failed")
+            await asyncio.sleep(interval)
+
+    # --- Plumbing ------------------------------------------------------------------------
+
+    def _chat_lock(self, chat: ChatRef) -> asyncio.Lock:
+        return self._chat_locks.setdefault((chat.platform, chat.id), asyncio.Lock())
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, game_id: int) -> AsyncIterator[Game]:
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            game = await self.game(game_id)
+            yield game
+
+    async def _save(self, game: Game, actions: list[LoggedAction] | None = None) -> None:
+        game.updated_at = self.clock.now()
+        await self.storage.save_game(game, actions or ())
+
+    def _forget(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+        self._molodka_asked.pop(game_id, None)
+        self._seat_players.pop(game_id, None)
+
+    async def _publish(self, game: Game, change: Change) -> None:
+        publisher = self._publishers.get(game.chat.platform)
+        if publisher is None:
+            return
+        try:
+            await publisher.publish(game, change)
+        except Exception:
+            # The change is saved; a failed render must not undo or block the game.
+            log.exception("publishing %s of game %s failed", change.kind, game.id)
+
+
+def _check_version(game: Game, version: int | None) -> None:
+    if version is not None and version != game.version:
+        raise ServiceError(ErrorCode.STALE, game.id)
+
+
+def _check_host(game: Game, user: UserRef) -> None:
+    if user != game.creator and game.seat_of(user) is None:
+        raise ServiceError(ErrorCode.NOT_SEATED, game.id)
+
+
+def _free_seat(game: Game, team: Team | None) -> int:
+    seats: Iterator[int] = iter(range(4)) if team is None else iter(team.seats)
+    for seat in seats:
+        if game.seats[seat] is None:
+            return seat
+    raise ServiceError(ErrorCode.TEAM_FULL, game.id)
+
+
+def _parse_setting(settings: TableSettings, arg: str) -> TableSettings | None:
+    if arg.startswith("t") and arg[1:].isdigit() and int(arg[1:]) in TURN_TIMEOUTS:
+        return replace(settings, turn_timeout=int(arg[1:]))
+    if arg.startswith("l") and arg[1:] in LOCALES:
+        return replace(settings, locale=arg[1:])
+    return None
