@@ -4,7 +4,11 @@ Prints ``name: value`` lines:
 
 - ``random_deals_per_second``: full deals from a random shuffle to the score, each
   step a uniformly random choice among ALL legal actions of the position (every
-  seat's, molodka included), through the engine's own form of actions.
+  seat's, molodka included): ``Deal.shuffled`` then ``Deal.playout``, the engine's
+  random playout (the tests show it makes exactly the moves of the step-by-step
+  loop below).
+- ``stepwise_random_deals_per_second``: the same deals step by step through the
+  engine's form of actions: ``legal_groups`` (every legal action) and ``step_raw``.
 - ``legal_action_lists_per_second``: the public ``Deal.legal_actions()`` (a list of
   ``Action`` values with ``Card`` objects) at positions of random deals.
 - ``raw_legal_action_lists_per_second``: the engine's flat ``legal_raw()`` list.
@@ -24,6 +28,13 @@ import time
 from collections.abc import Callable
 
 from core.deal import Deal
+
+
+def playout_deal(rng: random.Random, dealer: int) -> Deal:
+    """One deal from a shuffle to the score by the engine's random playout."""
+    deal = Deal.shuffled(dealer, rng)
+    deal.playout(rng.random)
+    return deal
 
 
 def random_deal(rng: random.Random, dealer: int) -> Deal:
@@ -73,6 +84,10 @@ def main(argv: list[str] | None = None) -> None:
 
     def deals(count: int) -> None:
         for i in range(count):
+            playout_deal(rng, i & 3)
+
+    def stepwise_deals(count: int) -> None:
+        for i in range(count):
             random_deal(rng, i & 3)
 
     def public_deals(count: int) -> None:
@@ -99,6 +114,7 @@ def main(argv: list[str] | None = None) -> None:
             positions[i % n].legal_raw()
 
     print(f"random_deals_per_second: {_rate(deals, args.deals, args.repeat):.0f}")
+    print(f"stepwise_random_deals_per_second: {_rate(stepwise_deals, args.deals, args.repeat):.0f}")
     print(f"legal_action_lists_per_second: {_rate(public_lists, 100_000, args.repeat):.0f}")
     print(f"raw_legal_action_lists_per_second: {_rate(raw_lists, 100_000, args.repeat):.0f}")
     print(

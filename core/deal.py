@@ -20,7 +20,7 @@ action and returns the events it caused. An illegal action changes nothing.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from math import factorial
 
@@ -34,7 +34,6 @@ from core.cards import (
     Card,
     Suit,
     cards_of,
-    indexes_of,
     mask_of,
 )
 from core.errors import KozelError, Reason
@@ -68,26 +67,9 @@ ActionGroup = tuple[int, int, tuple[int, ...]]
 """``(seat, kind, masks)``: legal actions of one seat and kind."""
 
 
-# --- Caches of per-hand facts. A hand never holds more than four cards, so there
-# are few distinct hands and every fact about one is computed once.
-
-_SUBSETS: dict[int, tuple[int, ...]] = {}
-_BEATS: dict[tuple[int, int, int], tuple[int, ...]] = {}
-_NO_CARDS = (0,)
-_CACHE_LIMIT = 1 << 16
-
-
-def _subsets(hand: int, size: int) -> tuple[int, ...]:
-    """Every ``size``-card subset of ``hand``, as masks."""
-    key = hand << 3 | size
-    found = _SUBSETS.get(key)
-    if found is None:
-        bits = [1 << i for i in indexes_of(hand)]
-        found = tuple(sum(combo) for combo in combinations(bits, size))
-        if len(_SUBSETS) >= _CACHE_LIMIT:
-            _SUBSETS.clear()
-        _SUBSETS[key] = found
-    return found
+# --- Per-hand facts. A hand never holds more than four cards, so there are few
+# distinct hands (66,712 with up to four cards): single cards and leads are cached
+# by hand without a bound; the rest is computed from them.
 
 
 def _suit_subsets(suit: int, part: int, max_size: int) -> tuple[int, ...]:
@@ -108,52 +90,9 @@ _SUIT_LEADS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 _SUIT_SINGLES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(_suit_subsets(suit, part, 1) for part in range(1 << SUIT_BITS)) for suit in range(4)
 )
-_C, _S, _H, _D = _SUIT_LEADS
-_C1, _S1, _H1, _D1 = _SUIT_SINGLES
-
-
-def _leads(hand: int) -> tuple[int, ...]:
-    """Every legal lead from ``hand``: non-empty sets of one suit."""
-    return (
-        _C[hand & SUIT_MASK]
-        + _S[hand >> SUIT_BITS & SUIT_MASK]
-        + _H[hand >> 2 * SUIT_BITS & SUIT_MASK]
-        + _D[hand >> 3 * SUIT_BITS]
-    )
-
-
-def _singles(hand: int) -> tuple[int, ...]:
-    """Each card of ``hand`` alone."""
-    return (
-        _C1[hand & SUIT_MASK]
-        + _S1[hand >> SUIT_BITS & SUIT_MASK]
-        + _H1[hand >> 2 * SUIT_BITS & SUIT_MASK]
-        + _D1[hand >> 3 * SUIT_BITS]
-    )
-
-
-def _beats(hand: int, winning: int, trump: int) -> tuple[int, ...]:
-    """Every subset of ``hand`` that beats the set ``winning``."""
-    key = (hand, winning, trump)
-    found = _BEATS.get(key)
-    if found is None:
-        useful = 0
-        table = BEATERS[trump]
-        for card in indexes_of(winning):
-            useful |= table[card]
-        useful &= hand
-        size = winning.bit_count()
-        if useful.bit_count() < size:
-            found = ()
-        elif size == 1:
-            found = _subsets(useful, 1)
-        else:
-            found = tuple(m for m in _subsets(useful, size) if set_beats_mask(m, winning, trump))
-        if len(_BEATS) >= _CACHE_LIMIT:
-            _BEATS.clear()
-        _BEATS[key] = found
-    return found
-
+_SINGLES: dict[int, tuple[int, ...]] = {}
+_LEADS: dict[int, tuple[int, ...]] = {}
+_NO_CARDS = (0,)
 
 #: Every hand of four cards of one suit.
 MOLODKA_HANDS: frozenset[int] = frozenset(
@@ -161,6 +100,85 @@ MOLODKA_HANDS: frozenset[int] = frozenset(
     for suit in range(4)
     for ranks in combinations(range(SUIT_BITS), HAND_SIZE)
 )
+
+
+def _per_suit(table: tuple[tuple[tuple[int, ...], ...], ...], mask: int) -> tuple[int, ...]:
+    return (
+        table[0][mask & SUIT_MASK]
+        + table[1][mask >> SUIT_BITS & SUIT_MASK]
+        + table[2][mask >> 2 * SUIT_BITS & SUIT_MASK]
+        + table[3][mask >> 3 * SUIT_BITS]
+    )
+
+
+def _singles(hand: int) -> tuple[int, ...]:
+    """Each card of ``hand`` alone, as one-bit masks."""
+    found = _SINGLES.get(hand)
+    if found is None:
+        found = _SINGLES[hand] = _per_suit(_SUIT_SINGLES, hand)
+    return found
+
+
+def _leads(hand: int) -> tuple[int, ...]:
+    """Every legal lead from ``hand``: non-empty sets of one suit."""
+    found = _LEADS.get(hand)
+    if found is None:
+        found = _LEADS[hand] = _per_suit(_SUIT_LEADS, hand)
+    return found
+
+
+def _subsets(hand: int, size: int) -> tuple[int, ...]:
+    """Every ``size``-card subset of ``hand`` (at most four cards), as masks."""
+    cards = _singles(hand)
+    count = len(cards)
+    if size == 1:
+        return cards
+    if size == count:
+        return (hand,)
+    if size == count - 1:
+        return tuple([hand ^ card for card in cards])
+    if size == 2 and count == 4:
+        a, b, c, d = cards
+        return (a | b, a | c, a | d, b | c, b | d, c | d)
+    return tuple(sum(combo) for combo in combinations(cards, size))
+
+
+#: For sets of 2 to 4 cards: the proper subsets of positions, as index tuples, for
+#: Hall's condition (every k cards of the set need at least k distinct beaters).
+_HALL: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(combo for k in range(1, n) for combo in combinations(range(n), k)) for n in range(5)
+)
+
+
+def _beats(hand: int, winning: int, trump: int) -> tuple[int, ...]:
+    """Every subset of ``hand`` that beats the set ``winning`` one to one.
+
+    A set X beats Y when there is a one-to-one pairing in which every card of X
+    beats its partner; by Hall's theorem, when every k cards of Y have at least k
+    cards of X that beat one of them. With at most four cards that is a few checks.
+    """
+    table = BEATERS[trump]
+    targets = [table[card.bit_length() - 1] for card in _singles(winning)]
+    size = len(targets)
+    useful = 0
+    for beaters in targets:
+        useful |= beaters
+    useful &= hand
+    if useful.bit_count() < size:
+        return ()
+    conditions = []
+    for combo in _HALL[size]:
+        union = 0
+        for index in combo:
+            union |= targets[index]
+        conditions.append((union, len(combo)))
+    return tuple(
+        [
+            candidate
+            for candidate in _subsets(useful, size)
+            if all((candidate & union).bit_count() >= k for union, k in conditions)
+        ]
+    )
 
 
 _DECK_ORDERS = factorial(DECK_SIZE)
@@ -615,6 +633,116 @@ class Deal:
         )
         if events is not None:
             events.append(DealScored(self.number, self._result))
+
+    # --- Random playouts ------------------------------------------------------
+
+    def playout(self, rand: Callable[[], float]) -> DealResult:
+        """Play the deal to its end, each step a uniformly random choice among ALL the
+        legal actions of the position (every seat's, molodka included), and score it.
+
+        ``rand`` returns floats in [0, 1), e.g. ``random.Random(seed).random``. The
+        choice at each step is ``legal_raw()[int(rand() * len(legal_raw()))]``, so a
+        playout makes exactly the moves that a step-by-step loop over
+        :meth:`legal_raw` and :meth:`step_raw` would make with the same numbers (the
+        tests check this); it just keeps the state in local variables, which makes
+        it several times faster. For benchmarks and look-ahead players.
+        """
+        if self._result is not None:
+            return self._result
+        hands, deck, log = self._hands, self._deck, self._log
+        beaters = BEATERS[self._trump]
+        trump = self._trump
+        piles, tricks = self._piles, self._tricks
+        pos = self._stock_pos
+        trump_pos = 4 * HAND_SIZE + self.trump_index
+        leader, turn, plays = self._leader, self._turn, self._plays
+        n, win_seat, win_mask = self._n, self._win_seat, self._win_mask
+        molodka_seat, trick_no = self._molodka_seat, self._trick_no
+        molodka_done = self._molodka_done
+        singles, leads = _SINGLES.get, _LEADS.get
+        while True:
+            hand = hands[turn]
+            if n == 0:
+                moves = leads(hand) or _leads(hand)
+                count = len(moves)
+                pick = int(rand() * (count + (molodka_seat >= 0)))
+                kind = LEAD
+            else:
+                if n == 1:
+                    useful = hand & beaters[win_mask.bit_length() - 1]
+                    beats = (singles(useful) or _singles(useful)) if useful else ()
+                    moves = singles(hand) or _singles(hand)
+                else:
+                    beats = _beats(hand, win_mask, trump)
+                    moves = _subsets(hand, n)
+                count_beats = len(beats)
+                count = count_beats + len(moves)
+                pick = int(rand() * (count + (molodka_seat >= 0)))
+                if pick < count_beats:
+                    moves, kind = beats, BEAT
+                else:
+                    kind = DISCARD
+                    pick -= count_beats
+                    count -= count_beats
+            if pick == count:
+                # The molodka (listed last): every card played to the trick goes back.
+                seat = molodka_seat
+                log.append((seat, MOLODKA, 0))
+                for played_seat, _, played in plays:
+                    hands[played_seat] |= played
+                mask = hands[seat]
+                hands[seat] = 0
+                plays = [(seat, LEAD, mask)]
+                n, win_seat, win_mask = HAND_SIZE, seat, mask
+                turn = (seat + 1) & 3
+                molodka_seat, molodka_done = -1, True
+                continue
+            mask = moves[pick]
+            action = (turn, kind, mask)
+            log.append(action)
+            hands[turn] ^= mask
+            plays.append(action)
+            if kind == LEAD:
+                n = mask.bit_count()
+                win_seat, win_mask = turn, mask
+            elif kind == BEAT:
+                win_seat, win_mask = turn, mask
+            if len(plays) < 4:
+                turn = (turn + 1) & 3
+                continue
+            # The trick is complete: take it, draw, and lead again or score.
+            team = win_seat & 1
+            piles[team] |= plays[0][2] | plays[1][2] | plays[2][2] | plays[3][2]
+            tricks[team] += 1
+            if pos < DECK_SIZE:
+                draw = min(4 * (HAND_SIZE - hands[win_seat].bit_count()), DECK_SIZE - pos)
+                for i in range(draw):
+                    hands[(win_seat + i) & 3] |= 1 << deck[pos + i]
+                if 0 <= trump_pos - pos < draw:
+                    self._trump_holder = (win_seat + trump_pos - pos) & 3
+                pos += draw
+            self._last_winner = win_seat
+            if not hands[0]:
+                break
+            trick_no += 1
+            leader = turn = win_seat
+            plays = []
+            n = win_mask = 0
+            molodka_seat, molodka_done = -1, False
+            if hands[leader].bit_count() == HAND_SIZE:
+                for step in (1, 2, 3):
+                    seat = (leader + step) & 3
+                    if hands[seat] in MOLODKA_HANDS:
+                        molodka_seat = seat
+                        break
+        self._stock_pos = pos
+        self._leader, self._turn, self._plays = leader, turn, plays
+        self._n, self._win_seat, self._win_mask = n, win_seat, win_mask
+        self._molodka_seat, self._molodka_done = molodka_seat, molodka_done
+        self._trick_no = trick_no
+        self._score(None)
+        assert self._result is not None
+        return self._result
 
     # --- Views ----------------------------------------------------------------
 
