@@ -38,6 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     replay_cmd = commands.add_parser("replay", help="replay game records and print results")
     replay_cmd.add_argument("files", nargs="+", metavar="FILE")
+    play_cmd = commands.add_parser("play", help="play in the terminal against computer players")
+    from adapters.console import add_arguments
+
+    add_arguments(play_cmd)
     return parser
 
 
@@ -45,6 +49,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "replay":
         return replay_files(args.files, sys.stdout)
+    if args.command == "play":
+        import asyncio
+
+        from adapters.console import run
+        from bot.settings import Settings
+
+        return asyncio.run(run(args, Settings(), sys.stdout))
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

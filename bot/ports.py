@@ -79,8 +79,16 @@ class Storage(Protocol):
         """Store a new game and return it with its id set."""
         ...
 
-    async def save_game(self, game: Game, actions: Sequence[LoggedAction] = ()) -> None:
-        """Save the game and append its new actions, in one transaction."""
+    async def save_game(
+        self,
+        game: Game,
+        actions: Sequence[LoggedAction] = (),
+        *,
+        deals: Sequence[tuple[int, DealResult]] = (),
+        series: SeriesResult | None = None,
+    ) -> None:
+        """Save the game, append its new actions and keep the deal and series results
+        it reached (each kept once), in one transaction."""
         ...
 
     async def load_game(self, game_id: int) -> Game | None: ...

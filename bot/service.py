@@ -16,7 +16,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from bot.errors import ErrorCode, ServiceError
@@ -46,7 +46,7 @@ from bot.ports import (
 from core.actions import Action, ActionKind
 from core.ai import Observer, Player, make_player, safe_move
 from core.errors import KozelError
-from core.events import DealScored, Event, SeriesFinished, Team
+from core.events import DealResult, DealScored, Event, SeriesFinished, SeriesResult, Team
 from core.record import action_to_json, series_to_record
 from core.series import Series
 
@@ -661,9 +661,16 @@ class GameService:
             game = await self.game(game_id)
             yield game
 
-    async def _save(self, game: Game, actions: list[LoggedAction] | None = None) -> None:
+    async def _save(
+        self,
+        game: Game,
+        actions: list[LoggedAction] | None = None,
+        *,
+        deals: Sequence[tuple[int, DealResult]] = (),
+        series: SeriesResult | None = None,
+    ) -> None:
         game.updated_at = self.clock.now()
-        await self.storage.save_game(game, actions or ())
+        await self.storage.save_game(game, actions or (), deals=deals, series=series)
 
     def _forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)

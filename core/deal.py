@@ -784,7 +784,7 @@ class Deal:
             table=self.table_view(),
             hand=cards_of(self._hands[seat]),
             legal=tuple(self.legal_actions(seat)),
-            molodka=self._molodka_seat == seat,
+            molodka=self.molodka_seat == seat,
         )
 
     # --- Records and equality -------------------------------------------------

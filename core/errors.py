@@ -81,7 +81,7 @@ class KozelError(ValueError):
 
     >>> error = KozelError(Reason.NOT_YOUR_TURN)
     >>> error.reason, str(error)
-    (<Reason.NOT_YOUR_TURN: 'not-your-turn'>, 'it is not this seat\\'s turn')
+    (<Reason.NOT_YOUR_TURN: 'not-your-turn'>, "it is not this seat's turn")
     """
 
     def __init__(self, reason: Reason, detail: str | None = None) -> None:

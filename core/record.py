@@ -160,6 +160,8 @@ def _load(source: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
         data = json.loads(source)
     except (ValueError, UnicodeDecodeError) as error:
         raise _fail(f"invalid JSON: {error}") from None
+    except RecursionError:
+        raise _fail("invalid JSON: nested too deeply") from None
     if not isinstance(data, Mapping):
         raise _fail("a record must be a JSON object")
     return data

@@ -1,0 +1,342 @@
+"""Kozel in a terminal: ``kozel play`` (and ``make run`` without tokens).
+
+You sit at seat 0 with a computer partner against two computer players; the table
+is printed as text, cards are chosen by number. ``--seats bot,bot,bot,bot`` plays a
+whole series of computer players without input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from adapters.sqlite import SqliteStorage
+from bot import presenters
+from bot.errors import ServiceError
+from bot.i18n import Translator, normalize_locale
+from bot.models import ChatRef, Game, GameStatus, Platform, User, UserRef
+from bot.ports import Change, ChangeKind
+from bot.service import GameService
+from bot.settings import Settings
+from core.actions import Action, ActionKind
+from core.ai import safe_move
+from core.cards import Card
+from core.events import DealScored, SeriesFinished, Team
+
+YOU = User(UserRef(Platform.CONSOLE, "you"), "You")
+HUMAN_CHAT = ChatRef(Platform.CONSOLE, "terminal")
+COMPUTER_CHAT = ChatRef(Platform.CONSOLE, "computers")
+
+ReadLine = Callable[[], Awaitable[str | None]]
+
+
+class ConsolePublisher:
+    """Prints what happens at the table: each public event as a line, results."""
+
+    def __init__(self, out: TextIO, tr: Translator, locale: str, *, verbose: bool) -> None:
+        self.out = out
+        self.tr = tr
+        self.locale = locale
+        self.verbose = verbose
+
+    def say(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    async def publish(self, game: Game, change: Change) -> None:
+        tr, locale = self.tr, self.locale
+        for event in change.events:
+            if self.verbose:
+                line = presenters.event_line(game, event, tr, locale)
+                if line:
+                    self.say(line)
+            if isinstance(event, DealScored):
+                self.say("")
+                self.say(presenters.deal_result(game, event.number, event.result, tr, locale).text)
+                self.say("")
+            elif isinstance(event, SeriesFinished):
+                self.say(presenters.series_result(game, event.result, tr, locale).text)
+        if change.seat is not None:
+            if change.kind is ChangeKind.AWAY:
+                self.say(
+                    presenters.notice(presenters.Notice.AWAY, game, change.seat, tr, locale).text
+                )
+            elif change.kind is ChangeKind.BACK:
+                self.say(
+                    presenters.notice(presenters.Notice.BACK, game, change.seat, tr, locale).text
+                )
+
+
+def parse_move(line: str, hand: Sequence[Card], leading: bool) -> tuple[str, tuple[Card, ...]]:
+    """Read a typed move: ``1 3``, ``b 1 3``, ``d 1 3`` or ``m``.
+
+    Returns the kind (``play``, ``lead``, ``beat``, ``discard``, ``molodka``) and the
+    cards; raises ValueError with the locale id of the complaint and its argument.
+    """
+    words = line.replace(",", " ").split()
+    kind = "play"
+    if words and words[0].lower() in ("b", "d", "m", "l"):
+        kind = {"b": "beat", "d": "discard", "m": "molodka", "l": "lead"}[words.pop(0).lower()]
+    if kind == "molodka":
+        if words:
+            raise ValueError("console-not-understood", line)
+        return kind, ()
+    if not words or not all(word.isdigit() for word in words):
+        raise ValueError("console-not-understood", line)
+    cards = []
+    for word in words:
+        number = int(word)
+        if not 1 <= number <= len(hand):
+            raise ValueError("console-no-such-card", word)
+        cards.append(hand[number - 1])
+    if kind == "play" and leading:
+        kind = "lead"
+    return kind, tuple(cards)
+
+
+def choose_action(kind: str, cards: tuple[Card, ...], seat: int, legal: Sequence[Action]) -> Action:
+    """The action a typed move names: a plain ``play`` beats when the cards beat and
+    discards otherwise."""
+    if kind == "molodka":
+        return Action.molodka(seat)
+    if kind == "play":
+        beat = Action(seat, ActionKind.BEAT, cards)
+        if any(_same(beat, action) for action in legal):
+            return beat
+        return Action(seat, ActionKind.DISCARD, cards)
+    return Action(seat, ActionKind(kind), cards)
+
+
+def _same(a: Action, b: Action) -> bool:
+    return a.kind is b.kind and a.seat == b.seat and set(a.cards) == set(b.cards)
+
+
+class ConsoleGame:
+    """One terminal session: a human at seat 0, or computers only."""
+
+    def __init__(
+        self,
+        service: GameService,
+        tr: Translator,
+        locale: str,
+        out: TextIO,
+        read_line: ReadLine,
+    ) -> None:
+        self.service = service
+        self.tr = tr
+        self.locale = locale
+        self.out = out
+        self.read_line = read_line
+        self.you = User(YOU.ref, tr.t(locale, "console-you"))
+
+    def say(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def t(self, msg_id: str, **args: str | int) -> str:
+        return self.tr.t(self.locale, msg_id, **args)
+
+    async def set_up(self, chat: ChatRef, seats: Sequence[str]) -> Game:
+        """Resume the open game of the chat, or open a table, seat everybody, start."""
+        game = await self.service.open_game(chat)
+        if game is not None and game.status is GameStatus.PLAYING:
+            self.say(self.t("console-resumed"))
+            return game
+        if game is not None:
+            await self.service.cancel(game.id, None, game.creator, is_admin=True)
+        game = await self.service.open_table(chat, self.you)
+        await self.service.change_setting(game.id, None, YOU.ref, f"l{self.locale}")
+        for seat, who in enumerate(seats):
+            team = Team(seat % 2)
+            if who == "human":
+                game = await self.service.join(game.id, None, self.you, team)
+            else:
+                game = await self.service.add_computer(game.id, None, YOU.ref, team)
+        if any(who == "human" for who in seats):
+            tr, locale = self.tr, self.locale
+            self.say(
+                self.t(
+                    "console-welcome",
+                    partner=presenters.seat_name(game, 2, tr, locale),
+                    left=presenters.seat_name(game, 1, tr, locale),
+                    right=presenters.seat_name(game, 3, tr, locale),
+                )
+            )
+        return (await self.service.start(game.id, None, YOU.ref)).game
+
+    async def play_human(self, game_id: int) -> int:
+        """Prompt the human at seat 0 until the series ends or input ends."""
+        while True:
+            await self.service.settle()
+            game = await self.service.game(game_id)
+            if game.status is not GameStatus.PLAYING:
+                return 0
+            deal = game.series.current
+            assert deal is not None
+            view = deal.view(0)
+            if not view.legal:
+                continue  # a computer is about to move
+            self.show(game)
+            self.out.write(self.t("console-prompt") + " ")
+            self.out.flush()
+            line = await self.read_line()
+            if line is None or line.strip().lower() in ("q", "quit", "exit"):
+                self.say("")
+                self.say(self.t("console-saved"))
+                return 0
+            line = line.strip()
+            if line in ("?", "h", "help"):
+                self.say(self.t("console-help"))
+                continue
+            if line in ("t", ""):
+                continue
+            if line in ("a", "auto"):
+                if view.table.turn == 0:
+                    await self._play(game, safe_move(view))
+                continue
+            hand = presenters.sorted_hand(view.hand)
+            try:
+                kind, cards = parse_move(line, hand, leading=view.table.lead_size == 0)
+            except ValueError as error:
+                msg_id, argument = error.args
+                self.say(self.t(msg_id, input=argument, number=argument))
+                continue
+            await self._play(game, choose_action(kind, cards, 0, view.legal))
+
+    async def _play(self, game: Game, action: Action) -> None:
+        try:
+            await self.service.play(game.id, game.version, self.you.ref, action)
+        except ServiceError as error:
+            self.say(presenters.error(error.code, self.tr, self.locale).text)
+
+    def show(self, game: Game) -> None:
+        tr, locale = self.tr, self.locale
+        deal = game.series.current
+        assert deal is not None
+        view = deal.view(0)
+        self.say("")
+        self.say(presenters.table(game, tr, locale, self.service.clock.now()).text)
+        hand = presenters.sorted_hand(view.hand)
+        numbered = "  ".join(
+            f"{number}) {presenters.card_label(card)}" for number, card in enumerate(hand, 1)
+        )
+        self.say(self.t("console-hand", cards=numbered))
+        kinds = []
+        for kind in ActionKind:
+            if any(action.kind is kind for action in view.legal):
+                kinds.append(self.t(f"console-move-{kind.value}"))
+        self.say(self.t("console-legal", moves=", ".join(kinds)))
+
+
+async def _stdin_line() -> str | None:
+    line = await asyncio.to_thread(sys.stdin.readline)
+    return line if line else None
+
+
+async def run(
+    args: argparse.Namespace,
+    settings: Settings,
+    out: TextIO,
+    read_line: ReadLine | None = None,
+) -> int:
+    tr = Translator.from_dir()
+    locale = normalize_locale(args.lang or settings.default_locale)
+    seats = [_seat_kind(word) for word in args.seats.split(",")]
+    humans = seats.count("human")
+    if len(seats) != 4 or humans > 1 or (humans == 1 and seats[0] != "human"):
+        out.write(
+            "--seats takes four of you,bot (you only at the first seat), "
+            "e.g. you,bot,bot,bot or bot,bot,bot,bot\n"
+        )
+        return 2
+    rng = random.Random(args.seed) if args.seed is not None else None
+    delay = args.delay if args.delay is not None else (settings.computer_delay if humans else 0)
+    async with await SqliteStorage.open(args.db or settings.database_url) as storage:
+        service = GameService(
+            storage,
+            rng=rng,
+            computer_delay=delay,
+            turn_timeout=0,
+            default_locale=locale,
+        )
+        service.add_publisher(
+            Platform.CONSOLE, ConsolePublisher(out, tr, locale, verbose=humans > 0 or args.verbose)
+        )
+        console = ConsoleGame(service, tr, locale, out, read_line or _stdin_line)
+        chat = HUMAN_CHAT if humans else COMPUTER_CHAT
+        try:
+            game = await console.set_up(chat, seats)
+            if humans:
+                status = await console.play_human(game.id)
+            else:
+                await service.settle()
+                status = 0
+            game = await service.game(game.id)
+            if game.status is GameStatus.FINISHED:
+                loss = game.series.loss_points
+                out.write(
+                    tr.t(
+                        locale,
+                        "console-summary",
+                        deals=len(game.series.deals),
+                        a=loss[0],
+                        b=loss[1],
+                    )
+                    + "\n"
+                )
+                if args.record:
+                    record = await service.record(game.id)
+                    Path(args.record).write_text(json.dumps(record, indent=1) + "\n")
+                    out.write(tr.t(locale, "console-record-written", path=args.record) + "\n")
+            return status
+        finally:
+            await service.close()
+
+
+def _seat_kind(word: str) -> str:
+    word = word.strip().lower()
+    if word in ("you", "human", "me"):
+        return "human"
+    if word in ("bot", "computer", "ai"):
+        return "computer"
+    return "?"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kozel play", description="Play Kozel in the terminal.")
+    add_arguments(parser)
+    return parser
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seats",
+        default="you,bot,bot,bot",
+        help="who sits at seats 0-3: you or bot (default: you,bot,bot,bot)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="shuffle and play reproducibly")
+    parser.add_argument("--lang", choices=("ru", "en"), default=None)
+    parser.add_argument("--record", metavar="FILE", help="write the series' game record here")
+    parser.add_argument("--db", metavar="URL", help="database (default: DATABASE_URL)")
+    parser.add_argument("--delay", type=float, default=None, help="seconds per computer move")
+    parser.add_argument("--verbose", action="store_true", help="print every move of computers")
+
+
+def play_main(
+    argv: Sequence[str],
+    *,
+    settings: Settings | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """Run ``kozel play`` with these arguments."""
+    args = build_parser().parse_args(list(argv))
+    try:
+        return asyncio.run(run(args, settings or Settings(), out or sys.stdout))
+    except KeyboardInterrupt:
+        return 0

@@ -1,0 +1,151 @@
+"""Translations: the one wrapper around Fluent, so that nothing else imports it.
+
+Texts live in ``locales/<lang>/*.ftl``. A :class:`Translator` holds one
+``FluentBundle`` per language and never raises: a missing message falls back to
+the other languages, then to its id; formatting errors are logged.
+
+>>> tr = Translator.from_sources({"en": "hi = Hello, { $name }!", "ru": "hi = Привет!"})
+>>> tr.t("en", "hi", name="Vasya"), tr.t("ru-RU", "hi"), tr.t("de", "hi", name="Bob")
+('Hello, Vasya!', 'Привет!', 'Hello, Bob!')
+>>> tr.t("ru", "missing-id")
+'missing-id'
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from pathlib import Path
+
+from fluent.runtime import FluentBundle, FluentResource
+from fluent.syntax import ast as fluent_ast
+
+log = logging.getLogger(__name__)
+
+#: The languages the bot speaks; the first is the default.
+LOCALES = ("ru", "en")
+DEFAULT_LOCALE = "ru"
+
+Arg = str | int | float | Decimal
+
+
+def normalize_locale(code: str | None, default: str = "en") -> str:
+    """The bot's language for a platform's language code.
+
+    >>> normalize_locale("ru-RU"), normalize_locale("en-GB"), normalize_locale("uk")
+    ('ru', 'en', 'en')
+    >>> normalize_locale(None), normalize_locale("", default="ru")
+    ('en', 'ru')
+    """
+    if not code:
+        return default
+    return "ru" if code.strip().lower().startswith("ru") else "en"
+
+
+def default_locales_dir() -> Path:
+    """The repository's ``locales/`` folder (next to the ``bot`` package), or
+    ``./locales`` when the package was installed elsewhere."""
+    beside = Path(__file__).resolve().parent.parent / "locales"
+    if beside.is_dir():
+        return beside
+    return Path.cwd() / "locales"
+
+
+def _bundle(locale: str, sources: Iterable[tuple[str, str]]) -> FluentBundle:
+    bundle = FluentBundle([locale], use_isolating=False)
+    for name, text in sources:
+        resource = FluentResource(text)
+        for entry in resource.body:
+            if isinstance(entry, fluent_ast.Junk):
+                snippet = (entry.content or "")[:80]
+                log.error("%s: %s: unparsable Fluent: %r", locale, name, snippet)
+        bundle.add_resource(resource)
+    return bundle
+
+
+class Translator:
+    """Messages of every language the bot speaks.
+
+    ``t(locale, msg_id, **args)`` formats a message. Build one with
+    :meth:`from_dir` in the composition root and pass it down.
+    """
+
+    def __init__(self, bundles: Mapping[str, FluentBundle], default: str = DEFAULT_LOCALE) -> None:
+        if not bundles:
+            raise ValueError("no locales")
+        self._bundles = dict(bundles)
+        self.default = default if default in self._bundles else next(iter(self._bundles))
+
+    @classmethod
+    def from_dir(cls, path: Path | str | None = None, default: str = DEFAULT_LOCALE) -> Translator:
+        """Load every ``<path>/<lang>/*.ftl`` (``path`` defaults to
+        :func:`default_locales_dir`)."""
+        root = Path(path) if path is not None else default_locales_dir()
+        bundles: dict[str, FluentBundle] = {}
+        for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+            files = sorted(folder.glob("*.ftl"))
+            if files:
+                sources = [(str(f), f.read_text(encoding="utf-8")) for f in files]
+                bundles[folder.name] = _bundle(folder.name, sources)
+        if not bundles:
+            raise FileNotFoundError(f"no locales in {root}")
+        return cls(bundles, default)
+
+    @classmethod
+    def from_sources(cls, sources: Mapping[str, str], default: str = DEFAULT_LOCALE) -> Translator:
+        """Build from Fluent text per language (for tests and doctests)."""
+        return cls(
+            {locale: _bundle(locale, [("<text>", text)]) for locale, text in sources.items()},
+            default,
+        )
+
+    @property
+    def locales(self) -> tuple[str, ...]:
+        return tuple(self._bundles)
+
+    def bundle(self, locale: str) -> FluentBundle:
+        """The Fluent bundle of one language (for the locale tests)."""
+        return self._bundles[locale]
+
+    def has(self, msg_id: str, locale: str | None = None) -> bool:
+        """Whether a message exists (in ``locale``, or in any language)."""
+        if locale is not None:
+            bundle = self._bundles.get(locale)
+            return bundle is not None and bundle.has_message(msg_id)
+        return any(bundle.has_message(msg_id) for bundle in self._bundles.values())
+
+    def resolve(self, locale: str | None) -> str:
+        """The language used for ``locale``: itself if loaded, else its normal form,
+        else the default."""
+        if locale in self._bundles:
+            return locale
+        normal = normalize_locale(locale, self.default)
+        return normal if normal in self._bundles else self.default
+
+    def _order(self, locale: str | None) -> list[str]:
+        first = self.resolve(locale)
+        rest = [self.default] + [name for name in self._bundles if name != self.default]
+        return [first] + [name for name in rest if name != first]
+
+    def t(self, locale: str | None, msg_id: str, /, **args: Arg | None) -> str:
+        """The text of ``msg_id`` in ``locale``; falls back to the other languages,
+        then to ``msg_id`` itself. Never raises."""
+        values = {name: "" if value is None else value for name, value in args.items()}
+        for name in self._order(locale):
+            bundle = self._bundles[name]
+            if not bundle.has_message(msg_id):
+                continue
+            try:
+                message = bundle.get_message(msg_id)
+                if message.value is None:
+                    continue
+                text, errors = bundle.format_pattern(message.value, values)
+            except Exception:  # a broken message must not break a game
+                log.exception("%s: cannot format %s", name, msg_id)
+                continue
+            for error in errors:
+                log.warning("%s: %s: %s", name, msg_id, error)
+            return str(text)
+        log.warning("no message %s", msg_id)
+        return msg_id

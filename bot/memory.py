@@ -1,0 +1,276 @@
+"""In-memory storage: the reference semantics of :class:`bot.ports.Storage`.
+
+The service tests use it, and the storage contract tests run the same cases against
+it and against SQLite. It keeps the rows of :mod:`bot.rows`, the very rows SQLite
+keeps, so a saved game never aliases the caller's object and loads exactly as it
+would from the database. Every method runs without awaiting, so each one is atomic
+under asyncio, as a SQLite transaction is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from bot.models import ChatRef, Game, Platform, SeatKind, User, UserRef
+from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, UserStats
+from bot.rows import (
+    COUNTED_STATUSES,
+    OPEN_STATUSES,
+    ActionRow,
+    ChatRow,
+    DealRow,
+    DuplicateAction,
+    GameRow,
+    NoSuchGame,
+    ParticipantRow,
+    SeriesRow,
+    UserRow,
+    action_from_row,
+    chat_from_row,
+    chat_to_row,
+    check_actions,
+    deal_row,
+    game_from_row,
+    game_to_row,
+    participant_rows,
+    series_row,
+    user_from_row,
+    user_to_row,
+)
+from core.events import DealResult, SeriesResult, Title, team_of
+
+_Key = tuple[str, str]
+
+
+class MemoryStorage:
+    """A :class:`~bot.ports.Storage` in dicts, lost when the process ends."""
+
+    def __init__(self) -> None:
+        self._users: dict[_Key, UserRow] = {}
+        self._chats: dict[_Key, ChatRow] = {}
+        self._games: dict[int, GameRow] = {}
+        self._participants: dict[int, list[ParticipantRow]] = {}
+        self._actions: dict[int, dict[int, ActionRow]] = {}
+        self._deals: dict[int, dict[int, DealRow]] = {}
+        self._series: dict[int, SeriesRow] = {}
+        self._last_id = 0
+
+    # --- Users and chats -------------------------------------------------------------
+
+    async def get_user(self, ref: UserRef) -> User | None:
+        row = self._users.get((ref.platform.value, ref.id))
+        return None if row is None else user_from_row(row)
+
+    async def save_user(self, user: User) -> None:
+        row = user_to_row(user)
+        self._users[row["platform"], row["id"]] = row
+
+    async def get_chat(self, ref: ChatRef) -> ChatInfo | None:
+        row = self._chats.get((ref.platform.value, ref.id))
+        return None if row is None else chat_from_row(row)
+
+    async def save_chat(self, chat: ChatInfo) -> None:
+        row = chat_to_row(chat)
+        self._chats[row["platform"], row["id"]] = row
+
+    # --- Games ------------------------------------------------------------------------
+
+    async def create_game(self, game: Game) -> Game:
+        """Store a new game under the next id; return a copy of it with that id (the
+        ``id`` passed in is ignored)."""
+        row = game_to_row(game)
+        self._last_id += 1
+        row["id"] = self._last_id
+        stored = game_from_row(row)
+        self._games[stored.id] = row
+        self._participants[stored.id] = participant_rows(stored)
+        return stored
+
+    async def save_game(
+        self,
+        game: Game,
+        actions: Sequence[LoggedAction] = (),
+        *,
+        deals: Sequence[tuple[int, DealResult]] = (),
+        series: SeriesResult | None = None,
+    ) -> None:
+        """Replace the game's row and seats, append its new actions and keep the results
+        it reached, all or nothing."""
+        new = check_actions(game, actions)
+        if game.id not in self._games:
+            raise NoSuchGame(game.id)
+        log = self._actions.setdefault(game.id, {})
+        for row in new:
+            if row["version"] in log:
+                raise DuplicateAction(game.id, row["version"])
+        game_row = game_to_row(game)
+        seats = participant_rows(game)
+        self._games[game.id] = game_row
+        self._participants[game.id] = seats
+        for row in new:
+            log[row["version"]] = row
+        for number, result in deals:
+            self._deals.setdefault(game.id, {}).setdefault(
+                number, deal_row(game.id, number, result, game.updated_at)
+            )
+        if series is not None:
+            self._series.setdefault(game.id, series_row(game.id, series, game.updated_at))
+
+    async def load_game(self, game_id: int) -> Game | None:
+        row = self._games.get(game_id)
+        return None if row is None else game_from_row(row)
+
+    async def open_game(self, chat: ChatRef) -> Game | None:
+        for game_id in sorted(self._games, reverse=True):
+            row = self._games[game_id]
+            if (
+                row["platform"] == chat.platform.value
+                and row["chat_id"] == chat.id
+                and row["status"] in OPEN_STATUSES
+            ):
+                return game_from_row(row)
+        return None
+
+    async def active_games(self) -> list[Game]:
+        return [
+            game_from_row(row)
+            for _, row in sorted(self._games.items())
+            if row["status"] in OPEN_STATUSES
+        ]
+
+    async def game_actions(self, game_id: int) -> list[LoggedAction]:
+        log = self._actions.get(game_id, {})
+        return [action_from_row(log[version]) for version in sorted(log)]
+
+    # --- Results ------------------------------------------------------------------------
+
+    async def record_deal(self, game: Game, number: int, result: DealResult, at: float) -> None:
+        """Keep a deal's result once; a repeated call with the same number changes
+        nothing."""
+        if game.id not in self._games:
+            raise NoSuchGame(game.id)
+        self._deals.setdefault(game.id, {}).setdefault(
+            number, deal_row(game.id, number, result, at)
+        )
+
+    async def record_series(self, game: Game, result: SeriesResult, at: float) -> None:
+        """Keep a series' result once; a repeated call changes nothing."""
+        if game.id not in self._games:
+            raise NoSuchGame(game.id)
+        self._series.setdefault(game.id, series_row(game.id, result, at))
+
+    # --- Statistics -----------------------------------------------------------------------
+
+    def _counted_seats(
+        self, platform: Platform, chat: ChatRef | None = None
+    ) -> Iterator[tuple[ParticipantRow, GameRow]]:
+        """Human seats of a platform's counted games (of one chat if given)."""
+        for game_id, seats in self._participants.items():
+            game = self._games[game_id]
+            if game["status"] not in COUNTED_STATUSES or game["platform"] != platform.value:
+                continue
+            if chat is not None and (
+                game["platform"] != chat.platform.value or game["chat_id"] != chat.id
+            ):
+                continue
+            for seat in seats:
+                if seat["kind"] == SeatKind.HUMAN.value and seat["platform"] == platform.value:
+                    yield seat, game
+
+    def _name(self, user: UserRef) -> str:
+        """The user's saved name, else his name at his latest seat."""
+        saved = self._users.get((user.platform.value, user.id))
+        if saved is not None:
+            return saved["name"]
+        latest: tuple[int, int] | None = None
+        name = user.id
+        for game_id, seats in self._participants.items():
+            for seat in seats:
+                if (
+                    seat["kind"] == SeatKind.HUMAN.value
+                    and seat["platform"] == user.platform.value
+                    and seat["user_id"] == user.id
+                    and (latest is None or (game_id, -seat["seat"]) > latest)
+                ):
+                    latest = (game_id, -seat["seat"])
+                    name = seat["name"]
+        return name
+
+    async def user_stats(self, user: UserRef) -> UserStats | None:
+        """The user's totals over the human seats he took in playing or finished games;
+        None if he never took one."""
+        found = False
+        series_played = series_won = goat = goat_with_eggs = 0
+        deals_played = deals_won = deals_lost = deals_eggs = points = 0
+        for seat, game in self._counted_seats(user.platform):
+            if seat["user_id"] != user.id:
+                continue
+            found = True
+            team = int(team_of(seat["seat"]))
+            series = self._series.get(game["id"])
+            if series is not None:
+                series_played += 1
+                if series["loser"] == team:
+                    goat += 1
+                    goat_with_eggs += series["title"] == Title.GOATS_WITH_EGGS.value
+                else:
+                    series_won += 1
+            for deal in self._deals.get(game["id"], {}).values():
+                deals_played += 1
+                deals_won += deal["winner"] == team
+                deals_lost += deal["winner"] == 1 - team
+                deals_eggs += deal["eggs"]
+                points += deal["points_b"] if team else deal["points_a"]
+        if not found:
+            return None
+        return UserStats(
+            user=user,
+            name=self._name(user),
+            series_played=series_played,
+            series_won=series_won,
+            goat=goat,
+            goat_with_eggs=goat_with_eggs,
+            deals_played=deals_played,
+            deals_won=deals_won,
+            deals_lost=deals_lost,
+            deals_eggs=deals_eggs,
+            points=points,
+        )
+
+    async def leaderboard(
+        self, platform: Platform, chat: ChatRef | None, limit: int = 10, min_series: int = 1
+    ) -> list[LeaderboardRow]:
+        """Players by series won, then win rate, then name; only those with
+        ``min_series`` or more series; ``chat`` None means the whole platform."""
+        totals: dict[str, list[int]] = {}
+        for seat, game in self._counted_seats(platform, chat):
+            series = self._series.get(game["id"])
+            user_id = seat["user_id"]
+            if series is None or user_id is None:
+                continue
+            total = totals.setdefault(user_id, [0, 0])
+            total[0] += 1
+            total[1] += series["loser"] != int(team_of(seat["seat"]))
+        rows = [
+            LeaderboardRow(UserRef(platform, user_id), self._name(UserRef(platform, user_id)), *t)
+            for user_id, t in totals.items()
+            if t[0] >= min_series
+        ]
+        rows.sort(key=lambda row: (-row.series_won, -row.win_rate, row.name, row.user.id))
+        return rows[: max(limit, 0)]
+
+    # --- Chats changing ids ---------------------------------------------------------------
+
+    async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
+        """Move the old chat's games and settings to the new id. Settings already saved
+        for the new id are newer, so they stay."""
+        old_key = (old.platform.value, old.id)
+        new_key = (new.platform.value, new.id)
+        if old_key == new_key:
+            return
+        for row in self._games.values():
+            if (row["platform"], row["chat_id"]) == old_key:
+                row["platform"], row["chat_id"] = new_key
+        settings = self._chats.pop(old_key, None)
+        if settings is not None and new_key not in self._chats:
+            self._chats[new_key] = {**settings, "platform": new_key[0], "id": new_key[1]}

@@ -1,0 +1,358 @@
+"""The row codec: the application's records as flat rows of plain values.
+
+Both storages keep these rows: SQLite in its tables (``adapters.sqlite``) and
+:class:`bot.memory.MemoryStorage` in dicts. Sharing one codec means the two store and
+load exactly the same thing, so the in-memory fake used by the service tests cannot
+drift from production.
+
+A row holds only ``str``, ``int``, ``float`` and ``None``; structured fields (a
+game's settings, seats and message ids, an action) are JSON text, and the series is
+its :func:`core.record.snapshot`. Booleans are stored as 0/1, as SQLite returns them.
+
+>>> from bot.models import ChatRef, Game, Platform, UserRef
+>>> game = Game(7, ChatRef(Platform.TELEGRAM, "-100", "5"), UserRef(Platform.TELEGRAM, "1"))
+>>> row = game_to_row(game)
+>>> row["chat_id"], row["thread_id"], row["status"]
+('-100', '5', 'lobby')
+>>> game_from_row(row) == game
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any, TypedDict
+
+from pydantic import TypeAdapter
+
+from bot.models import (
+    ChatRef,
+    Game,
+    GameStatus,
+    Platform,
+    Seat,
+    SeatKind,
+    TableSettings,
+    User,
+    UserRef,
+)
+from bot.ports import ChatInfo, LoggedAction
+from core.events import DealResult, SeriesResult
+from core.record import restore, snapshot
+
+#: Games whose recorded results count for statistics.
+COUNTED_STATUSES = (GameStatus.PLAYING, GameStatus.FINISHED)
+#: Games :meth:`~bot.ports.Storage.open_game` and ``active_games`` return.
+OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.PLAYING)
+
+
+# --- Errors --------------------------------------------------------------------------
+
+
+class StorageError(Exception):
+    """A storage refused a write; nothing of it was kept."""
+
+
+class NoSuchGame(StorageError, LookupError):
+    """The game id is not stored (``save_game`` before ``create_game``, a result for
+    an unknown game)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game with id {game_id}")
+        self.game_id = game_id
+
+
+class DuplicateAction(StorageError):
+    """An action with this game id and version is already logged: the log is
+    append-only, so a retried save must not log it twice."""
+
+    def __init__(self, game_id: int, version: int) -> None:
+        super().__init__(f"game {game_id} already logged an action at version {version}")
+        self.game_id = game_id
+        self.version = version
+
+
+# --- Row types ------------------------------------------------------------------------
+
+
+class UserRow(TypedDict):
+    platform: str
+    id: str
+    name: str
+    locale: str | None
+
+
+class ChatRow(TypedDict):
+    platform: str
+    id: str
+    locale: str | None
+    turn_timeout: int | None
+
+
+class GameRow(TypedDict):
+    id: int
+    platform: str
+    chat_id: str
+    thread_id: str | None
+    creator_platform: str
+    creator: str
+    status: str
+    rule_set: str
+    settings: str  # JSON: TableSettings
+    seats: str  # JSON: list of Seat or null
+    snapshot: str  # core.record.snapshot of the series
+    version: int
+    created_at: float
+    updated_at: float
+    turn_deadline: float | None
+    reminded: int
+    messages: str  # JSON: {key: message id}
+    rematch_of: int | None
+
+
+class ParticipantRow(TypedDict):
+    game_id: int
+    seat: int
+    platform: str | None  # None for a computer player
+    user_id: str | None
+    kind: str
+    name: str
+
+
+class ActionRow(TypedDict):
+    game_id: int
+    version: int
+    seat: int
+    platform: str | None
+    user_id: str | None
+    action: str  # JSON
+    at: float
+    auto: int
+
+
+class DealRow(TypedDict):
+    game_id: int
+    number: int
+    points_a: int
+    points_b: int
+    tricks_a: int
+    tricks_b: int
+    loss_a: int
+    loss_b: int
+    eggs: int
+    winner: int | None  # Team value, None when neither team won the deal
+    at: float
+
+
+class SeriesRow(TypedDict):
+    game_id: int
+    loser: int  # Team value
+    title: str
+    loss_a: int
+    loss_b: int
+    eggs: int
+    deals: int
+    at: float
+
+
+# --- JSON fields -----------------------------------------------------------------------
+
+
+@cache
+def _settings_json() -> TypeAdapter[TableSettings]:
+    return TypeAdapter(TableSettings)
+
+
+@cache
+def _seats_json() -> TypeAdapter[list[Seat | None]]:
+    return TypeAdapter(list[Seat | None])
+
+
+@cache
+def _messages_json() -> TypeAdapter[dict[str, str]]:
+    return TypeAdapter(dict[str, str])
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# --- Users and chats ---------------------------------------------------------------------
+
+
+def user_to_row(user: User) -> UserRow:
+    return {
+        "platform": user.ref.platform.value,
+        "id": str(user.ref.id),
+        "name": user.name,
+        "locale": user.locale,
+    }
+
+
+def user_from_row(row: Mapping[str, Any]) -> User:
+    return User(UserRef(Platform(row["platform"]), row["id"]), row["name"], row["locale"])
+
+
+def chat_to_row(chat: ChatInfo) -> ChatRow:
+    """A chat's settings belong to the whole chat: the topic (thread) is dropped."""
+    return {
+        "platform": chat.ref.platform.value,
+        "id": str(chat.ref.id),
+        "locale": chat.locale,
+        "turn_timeout": chat.turn_timeout,
+    }
+
+
+def chat_from_row(row: Mapping[str, Any]) -> ChatInfo:
+    return ChatInfo(
+        ChatRef(Platform(row["platform"]), row["id"]), row["locale"], row["turn_timeout"]
+    )
+
+
+# --- Games -------------------------------------------------------------------------------
+
+
+def game_to_row(game: Game) -> GameRow:
+    """A game as one ``games`` row (the series as its snapshot)."""
+    return {
+        "id": game.id,
+        "platform": game.chat.platform.value,
+        "chat_id": str(game.chat.id),
+        "thread_id": None if game.chat.thread is None else str(game.chat.thread),
+        "creator_platform": game.creator.platform.value,
+        "creator": str(game.creator.id),
+        "status": GameStatus(game.status).value,
+        "rule_set": game.settings.rule_set,
+        "settings": _settings_json().dump_json(game.settings).decode(),
+        "seats": _seats_json().dump_json(list(game.seats)).decode(),
+        "snapshot": snapshot(game.series),
+        "version": game.version,
+        "created_at": float(game.created_at),
+        "updated_at": float(game.updated_at),
+        "turn_deadline": None if game.turn_deadline is None else float(game.turn_deadline),
+        "reminded": int(game.reminded),
+        "messages": _messages_json().dump_json(game.messages).decode(),
+        "rematch_of": game.rematch_of,
+    }
+
+
+def game_from_row(row: Mapping[str, Any]) -> Game:
+    """The game of a ``games`` row: a new object, sharing nothing with any other."""
+    return Game(
+        id=row["id"],
+        chat=ChatRef(Platform(row["platform"]), row["chat_id"], row["thread_id"]),
+        creator=UserRef(Platform(row["creator_platform"]), row["creator"]),
+        status=GameStatus(row["status"]),
+        settings=_settings_json().validate_json(row["settings"]),
+        seats=_seats_json().validate_json(row["seats"]),
+        series=restore(row["snapshot"]),
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        turn_deadline=row["turn_deadline"],
+        reminded=bool(row["reminded"]),
+        messages=_messages_json().validate_json(row["messages"]),
+        rematch_of=row["rematch_of"],
+    )
+
+
+def participant_rows(game: Game) -> list[ParticipantRow]:
+    """Who sits at the game's taken seats: humans by user id, computers by kind."""
+    rows: list[ParticipantRow] = []
+    for index, seat in enumerate(game.seats):
+        if seat is None:
+            continue
+        user = seat.user if seat.kind is SeatKind.HUMAN else None
+        rows.append(
+            {
+                "game_id": game.id,
+                "seat": index,
+                "platform": None if user is None else user.platform.value,
+                "user_id": None if user is None else str(user.id),
+                "kind": SeatKind(seat.kind).value,
+                "name": seat.name,
+            }
+        )
+    return rows
+
+
+# --- The action log -------------------------------------------------------------------
+
+
+def action_to_row(action: LoggedAction) -> ActionRow:
+    return {
+        "game_id": action.game_id,
+        "version": action.version,
+        "seat": action.seat,
+        "platform": None if action.user is None else action.user.platform.value,
+        "user_id": None if action.user is None else str(action.user.id),
+        "action": _dumps(action.action),
+        "at": float(action.at),
+        "auto": int(action.auto),
+    }
+
+
+def action_from_row(row: Mapping[str, Any]) -> LoggedAction:
+    user = None
+    if row["platform"] is not None and row["user_id"] is not None:
+        user = UserRef(Platform(row["platform"]), row["user_id"])
+    action = json.loads(row["action"])
+    if not isinstance(action, dict):
+        raise ValueError(f"the logged action {row['game_id']}/{row['version']} is not an object")
+    return LoggedAction(
+        game_id=row["game_id"],
+        version=row["version"],
+        seat=row["seat"],
+        user=user,
+        action=action,
+        at=row["at"],
+        auto=bool(row["auto"]),
+    )
+
+
+def check_actions(game: Game, actions: Sequence[LoggedAction]) -> list[ActionRow]:
+    """The rows of a save's new actions; every one must belong to ``game`` and carry a
+    version of its own."""
+    rows = [action_to_row(action) for action in actions]
+    versions = [row["version"] for row in rows]
+    for row in rows:
+        if row["game_id"] != game.id:
+            raise ValueError(f"an action of game {row['game_id']} saved with game {game.id}")
+    if len(set(versions)) != len(versions):
+        duplicate = next(v for v in versions if versions.count(v) > 1)
+        raise DuplicateAction(game.id, duplicate)
+    return rows
+
+
+# --- Results ---------------------------------------------------------------------------
+
+
+def deal_row(game_id: int, number: int, result: DealResult, at: float) -> DealRow:
+    return {
+        "game_id": game_id,
+        "number": number,
+        "points_a": result.points[0],
+        "points_b": result.points[1],
+        "tricks_a": result.tricks[0],
+        "tricks_b": result.tricks[1],
+        "loss_a": result.loss_points[0],
+        "loss_b": result.loss_points[1],
+        "eggs": int(result.eggs),
+        "winner": None if result.winner is None else int(result.winner),
+        "at": float(at),
+    }
+
+
+def series_row(game_id: int, result: SeriesResult, at: float) -> SeriesRow:
+    return {
+        "game_id": game_id,
+        "loser": int(result.loser),
+        "title": result.title.value,
+        "loss_a": result.loss_points[0],
+        "loss_b": result.loss_points[1],
+        "eggs": result.eggs,
+        "deals": result.deals,
+        "at": float(at),
+    }

@@ -1,0 +1,343 @@
+# Kozel — the bot's English texts.
+
+## Common
+
+team-a = Team A
+team-b = Team B
+names-pair = { $first } and { $second }
+suit-clubs = ♣ clubs
+suit-spades = ♠ spades
+suit-hearts = ♥ hearts
+suit-diamonds = ♦ diamonds
+rules-name-yard = Yard Kozel, 4 cards
+rules-name-classic = Classic Kozel
+lang-name-ru = Russian
+lang-name-en = English
+duration =
+    { $minutes ->
+        [0] { $seconds } s
+       *[other]
+            { $seconds ->
+                [0] { $minutes } min
+               *[other] { $minutes } min { $seconds } s
+            }
+    }
+timeout-none = no limit
+cards-count =
+    { $count } { $count ->
+        [one] card
+       *[other] cards
+    }
+
+## Computer players' names
+
+bot-name-1 = Bot Bob
+bot-name-2 = Bot Alice
+bot-name-3 = Bot Charlie
+bot-name-4 = Bot Dora
+bot-name-5 = Bot Eddie
+bot-name-6 = Bot Fiona
+bot-name-7 = Bot George
+bot-name-8 = Bot Hannah
+
+## Commands (menu descriptions, at most 100 characters)
+
+cmd-kozel = Set up a table and play Kozel
+cmd-top = Best players of this chat (/top all for every chat)
+cmd-stats = My statistics
+cmd-rules = The rules of the game
+cmd-lang = Change the language: /lang ru or /lang en
+cmd-help = What the commands do
+cmd-stop = Cancel this chat's game
+
+## Help
+
+help-text =
+    🐐 Kozel is a card game for four: two teams of two, partners sit opposite.
+
+    /kozel — set up a table in this chat
+    /stop — cancel this chat's game
+    /rules — the rules (/rules classic — about Classic Kozel)
+    /stats — your statistics
+    /top — best players of this chat, /top all — of every chat
+    /lang — language: /lang ru or /lang en
+    /help — this help
+
+    You see your cards in a private chat with me or with the «🃏 My hand» button.
+
+## Rules
+
+rules-yard =
+    📜 Yard Kozel, 4 cards
+
+    Four players, two teams of two; partners sit opposite each other. The deck has 36 cards, six to ace. Within a suit, low to high: 6, 7, 8, 9, jack (J), queen (Q), king (K), 10, ace (A) — the ten is above the king. Any trump is above any card of another suit.
+
+    The deal. Everybody gets 4 cards; the other 20 form the stock. The dealer shows everybody a random card from the middle of the stock: its suit is trump for the whole deal. The card goes back to its place, and somebody will draw it later.
+
+    A trick. The leader plays 1 to 4 cards of one suit. The others, in turn, play as many cards: either they beat — each of their cards beats its partner among the cards now winning the trick (suits may be mixed, trumps beat everything) — or they discard any cards face down. Beating is never compulsory. The trick goes to the last player who beat, or to the leader if nobody did.
+
+    Drawing. After a trick everybody draws one card at a time from the stock back up to 4, starting with the trick's winner, who leads next.
+
+    A molodka is four cards of one suit in hand. Its holder may play it out of turn while the trick is not finished: the cards played go back to their owners and the trick starts again with the molodka as the lead. The leader may not do this.
+
+    Scoring. The deck holds 120 points: ace 11, ten 10, king 4, queen 3, jack 2. A team with 61 or more wins the deal. The losers get loss points: 2 if they had 31 to 59, 4 if they had 30 or less, 6 if they took no trick. 60 all is «eggs»: nobody gets loss points.
+
+    The series goes on until a team has 12 loss points. Its players are the goats — goats with eggs if the series had eggs.
+
+    Classic Kozel is listed too, but cannot be played yet.
+rules-classic =
+    📜 Classic Kozel
+
+    Classic Kozel with 32 cards is listed, but cannot be played yet — we are still building it. Meanwhile, play Yard Kozel: /rules
+
+## The table before the game (lobby)
+
+lobby-title = 🐐 New game: { $rules }
+lobby-creator = Host: { $name }
+lobby-team = { $team }: { $first }, { $second }
+lobby-seat-empty = free
+lobby-free =
+    { $count ->
+        [one] { $count } seat is still free.
+       *[other] { $count } seats are still free.
+    }
+lobby-ready = Everybody is seated — ready to start!
+lobby-settings = Time per turn: { $timeout } · Language: { $lang }
+lobby-join-a = Join team A
+lobby-join-b = Join team B
+lobby-leave = Leave the table
+lobby-add-computer-a = 🤖 Bot to team A
+lobby-add-computer-b = 🤖 Bot to team B
+lobby-remove-computer = ✖ { $name }
+lobby-start = ▶ Start
+lobby-cancel = Cancel the game
+lobby-timeout = ⏱ { $timeout }
+lobby-language = 🌐 { $lang }
+lobby-cancel-confirm = Cancel the game? Every seat will be freed.
+lobby-cancel-yes = Yes, cancel
+lobby-cancel-no = No, play on
+
+## The table during the game
+
+table-title = 🐐 { $rules } · deal { $number }
+table-trump = Trump: { $suit } (the card shown is { $card }, still in the stock)
+table-trump-drawn = Trump: { $suit } (the card shown, { $card }, was drawn by { $name })
+table-stock =
+    { $count } { $count ->
+        [one] card
+       *[other] cards
+    } in the stock
+table-stock-empty = The stock is empty
+table-trick = Trick { $number }:
+table-trick-empty = The table is empty, { $name } leads
+table-play-lead = { $name } leads: { $cards }
+table-play-beat = { $name } beats: { $cards }
+table-play-discard = { $name } discards: { $cards }
+table-winning = Winning now: { $name }
+table-tricks =
+    Team A { $a } { $a ->
+        [one] trick
+       *[other] tricks
+    } · Team B { $b } { $b ->
+        [one] trick
+       *[other] tricks
+    }
+table-loss = Loss points: A { $a } · B { $b } (out at { $limit })
+table-turn = ⏳ { $name } to play
+table-turn-time = ⏳ { $name } to play, { $time } left
+table-waiting = ⏳ Waiting for { $name }
+table-away = 💤 Away: { $names }. A computer plays for the absent meanwhile.
+table-deal-over = Deal { $number } is over. Points: A { $a } · B { $b }
+table-deal-eggs = Deal { $number } is over: 60 all — eggs!
+table-next-deal = The next deal is coming.
+table-series-over = 🏁 The series is over.
+table-no-deal = The deal has not started yet.
+table-cancelled = The game was cancelled.
+table-hand-button = 🃏 My hand
+
+## A player's hand
+
+hand-summary = Trump { $suit } · stock { $stock } · tricks A { $a } : B { $b }
+hand-table = On the table: { $plays }
+hand-table-empty = The table is empty.
+hand-your-turn-lead = 👉 Your turn: lead one or more cards of one suit.
+hand-your-turn-answer =
+    👉 Your turn: beat or discard { $count } { $count ->
+        [one] card
+       *[other] cards
+    }.
+hand-not-your-turn = Not your turn — { $name } is to play.
+hand-molodka-hint = You hold a molodka! You may play it right now, even out of turn.
+hand-cards = Your cards: { $cards }
+hand-selected = Selected: { $cards }
+hand-select = Select cards, then choose what to do with them.
+hand-no-action = You cannot play these cards now.
+hand-empty = You hold no cards.
+hand-deal-over = The deal is over.
+hand-no-deal = The deal has not started yet.
+hand-lead = Lead: { $cards }
+hand-beat = Beat: { $cards }
+hand-discard = Discard: { $cards }
+hand-molodka = 💥 Molodka!
+hand-clear = ✖ Clear
+
+## Results
+
+result-deal-title = 🃏 Deal { $number } is over
+result-deal-team =
+    { $team }: { $points } { $points ->
+        [one] point
+       *[other] points
+    }, { $tricks } { $tricks ->
+        [one] trick
+       *[other] tricks
+    }
+result-deal-loss =
+    { $team } gets { $loss } loss { $loss ->
+        [one] point
+       *[other] points
+    }.
+result-deal-eggs = 🥚 Eggs! 60 all — nobody gets loss points.
+result-loss = Loss points of the series: A { $a } · B { $b } (out at { $limit })
+result-series-title =
+    🏁 The series is over after { $deals } { $deals ->
+        [one] deal
+       *[other] deals
+    }
+result-goats = 🐐 The goats: { $names }!
+result-goats-eggs = 🐐🥚 Goats with eggs: { $names }!
+result-winners = Winners: { $names }.
+result-rematch = 🔁 Another series
+
+## Statistics
+
+stats-title = 📊 Statistics: { $name }
+stats-series = Series: { $played } played, { $won } won ({ $rate }%)
+stats-goats =
+    Goat { $goat } { $goat ->
+        [one] time
+       *[other] times
+    }, with eggs { $eggs }
+stats-deals = Deals: { $played } played, { $won } won, { $lost } lost, { $eggs } eggs
+stats-points =
+    { $points } { $points ->
+        [one] point
+       *[other] points
+    } taken
+stats-empty = You have not played a series yet. Start one: /kozel
+
+## Best players
+
+top-title-chat = 🏆 Best players of this chat
+top-title-global = 🏆 Best players of every chat
+top-row =
+    { $place }. { $name } — { $won } { $won ->
+        [one] win
+       *[other] wins
+    } of { $played } ({ $rate }%)
+top-empty = Nobody has finished a series yet.
+top-hint = Every chat: /top all
+
+## Reminders and notices
+
+reminder-turn =
+    ⏰ { $name }, your turn! { $seconds } { $seconds ->
+        [one] second
+       *[other] seconds
+    } left.
+notice-away = 💤 { $name } keeps missing turns — a computer plays for them meanwhile. Any button brings them back.
+notice-back = 👋 { $name } is back.
+notice-auto-move = ⏱ Time is up: a computer played for { $name }.
+notice-started = 🃏 The game has started! See your cards in a private chat with me or with the «My hand» button.
+notice-cancelled = The game was cancelled.
+notice-lang-switched = Done: I speak English now.
+notice-lang-usage = Language: { $lang }. To change it: /lang ru or /lang en
+notice-dm-needed = { $name }, to get your cards, open a private chat with me, press «Start», then come back here.
+notice-dm-button = 💬 Open a chat with me
+notice-dm-hello = Hello! I will send your cards here. Go back to the game's chat.
+notice-group-only = Games are played in groups and servers: add me to a chat and type /kozel.
+
+## Errors: err- + code
+
+err-generic = Something went wrong. Please try again.
+err-unknown-game = This game no longer exists.
+err-game-over = This game is already over.
+err-game-running = A game is already running in this chat.
+err-game-not-started = The game has not started yet.
+err-game-started = The game has already started.
+err-stale = This button is out of date — look at the latest message.
+err-malformed = I did not understand that command.
+err-not-seated = You are not seated at this table.
+err-already-seated = You are already seated.
+err-team-full = That team has no free seat.
+err-table-not-full = Four players are needed: take the seats or add bots.
+err-not-creator = Only the host of the table can do that.
+err-not-allowed = You cannot do that.
+err-no-such-seat = There is no such seat.
+err-bad-setting = There is no such setting.
+err-cannot-message = I cannot write to you privately: open a chat with me and press «Start».
+err-no-stats = No statistics yet — play a series first.
+err-bad-seat = There is no such seat at the table.
+err-not-your-turn = It is not your turn.
+err-deal-over = The deal is already over.
+err-series-over = The series is already over.
+err-deal-not-over = The deal is not over yet.
+err-no-cards = Select some cards first.
+err-duplicate-cards = The same card was selected twice.
+err-not-in-hand = You do not hold that card.
+err-too-many-cards = A lead has one to four cards.
+err-mixed-suits = A lead must be cards of one suit.
+err-wrong-count = Play as many cards as were led.
+err-does-not-beat = These cards do not beat the cards winning the trick.
+err-must-lead = The trick has not started: you must lead.
+err-already-led = The trick is already led: beat or discard.
+err-molodka-not-held = You did not hold a molodka when the trick began.
+err-molodka-by-leader = The trick's leader cannot restart it with a molodka.
+err-molodka-not-nearest = A player nearer to the leader holds a molodka too — it is theirs to play.
+err-molodka-already = A molodka has already restarted this trick.
+err-molodka-cards = A molodka is all four of your cards of one suit.
+err-unknown-card = There is no such card.
+err-unknown-action = There is no such move.
+err-bad-deck = The deck must hold 36 different cards.
+err-bad-record = This is not a game record.
+err-bad-dealer = The dealer must be the player before the one who took the last trick.
+
+## Play log: one line per public event (console, and the table's last-move line).
+log-lead = { $name } leads { $cards }
+log-beat = { $name } beats with { $cards }
+log-discard = { $name } discards { $count ->
+    [one] one card
+   *[other] { $count } cards
+} face down
+log-molodka = { $name } declares a molodka: { $cards }! The trick starts again.
+log-trick = { $name } takes the trick ({ $count ->
+    [one] one card
+   *[other] { $count } cards
+})
+log-deal = Deal { $number }: { $name } deals, { $leader } leads. Trump: { $card }
+
+## Console play
+console-welcome = Kozel in the terminal. You sit at seat 1 with { $partner } as your partner against { $left } and { $right }. Type ? for help.
+console-resumed = Your unfinished game is back on the table.
+console-help =
+    Cards are numbered as in your hand.
+      1 3     play cards 1 and 3 (lead them, or beat if they beat, else discard them)
+      b 1 3   beat with cards 1 and 3
+      d 1 3   discard cards 1 and 3 face down
+      m       declare a molodka
+      a       let the computer choose your move
+      t       show the table
+      q       stop; the game is saved and goes on next time
+console-hand = Your cards: { $cards }
+console-legal = You may: { $moves }
+console-prompt = Your move>
+console-not-understood = Not understood: "{ $input }". Type ? for help.
+console-no-such-card = There is no card { $number } in your hand.
+console-saved = The game is saved. Run the same command again to go on.
+console-record-written = Game record written to { $path }
+console-summary = Deals: { $deals }. Loss points: team A { $a }, team B { $b }.
+console-move-lead = lead
+console-move-beat = beat
+console-move-discard = discard
+console-move-molodka = molodka
+console-you = You

@@ -1,0 +1,373 @@
+"""What only the SQLite storage has: a file, a schema, pragmas, a crash, concurrency.
+
+The behaviour it shares with MemoryStorage is pinned in tests/bot/test_storage.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import sys
+import textwrap
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.sqlite import SCHEMA_VERSION, SchemaTooNew, SqliteStorage, database_path, migrations
+from bot.models import ChatRef, Game, GameStatus, Platform, Seat, SeatKind, User, UserRef
+from bot.ports import ChatInfo, LoggedAction
+from bot.rows import DuplicateAction
+from core.events import DealResult, SeriesResult, Team, Title
+
+ROOT = Path(__file__).resolve().parents[3]
+TG = Platform.TELEGRAM
+ALICE = UserRef(TG, "1")
+BOB = UserRef(TG, "2")
+CHAT = ChatRef(TG, "-100", "7")
+TABLES = {
+    "users",
+    "chats",
+    "games",
+    "game_actions",
+    "participants",
+    "deal_results",
+    "series_results",
+}
+
+
+@pytest.fixture
+def db_file(tmp_path: Path) -> Path:
+    return tmp_path / "kozel.sqlite3"
+
+
+@pytest.fixture
+async def storage(db_file: Path) -> AsyncIterator[SqliteStorage]:
+    opened = await SqliteStorage.open(db_file)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def scalar(storage: SqliteStorage, sql: str, parameters: tuple[object, ...] = ()) -> object:
+    async with storage.connection.execute(sql, parameters) as cursor:
+        row = await cursor.fetchone()
+    assert row is not None
+    return row[0]
+
+
+def seated_game(chat: ChatRef = CHAT) -> Game:
+    return Game(
+        0,
+        chat,
+        ALICE,
+        seats=[
+            Seat(SeatKind.HUMAN, "Alice", ALICE),
+            Seat(SeatKind.COMPUTER, "Bot"),
+            None,
+            Seat(SeatKind.HUMAN, "Bob", BOB),
+        ],
+    )
+
+
+def action(game: Game, version: int) -> LoggedAction:
+    return LoggedAction(game.id, version, 0, ALICE, {"seat": 0, "type": "lead"}, float(version))
+
+
+# --- Opening --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("target", "path"),
+    [
+        ("sqlite:///./data/kozel.sqlite3", "./data/kozel.sqlite3"),
+        ("sqlite:///data/kozel.sqlite3", "data/kozel.sqlite3"),
+        ("sqlite:////var/lib/kozel/db.sqlite3", "/var/lib/kozel/db.sqlite3"),
+        ("sqlite+aiosqlite:///kozel.db", "kozel.db"),
+        ("SQLITE:///kozel.db", "kozel.db"),
+        ("sqlite:///my%20games.db", "my games.db"),
+        ("sqlite://", ":memory:"),
+        ("sqlite:///:memory:", ":memory:"),
+        ("data/kozel.sqlite3", "data/kozel.sqlite3"),
+        (Path("/tmp/k.db"), "/tmp/k.db"),
+    ],
+)
+def test_database_path(target: str | Path, path: str) -> None:
+    assert database_path(target) == path
+
+
+@pytest.mark.parametrize(
+    "target",
+    ["postgresql://localhost/kozel", "sqlite://host/kozel.db", "sqlite:///kozel.db?mode=ro"],
+)
+def test_database_path_refuses_other_urls(target: str) -> None:
+    with pytest.raises(ValueError):
+        database_path(target)
+
+
+async def test_open_a_url_creates_the_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    async with await SqliteStorage.open("sqlite:///./data/deep/kozel.sqlite3") as storage:
+        await storage.save_user(User(ALICE, "Alice"))
+    assert (tmp_path / "data" / "deep" / "kozel.sqlite3").is_file()
+
+
+async def test_in_memory_database_works() -> None:
+    async with await SqliteStorage.open("sqlite://") as storage:
+        game = await storage.create_game(seated_game())
+        assert await storage.load_game(game.id) == game
+
+
+async def test_context_manager_closes(db_file: Path) -> None:
+    async with await SqliteStorage.open(db_file) as storage:
+        pass
+    with pytest.raises(ValueError, match="closed"):
+        await storage.get_user(ALICE)
+    await storage.close()  # closing twice is harmless
+
+
+# --- Schema and pragmas ---------------------------------------------------------------
+
+
+async def test_migrations_are_applied_once(db_file: Path) -> None:
+    async with await SqliteStorage.open(db_file) as storage:
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION
+        async with storage.connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+        ) as cursor:
+            tables = {row[0] for row in await cursor.fetchall()}
+        assert tables >= TABLES
+        await storage.save_user(User(ALICE, "Alice"))
+        # Running them again finds nothing to do (a second CREATE TABLE would fail).
+        assert await migrations.migrate(storage.connection) == SCHEMA_VERSION
+
+    async with await SqliteStorage.open(db_file) as storage:
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION
+        assert await storage.get_user(ALICE) == User(ALICE, "Alice")
+
+
+async def test_a_failing_migration_leaves_the_version_before_it(
+    db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with await SqliteStorage.open(db_file):
+        pass
+    broken = (*migrations.MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "NOT SQL AT ALL"))
+    monkeypatch.setattr(migrations, "MIGRATIONS", broken)
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", len(broken))
+    with pytest.raises(sqlite3.OperationalError):
+        await SqliteStorage.open(db_file)
+
+    with sqlite3.connect(db_file) as plain:
+        assert plain.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
+        assert plain.execute("SELECT name FROM sqlite_master WHERE name = 'extra'").fetchall() == []
+    plain.close()
+
+
+async def test_a_newer_schema_is_refused(db_file: Path) -> None:
+    with sqlite3.connect(db_file) as plain:
+        plain.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    plain.close()
+    with pytest.raises(SchemaTooNew):
+        await SqliteStorage.open(db_file)
+
+
+async def test_wal_foreign_keys_and_busy_timeout(storage: SqliteStorage) -> None:
+    assert await scalar(storage, "PRAGMA journal_mode") == "wal"
+    assert await scalar(storage, "PRAGMA foreign_keys") == 1
+    assert await scalar(storage, "PRAGMA busy_timeout") == 5000
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+        await storage.connection.execute(
+            "INSERT INTO game_actions (game_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+            (404, 1, 0, "{}", 0.0),
+        )
+
+
+async def test_the_action_log_cannot_be_rewritten(storage: SqliteStorage) -> None:
+    game = await storage.create_game(seated_game())
+    await storage.save_game(game, [action(game, 1)])
+    for statement in ("UPDATE game_actions SET seat = 3", "DELETE FROM game_actions"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            await storage.connection.execute(statement)
+    assert await storage.game_actions(game.id) == [action(game, 1)]
+
+
+async def test_participants_follow_the_seats(storage: SqliteStorage) -> None:
+    async def participants(game_id: int) -> list[tuple[object, ...]]:
+        async with storage.connection.execute(
+            "SELECT seat, platform, user_id, kind, name FROM participants"
+            " WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        ) as cursor:
+            return [tuple(row) for row in await cursor.fetchall()]
+
+    game = await storage.create_game(seated_game())
+    assert await participants(game.id) == [
+        (0, "telegram", "1", "human", "Alice"),
+        (1, None, None, "computer", "Bot"),
+        (3, "telegram", "2", "human", "Bob"),
+    ]
+    game.seats[3] = None
+    game.seats[2] = Seat(SeatKind.HUMAN, "Bob", BOB)
+    game.version = 1
+    await storage.save_game(game, [action(game, 1)])
+    assert await participants(game.id) == [
+        (0, "telegram", "1", "human", "Alice"),
+        (1, None, None, "computer", "Bot"),
+        (2, "telegram", "2", "human", "Bob"),
+    ]
+
+    # A refused save keeps the seats it would have replaced.
+    game.seats = [None, None, None, None]
+    game.version = 2
+    with pytest.raises(DuplicateAction):
+        await storage.save_game(game, [action(game, 1)])
+    assert len(await participants(game.id)) == 3
+
+
+async def test_results_are_kept_once(storage: SqliteStorage) -> None:
+    game = await storage.create_game(seated_game())
+    result = DealResult((70, 50), (5, 3), (0, 2), False, Team.A, 0)
+    series = SeriesResult(Team.B, Title.GOATS, (0, 12), 1, 0)
+    for at in (1.0, 2.0):
+        await storage.record_deal(game, 0, result, at)
+        await storage.record_series(game, series, at)
+    assert await scalar(storage, "SELECT COUNT(*) FROM deal_results") == 1
+    assert await scalar(storage, "SELECT at FROM deal_results") == 1.0
+    assert await scalar(storage, "SELECT COUNT(*) FROM series_results") == 1
+
+
+# --- Durability -----------------------------------------------------------------------
+
+
+async def test_a_fresh_storage_on_the_same_file_sees_everything(db_file: Path) -> None:
+    async with await SqliteStorage.open(db_file) as first:
+        await first.save_user(User(ALICE, "Alice", "en"))
+        await first.save_chat(ChatInfo(CHAT, "en", 60))
+        game = await first.create_game(seated_game())
+        game.status = GameStatus.FINISHED
+        game.version = 2
+        await first.save_game(game, [action(game, 1), action(game, 2)])
+        await first.record_series(game, SeriesResult(Team.B, Title.GOATS, (0, 12), 1, 0), 5.0)
+        stats = await first.user_stats(ALICE)
+        board = await first.leaderboard(TG, None)
+
+    async with await SqliteStorage.open(db_file) as second:
+        assert await second.get_user(ALICE) == User(ALICE, "Alice", "en")
+        assert await second.get_chat(CHAT) == ChatInfo(ChatRef(TG, CHAT.id), "en", 60)
+        assert await second.load_game(game.id) == game
+        assert await second.game_actions(game.id) == [action(game, 1), action(game, 2)]
+        assert await second.user_stats(ALICE) == stats
+        assert await second.leaderboard(TG, None) == board
+        # New ids continue after the old ones.
+        assert (await second.create_game(seated_game())).id == game.id + 1
+
+
+def wal_size(db_file: Path) -> int:
+    wal = db_file.with_name(db_file.name + "-wal")
+    return wal.stat().st_size if wal.exists() else 0
+
+
+CRASHING_WRITER = textwrap.dedent(
+    """
+    import asyncio, os, sys
+    from adapters.sqlite import SqliteStorage
+    from bot.models import ChatRef, Game, Platform, UserRef
+    from bot.ports import LoggedAction
+
+    async def main() -> None:
+        storage = await SqliteStorage.open(sys.argv[1])
+        game = await storage.create_game(
+            Game(0, ChatRef(Platform.TELEGRAM, "-100"), UserRef(Platform.TELEGRAM, "1"))
+        )
+        game.version = 1
+        await storage.save_game(
+            game, [LoggedAction(game.id, 1, 0, None, {"seat": 0, "type": "lead"}, 1.0)]
+        )
+        print(game.id, flush=True)
+        os._exit(0)  # die with the connection open: no close, no checkpoint
+
+    asyncio.run(main())
+    """
+)
+
+
+async def test_committed_writes_survive_a_crash(db_file: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        CRASHING_WRITER,
+        str(db_file),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode == 0, err.decode()
+    game_id = int(out)
+    # The writes sit in the WAL, not yet checkpointed into the database file.
+    assert wal_size(db_file) > 0
+
+    async with await SqliteStorage.open(db_file) as storage:
+        game = await storage.load_game(game_id)
+        assert game is not None and game.version == 1
+        assert [a.version for a in await storage.game_actions(game_id)] == [1]
+        assert await scalar(storage, "PRAGMA integrity_check") == "ok"
+
+
+async def test_concurrent_saves_do_not_corrupt(storage: SqliteStorage) -> None:
+    games = [await storage.create_game(seated_game(ChatRef(TG, str(-i)))) for i in range(20)]
+
+    async def play(game: Game) -> None:
+        for version in (1, 2, 3):
+            game.version = version
+            game.messages = {"table": f"{game.id}-{version}"}
+            await storage.save_game(game, [action(game, version)])
+            await storage.load_game(game.id)
+
+    await asyncio.gather(*(play(game) for game in games))
+
+    for game in games:
+        loaded = await storage.load_game(game.id)
+        assert loaded is not None
+        assert (loaded.version, loaded.messages) == (3, {"table": f"{game.id}-3"})
+        assert [a.version for a in await storage.game_actions(game.id)] == [1, 2, 3]
+    assert await scalar(storage, "SELECT COUNT(*) FROM game_actions") == 60
+    assert await scalar(storage, "SELECT COUNT(*) FROM participants") == 60
+    assert await scalar(storage, "PRAGMA integrity_check") == "ok"
+
+
+async def test_a_save_cancelled_mid_transaction_is_rolled_back(
+    storage: SqliteStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await storage.create_game(seated_game())
+    before = await storage.load_game(game.id)
+    inside = asyncio.Event()
+    executemany = storage.connection.executemany
+
+    async def stall(sql: str, parameters: Any) -> object:
+        """Write the seats, then hang inside the transaction until cancelled."""
+        cursor = await executemany(sql, parameters)
+        inside.set()
+        await asyncio.Event().wait()
+        return cursor
+
+    monkeypatch.setattr(storage.connection, "executemany", stall)
+    game.version = 1
+    game.seats = [None, None, None, None]
+    task = asyncio.create_task(storage.save_game(game, [action(game, 1)]))
+    await asyncio.wait_for(inside.wait(), timeout=10)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    monkeypatch.undo()
+
+    assert await storage.load_game(game.id) == before
+    assert await storage.game_actions(game.id) == []
+    assert await scalar(storage, "SELECT COUNT(*) FROM participants") == 3
+    # The storage goes on working.
+    await storage.save_game(game, [action(game, 1)])
+    assert await storage.load_game(game.id) == game

@@ -1,0 +1,465 @@
+"""Presenters: screens from core views, with buttons that carry valid tokens."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+import pytest
+
+from bot import presenters as p
+from bot.codec import MAX_TOKEN_BYTES, Command, Verb, decode, parse_action_arg
+from bot.errors import ErrorCode
+from bot.i18n import Translator
+from bot.models import (
+    TURN_TIMEOUTS,
+    ChatRef,
+    Game,
+    GameStatus,
+    Platform,
+    Seat,
+    SeatKind,
+    TableSettings,
+    UserRef,
+)
+from bot.ports import LeaderboardRow, UserStats
+from core.actions import Action, ActionKind
+from core.cards import CARDS, Card
+from core.deal import HAND_SIZE
+from core.errors import Reason
+from core.events import DealResult, SeriesResult, Team, Title
+
+LANGUAGES = ("ru", "en")
+NAMES = ("Вася", "Петя", "Маша", "Коля")
+USERS = tuple(UserRef(Platform.TELEGRAM, str(100 + i)) for i in range(4))
+# Large ids and versions: the tokens must still fit.
+GAME_ID = 36**7
+VERSION = 36**5
+
+
+@pytest.fixture(scope="module")
+def tr() -> Translator:
+    return Translator.from_dir()
+
+
+def c(code: str) -> Card:
+    return Card.parse(code)
+
+
+def make_game(seated: int = 4, status: GameStatus = GameStatus.PLAYING) -> Game:
+    game = Game(
+        id=GAME_ID,
+        chat=ChatRef(Platform.TELEGRAM, "-100123"),
+        creator=USERS[0],
+        status=status,
+        version=VERSION,
+    )
+    game.seats = [
+        Seat(SeatKind.HUMAN, NAMES[i], USERS[i]) if i < seated else None for i in range(4)
+    ]
+    return game
+
+
+def dealt_game(deck: list[Card] | None = None, trump_index: int = 10, seed: int = 1) -> Game:
+    game = make_game()
+    if deck is None:
+        deck = list(CARDS)
+        random.Random(seed).shuffle(deck)
+    game.series.deal_from(deck, trump_index, dealer=3)
+    return game
+
+
+def check_tokens(screen: p.Screen) -> list[Command]:
+    """Every button's token decodes and fits; rows respect the platforms' limits."""
+    assert len(screen.rows) <= p.MAX_ROWS
+    commands = []
+    for row in screen.rows:
+        assert 1 <= len(row) <= p.MAX_ROW
+        for button in row:
+            assert button.label and len(button.label) <= 80
+            assert (button.token is None) != (button.url is None)
+            if button.token is not None:
+                assert len(button.token.encode()) <= MAX_TOKEN_BYTES
+                command = decode(button.token)
+                assert (command.game_id, command.version) == (GAME_ID, VERSION)
+                commands.append(command)
+    return commands
+
+
+def plays(screen: p.Screen, seat: int) -> dict[Action, p.Button]:
+    """The PLAY buttons of a seat's hand screen, by the action they name."""
+    out = {}
+    for button in screen.buttons:
+        command = decode(button.token or "")
+        if command.verb is Verb.PLAY:
+            out[parse_action_arg(seat, command.arg)] = button
+    return out
+
+
+# --- Cards and selections -------------------------------------------------------------
+
+
+def test_card_labels() -> None:
+    assert p.card_label(c("TH")) == "10♥"
+    assert p.card_label(c("QC")) == "Q♣"
+    assert p.card_label(c("AS")) == "A♠"
+    assert p.card_label(c("6D")) == "6♦"
+    assert p.cards_label([c("JH"), c("TS")]) == "J♥ 10♠"
+    assert p.backs_label(3) == "🂠 🂠 🂠"
+
+
+def test_selection_round_trip() -> None:
+    hand = (c("AH"), c("6C"), c("KH"), c("TD"))
+    for size in range(5):
+        for chosen in combinations(hand, size):
+            selection = p.selection_of(hand, chosen)
+            assert set(p.selection_cards(hand, selection)) == set(chosen)
+    assert p.selection_cards(hand, 1 << 4) == ()
+    assert p.selection_cards(hand, -1) == ()
+    assert p.parse_selection("b") == 11 and p.parse_selection("zz") == 0
+
+
+# --- Lobby ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_lobby_buttons(tr: Translator, locale: str) -> None:
+    game = make_game(seated=1, status=GameStatus.LOBBY)
+    game.seats[2] = Seat(SeatKind.COMPUTER, tr.t(locale, "bot-name-1"))
+    screen = p.lobby(game, tr, locale)
+    commands = check_tokens(screen)
+    verbs = [(cmd.verb, cmd.arg) for cmd in commands]
+    assert (Verb.JOIN, "B") in verbs and (Verb.JOIN, "A") not in verbs  # team A is full
+    assert (Verb.ADD_COMPUTER, "B") in verbs and (Verb.ADD_COMPUTER, "A") not in verbs
+    assert (Verb.LEAVE, "") in verbs
+    assert (Verb.REMOVE_COMPUTER, "2") in verbs
+    assert (Verb.CANCEL_ASK, "") in verbs
+    assert (Verb.START, "") not in verbs  # not full yet
+    assert (Verb.SETTING, "t300") in verbs  # 120 -> 300
+    assert (Verb.SETTING, "len") in verbs  # ru -> en
+    assert NAMES[0] in screen.text and tr.t(locale, "bot-name-1") in screen.text
+    assert tr.t(locale, "team-a") in screen.text and tr.t(locale, "team-b") in screen.text
+    free = tr.t(locale, "lobby-seat-empty")
+    team_b = tr.t(locale, "lobby-team", team=tr.t(locale, "team-b"), first=free, second=free)
+    assert team_b in screen.text
+
+
+def test_lobby_full_table_can_start_and_settings_cycle(tr: Translator) -> None:
+    game = make_game(status=GameStatus.LOBBY)
+    game.settings = TableSettings(turn_timeout=TURN_TIMEOUTS[-1], locale="en")
+    commands = check_tokens(p.lobby(game, tr, "ru"))
+    verbs = [(cmd.verb, cmd.arg) for cmd in commands]
+    assert (Verb.START, "") in verbs
+    assert not any(verb in (Verb.JOIN, Verb.ADD_COMPUTER) for verb, _ in verbs)
+    assert (Verb.SETTING, f"t{TURN_TIMEOUTS[0]}") in verbs  # wraps around to "no limit"
+    assert (Verb.SETTING, "lru") in verbs
+    game.settings = TableSettings(turn_timeout=0)
+    assert tr.t("ru", "timeout-none") in p.lobby(game, tr, "ru").text
+
+
+def test_lobby_of_a_cancelled_game_has_no_buttons(tr: Translator) -> None:
+    game = make_game(status=GameStatus.CANCELLED)
+    screen = p.lobby(game, tr, "ru")
+    assert screen.rows == () and tr.t("ru", "table-cancelled") in screen.text
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_cancel_confirm(tr: Translator, locale: str) -> None:
+    verbs = [cmd.verb for cmd in check_tokens(p.cancel_confirm(make_game(), tr, locale))]
+    assert verbs == [Verb.CANCEL, Verb.REFRESH]
+
+
+# --- The table never shows a hidden card ------------------------------------------------
+
+
+def hidden_labels(game: Game) -> set[str]:
+    """Labels of every card in any hand, except the trump card everybody saw."""
+    deal = game.series.current
+    assert deal is not None
+    return {
+        p.card_label(card)
+        for seat in range(4)
+        for card in deal.hand(seat)
+        if card != deal.trump_card
+    }
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_table_never_shows_discards_or_hands(tr: Translator, locale: str, seed: int) -> None:
+    game = dealt_game(seed=seed)
+    deal = game.series.current
+    assert deal is not None
+    discarded: set[str] = set()
+    for _ in range(3 * 4):  # three whole tricks; the trump card stays in the stock
+        seat = deal.turn
+        assert seat is not None
+        legal = deal.legal_actions(seat)
+        leads = [a for a in legal if a.kind is ActionKind.LEAD]
+        discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+        action = leads[0] if leads else discards[-1]
+        if action.kind is ActionKind.DISCARD:
+            discarded.update(p.card_label(card) for card in action.cards)
+        game.series.apply(action)
+        screen = p.table(game, tr, locale, now=0.0, with_hand_button=True)
+        check_tokens(screen)
+        shown = [label for label in discarded | hidden_labels(game) if label in screen.text]
+        assert shown == [], screen.text
+        if deal.table_view().plays and action.kind is not ActionKind.LEAD:
+            assert p.CARD_BACK in screen.text
+    assert discarded
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_table_shows_the_trick_turn_and_time(tr: Translator, locale: str) -> None:
+    game = dealt_game()
+    deal = game.series.current
+    assert deal is not None
+    lead = next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD)
+    game.series.apply(lead)
+    game.turn_deadline = 1000.0
+    game.seats[3] = game.seats[3].with_(away=True)  # type: ignore[union-attr]
+    screen = p.table(game, tr, locale, now=910.0, with_hand_button=True)
+    text = screen.text
+    assert p.cards_label(lead.cards) in text and p.WINNING_MARK in text
+    assert tr.t(locale, "table-turn-time", name=NAMES[1], time=p.duration(90, tr, locale)) in text
+    assert tr.t(locale, "table-away", names=NAMES[3]) in text
+    assert tr.t(locale, "table-stock", count=20) in text
+    assert p.card_label(deal.trump_card) in text
+    assert tr.t(locale, "table-title", rules=p.rules_name("yard", tr, locale), number=1) in text
+    assert [cmd.verb for cmd in check_tokens(screen)] == [Verb.SHOW_HAND]
+    assert p.table(game, tr, locale, now=910.0).rows == ()
+    late = p.table(game, tr, locale, now=2000.0).text
+    assert tr.t(locale, "table-waiting", name=NAMES[1]) in late
+
+
+def test_table_before_the_first_deal(tr: Translator) -> None:
+    screen = p.table(make_game(status=GameStatus.LOBBY), tr, "ru", now=0.0)
+    assert tr.t("ru", "table-no-deal") in screen.text and screen.rows == ()
+
+
+def play_out(game: Game, rng: random.Random) -> list[DealResult]:
+    """Random legal play to the end of the series; the results of every deal."""
+    results = []
+    while not game.series.is_over:
+        deal = game.series.current
+        if deal is None or deal.is_over:
+            game.series.deal(rng)
+            continue
+        game.series.apply(rng.choice(deal.legal_actions(deal.turn)))
+        if deal.result is not None:
+            results.append(deal.result)
+    return results
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_series_over_on_the_table_and_the_result(tr: Translator, locale: str) -> None:
+    game = make_game()
+    results = play_out(game, random.Random(7))
+    result = game.series.result
+    assert result is not None
+    text = p.table(game, tr, locale, now=0.0, with_hand_button=True).text
+    assert tr.t(locale, "table-series-over") in text
+    screen = p.series_result(game, result, tr, locale)
+    losers = tr.t(
+        locale,
+        "names-pair",
+        first=NAMES[result.loser.seats[0]],
+        second=NAMES[result.loser.seats[1]],
+    )
+    title = "result-goats-eggs" if result.title is Title.GOATS_WITH_EGGS else "result-goats"
+    assert tr.t(locale, title, names=losers) in screen.text
+    assert [cmd.verb for cmd in check_tokens(screen)] == [Verb.REMATCH]
+    deal_screen = p.deal_result(game, 0, results[0], tr, locale)
+    assert tr.t(locale, "result-deal-title", number=1) in deal_screen.text
+    assert deal_screen.rows == ()
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_goats_with_eggs_and_an_eggs_deal(tr: Translator, locale: str) -> None:
+    game = make_game()
+    eggs = DealResult((60, 60), (4, 5), (0, 0), True, None, 1)
+    text = p.deal_result(game, 2, eggs, tr, locale).text
+    assert tr.t(locale, "result-deal-eggs") in text
+    assert tr.t(locale, "result-deal-title", number=3) in text
+    lost = DealResult((20, 100), (1, 8), (4, 0), False, Team.B, 1)
+    text = p.deal_result(game, 0, lost, tr, locale).text
+    assert tr.t(locale, "result-deal-loss", team=tr.t(locale, "team-a"), loss=4) in text
+    series = SeriesResult(Team.B, Title.GOATS_WITH_EGGS, (6, 12), 5, 1)
+    text = p.series_result(game, series, tr, locale).text
+    names = tr.t(locale, "names-pair", first=NAMES[1], second=NAMES[3])
+    assert tr.t(locale, "result-goats-eggs", names=names) in text
+
+
+# --- A player's hand ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_hand_shows_exactly_the_seats_cards(tr: Translator, locale: str) -> None:
+    game = dealt_game()
+    deal = game.series.current
+    assert deal is not None
+    for seat in range(4):
+        screen = p.hand(game, seat, 0, tr, locale)
+        check_tokens(screen)
+        own = {p.card_label(card) for card in deal.hand(seat)}
+        others = hidden_labels(game) - own
+        assert all(label in screen.text for label in own)
+        assert [label for label in others if label in screen.text] == []
+        card_buttons = [b for b in screen.buttons if decode(b.token or "").verb is Verb.SELECT]
+        assert sorted(b.label for b in card_buttons) == sorted(own)
+
+
+def all_selections(game: Game, seat: int) -> range:
+    deal = game.series.current
+    assert deal is not None
+    return range(1 << len(deal.hand(seat)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hand_offers_only_legal_actions_and_every_one(tr: Translator, seed: int) -> None:
+    game = dealt_game(seed=seed)
+    deal = game.series.current
+    assert deal is not None
+    rng = random.Random(seed)
+    for _ in range(6):
+        for seat in range(4):
+            legal = set(deal.legal_actions(seat))
+            hand = p.sorted_hand(deal.hand(seat))
+            offered: set[Action] = set()
+            for selection in all_selections(game, seat):
+                screen = p.hand(game, seat, selection, tr, "ru")
+                check_tokens(screen)
+                actions = set(plays(screen, seat))
+                assert actions <= legal
+                chosen = set(p.selection_cards(hand, selection))
+                for action in actions:
+                    assert action.kind is ActionKind.MOLODKA or set(action.cards) == chosen
+                offered |= actions
+            assert offered == legal
+        turn = deal.turn
+        assert turn is not None
+        game.series.apply(rng.choice(deal.legal_actions(turn)))
+
+
+def test_selecting_a_lead_offers_it(tr: Translator) -> None:
+    game = dealt_game()
+    deal = game.series.current
+    assert deal is not None
+    hand = p.sorted_hand(deal.hand(0))
+    card = hand[2]
+    screen = p.hand(game, 0, 0, tr, "ru")
+    select = next(b for b in screen.buttons if b.label == p.card_label(card))
+    command = decode(select.token or "")
+    assert command.verb is Verb.SELECT
+    selection = int(command.arg, 16)
+    assert p.selection_cards(hand, selection) == (card,)
+
+    screen = p.hand(game, 0, selection, tr, "ru")
+    assert f"{p.SELECTED_MARK} {p.card_label(card)}" in [b.label for b in screen.buttons]
+    offered = plays(screen, 0)
+    assert Action.lead(0, card) in offered
+    assert offered[Action.lead(0, card)].label == tr.t("ru", "hand-lead", cards=p.card_label(card))
+    clear = [decode(b.token or "") for b in screen.buttons if b.label == tr.t("ru", "hand-clear")]
+    assert [(cmd.verb, cmd.arg) for cmd in clear] == [(Verb.SELECT, "0")]
+    # Pressing the selected card again unselects it.
+    again = next(b for b in screen.buttons if b.label.endswith(p.card_label(card)))
+    assert decode(again.token or "").arg == "0"
+
+
+def test_selection_beyond_the_hand_is_empty(tr: Translator) -> None:
+    game = dealt_game()
+    screen = p.hand(game, 0, 1 << HAND_SIZE, tr, "ru")
+    assert not any(p.SELECTED_MARK in b.label for b in screen.buttons)
+    assert tr.t("ru", "hand-clear") not in [b.label for b in screen.buttons]
+
+
+def test_not_your_turn(tr: Translator) -> None:
+    game = dealt_game()
+    text = p.hand(game, 2, 0, tr, "en").text
+    assert tr.t("en", "hand-not-your-turn", name=NAMES[0]) in text
+    assert tr.t("en", "hand-your-turn-lead") in p.hand(game, 0, 0, tr, "en").text
+
+
+def molodka_deck() -> list[Card]:
+    """Dealer 3: deck card i goes to seat i % 4, so seat 2 holds 6H 7H 8H 9H."""
+    hearts = [c("6H"), c("7H"), c("8H"), c("9H")]
+    rest = [card for card in CARDS if card not in hearts]
+    deck: list[Card] = []
+    for i in range(36):
+        deck.append(hearts.pop(0) if i % 4 == 2 and i < 16 else rest.pop(0))
+    return deck
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_molodka_button_out_of_turn(tr: Translator, locale: str) -> None:
+    game = dealt_game(molodka_deck(), trump_index=5)
+    deal = game.series.current
+    assert deal is not None
+    assert set(deal.hand(2)) == {c("6H"), c("7H"), c("8H"), c("9H")}
+    assert deal.turn == 0
+    screen = p.hand(game, 2, 0, tr, locale)
+    assert Action.molodka(2) in plays(screen, 2)
+    assert tr.t(locale, "hand-molodka-hint") in screen.text
+    button = plays(screen, 2)[Action.molodka(2)]
+    assert button.label == tr.t(locale, "hand-molodka")
+    assert decode(button.token or "").arg == "m"
+    # Still there after the leader played, and never for the others.
+    game.series.apply(next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD))
+    assert Action.molodka(2) in plays(p.hand(game, 2, 0, tr, locale), 2)
+    for seat in (0, 1, 3):
+        assert not any(
+            a.kind is ActionKind.MOLODKA for a in plays(p.hand(game, seat, 0, tr, locale), seat)
+        )
+
+
+def test_hand_after_the_deal(tr: Translator) -> None:
+    game = make_game()
+    assert p.hand(game, 0, 0, tr, "ru").text == tr.t("ru", "hand-no-deal")
+    play_out(game, random.Random(3))
+    screen = p.hand(game, 0, 0, tr, "ru")
+    assert tr.t("ru", "hand-deal-over") in screen.text and screen.rows == ()
+
+
+# --- Other screens -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_errors(tr: Translator, locale: str) -> None:
+    for code in [*ErrorCode, *Reason]:
+        text = p.error(code, tr, locale).text
+        assert text == tr.t(locale, f"err-{code.value}") and not text.startswith("err-")
+    assert p.error("no-such-code", tr, locale).text == tr.t(locale, "err-generic")
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_stats_and_leaderboard(tr: Translator, locale: str) -> None:
+    assert p.stats(None, tr, locale).text == tr.t(locale, "stats-empty")
+    user_stats = UserStats(USERS[0], "Вася", series_played=4, series_won=3, goat=1)
+    text = p.stats(user_stats, tr, locale).text
+    assert "Вася" in text and "75%" in text
+    assert tr.t(locale, "top-empty") in p.leaderboard([], tr, locale).text
+    rows = [LeaderboardRow(USERS[0], "Вася", 4, 3), LeaderboardRow(USERS[1], "Петя", 2, 1)]
+    chat = p.leaderboard(rows, tr, locale).text
+    assert chat.startswith(tr.t(locale, "top-title-chat")) and "1. Вася" in chat
+    assert "2. Петя" in chat and tr.t(locale, "top-hint") in chat
+    assert p.leaderboard(rows, tr, locale, global_=True).text.startswith(
+        tr.t(locale, "top-title-global")
+    )
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_rules_help_and_notices(tr: Translator, locale: str) -> None:
+    assert p.rules(tr, locale).text == tr.t(locale, "rules-yard")
+    assert p.rules(tr, locale, "classic").text == tr.t(locale, "rules-classic")
+    assert "/kozel" in p.help(tr, locale).text
+    game = dealt_game()
+    game.turn_deadline = 100.0
+    assert "30" in p.reminder(game, 0, tr, locale, now=70.2).text
+    for kind in p.Notice:
+        assert NAMES[1] in p.notice(kind, game, 1, tr, locale).text
+    assert [cmd.verb for cmd in check_tokens(p.started(game, tr, locale))] == [Verb.SHOW_HAND]
+    dm = p.dm_needed("Вася", "https://t.me/kozel_bot?start=g1", tr, locale)
+    assert dm.buttons[0].url == "https://t.me/kozel_bot?start=g1"
+    assert p.command_descriptions(tr, locale)["kozel"] == tr.t(locale, "cmd-kozel")
+    assert p.computer_name(8, tr, locale) == tr.t(locale, "bot-name-1")

@@ -1,0 +1,235 @@
+"""The locales: the same ids in every language, every message formats, plurals."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fluent.runtime import FluentBundle
+from fluent.syntax import FluentParser
+from fluent.syntax import ast as fluent_ast
+
+from bot.errors import ErrorCode
+from bot.i18n import Translator, default_locales_dir, normalize_locale
+from core.errors import Reason
+
+LOCALES_DIR = default_locales_dir()
+LANGUAGES = ("ru", "en")
+
+
+def _resource(locale: str) -> fluent_ast.Resource:
+    text = "\n".join(
+        path.read_text(encoding="utf-8") for path in sorted((LOCALES_DIR / locale).glob("*.ftl"))
+    )
+    return FluentParser().parse(text)
+
+
+def _messages(locale: str) -> dict[str, fluent_ast.Message]:
+    return {
+        entry.id.name: entry
+        for entry in _resource(locale).body
+        if isinstance(entry, fluent_ast.Message)
+    }
+
+
+def _variables(node: object) -> Iterator[str]:
+    """Every ``$variable`` a message uses, found by walking its AST."""
+    if isinstance(node, fluent_ast.VariableReference):
+        yield node.id.name
+    if isinstance(node, fluent_ast.BaseNode):
+        for value in vars(node).values():
+            yield from _variables(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _variables(item)
+
+
+@pytest.fixture(scope="module")
+def tr() -> Translator:
+    return Translator.from_dir(LOCALES_DIR)
+
+
+def test_both_languages_are_loaded(tr: Translator) -> None:
+    assert set(tr.locales) == set(LANGUAGES)
+    assert Path(__file__).resolve().parents[2] / "locales" == LOCALES_DIR
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_no_syntax_errors(locale: str) -> None:
+    junk = [entry.content for entry in _resource(locale).body if isinstance(entry, fluent_ast.Junk)]
+    assert junk == []
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_no_duplicate_ids(locale: str) -> None:
+    ids = [e.id.name for e in _resource(locale).body if isinstance(e, fluent_ast.Message)]
+    assert len(ids) == len(set(ids))
+
+
+def test_same_ids_in_every_language() -> None:
+    ru, en = (set(_messages(locale)) for locale in LANGUAGES)
+    assert ru - en == set(), "only in ru"
+    assert en - ru == set(), "only in en"
+
+
+def test_same_variables_in_every_language() -> None:
+    ru, en = (_messages(locale) for locale in LANGUAGES)
+    different = {
+        msg_id: (set(_variables(ru[msg_id])), set(_variables(en[msg_id])))
+        for msg_id in ru
+        if set(_variables(ru[msg_id])) != set(_variables(en.get(msg_id)))
+    }
+    assert different == {}
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+@pytest.mark.parametrize("sample", [0, 1, 3, 22, 111, 2.5, "Вася"])
+def test_every_message_formats_without_errors(
+    tr: Translator, locale: str, sample: int | float | str
+) -> None:
+    bundle: FluentBundle = tr.bundle(locale)
+    for msg_id, message in _messages(locale).items():
+        assert message.value is not None, msg_id
+        args = dict.fromkeys(_variables(message), sample)
+        pattern = bundle.get_message(msg_id).value
+        assert pattern is not None, msg_id
+        result, errors = bundle.format_pattern(pattern, args)
+        assert errors == [], (msg_id, errors)
+        text = str(result)
+        assert text.strip(), msg_id
+        assert "\u2068" not in text and "\u2069" not in text, msg_id  # no isolation marks
+
+
+RU_CARDS = {
+    1: "1 карта",
+    2: "2 карты",
+    5: "5 карт",
+    11: "11 карт",
+    21: "21 карта",
+    22: "22 карты",
+    25: "25 карт",
+    111: "111 карт",
+}
+
+
+@pytest.mark.parametrize(("count", "expected"), RU_CARDS.items())
+def test_russian_plural_table(tr: Translator, count: int, expected: str) -> None:
+    assert tr.t("ru", "cards-count", count=count) == expected
+    assert tr.t("ru", "table-stock", count=count) == f"В колоде {expected}"
+
+
+@pytest.mark.parametrize(
+    ("msg_id", "arg", "forms"),
+    [
+        ("result-deal-loss", "loss", ("очко", "очка", "очков") * 2),
+        ("top-row", "won", ("победа", "победы", "побед") * 2),
+        ("stats-goats", "goat", ("раз", "раза", "раз") * 2),
+        ("hand-your-turn-answer", "count", ("карту", "карты", "карт") * 2),
+        (
+            "reminder-turn",
+            "seconds",
+            ("секунда", "секунды", "секунд", "секунда", "секунды", "секунд"),
+        ),
+    ],
+)
+def test_russian_plurals_of_other_words(
+    tr: Translator, msg_id: str, arg: str, forms: tuple[str, ...]
+) -> None:
+    for count, form in zip((1, 2, 5, 21, 22, 25), forms, strict=True):
+        args: dict[str, str | int] = {arg: count, "name": "Вася", "team": "A", "place": 1}
+        text = tr.t("ru", msg_id, **args)
+        assert f"{count} {form}" in text, text
+
+
+def test_russian_reminder_verb_agrees(tr: Translator) -> None:
+    assert "Осталась 1 секунда" in tr.t("ru", "reminder-turn", name="Вася", seconds=1)
+    assert "Остались 3 секунды" in tr.t("ru", "reminder-turn", name="Вася", seconds=3)
+    assert "Осталось 15 секунд" in tr.t("ru", "reminder-turn", name="Вася", seconds=15)
+
+
+@pytest.mark.parametrize(("count", "expected"), [(1, "1 card"), (2, "2 cards"), (21, "21 cards")])
+def test_english_plurals(tr: Translator, count: int, expected: str) -> None:
+    assert tr.t("en", "cards-count", count=count) == expected
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_durations(tr: Translator, locale: str) -> None:
+    ru = locale == "ru"
+    assert tr.t(locale, "duration", minutes=0, seconds=30) == ("30 сек." if ru else "30 s")
+    assert tr.t(locale, "duration", minutes=2, seconds=0) == ("2 мин" if ru else "2 min")
+    assert tr.t(locale, "duration", minutes=1, seconds=5) == ("1 мин 5 сек." if ru else "1 min 5 s")
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_every_error_code_and_reason_has_a_message(tr: Translator, locale: str) -> None:
+    codes = [code.value for code in ErrorCode] + [reason.value for reason in Reason]
+    missing = [code for code in codes if not tr.has(f"err-{code}", locale)]
+    assert missing == []
+    assert tr.has("err-generic", locale)
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_command_descriptions_fit_the_platforms(tr: Translator, locale: str) -> None:
+    for name in ("kozel", "top", "stats", "rules", "lang", "help", "stop"):
+        text = tr.t(locale, f"cmd-{name}")
+        assert 1 <= len(text) <= 100 and text != f"cmd-{name}"
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_eight_computer_names(tr: Translator, locale: str) -> None:
+    names = [tr.t(locale, f"bot-name-{i}") for i in range(1, 9)]
+    assert len(set(names)) == 8 and all(tr.has(f"bot-name-{i}", locale) for i in range(1, 9))
+
+
+def test_russian_words_of_the_game(tr: Translator) -> None:
+    rules = tr.t("ru", "rules-yard")
+    for word in ("козырь", "колод", "взятк", "заход", "бьют", "скидывают", "Молодка", "яйца"):
+        assert word in rules, word
+    assert "очки поражения" in rules and "козлы" in rules
+    assert "пока нельзя" in tr.t("ru", "rules-classic")
+    assert "пока нельзя" in rules  # classic is listed but not playable
+
+
+# --- The translator -----------------------------------------------------------------
+
+
+def test_fallback_to_the_other_language_then_to_the_id(caplog: pytest.LogCaptureFixture) -> None:
+    tr = Translator.from_sources({"ru": "only-ru = по-русски", "en": "both = both"})
+    assert tr.t("en", "only-ru") == "по-русски"
+    assert tr.t("ru", "both") == "both"
+    with caplog.at_level(logging.WARNING):
+        assert tr.t("ru", "nowhere") == "nowhere"
+    assert tr.has("only-ru") and not tr.has("only-ru", "en") and not tr.has("nowhere")
+
+
+def test_missing_argument_is_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
+    tr = Translator.from_sources({"en": "hi = Hello, { $name }!"})
+    with caplog.at_level(logging.WARNING, logger="bot.i18n"):
+        text = tr.t("en", "hi")
+    assert "Hello" in text
+    assert any("hi" in record.getMessage() for record in caplog.records)
+
+
+def test_unknown_locale_uses_the_default(tr: Translator) -> None:
+    assert tr.t("de", "team-a") == "Team A"  # de -> en
+    assert tr.t(None, "team-a") == "Команда A"  # the default, ru
+    assert tr.t("ru-RU", "team-a") == "Команда A"
+
+
+def test_broken_file_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "a.ftl").write_text("ok = fine\nbroken = { $\n", encoding="utf-8")
+    with caplog.at_level(logging.ERROR, logger="bot.i18n"):
+        tr = Translator.from_dir(tmp_path)
+    assert tr.t("en", "ok") == "fine"
+    assert caplog.records
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [("ru", "ru"), ("ru-RU", "ru"), ("RU", "ru"), ("en", "en"), ("en-US", "en"), ("de", "en")],
+)
+def test_normalize_locale(code: str, expected: str) -> None:
+    assert normalize_locale(code) == expected
