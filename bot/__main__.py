@@ -2,16 +2,71 @@
 
 With a Telegram and/or Discord token in the environment or ``.env`` it runs the
 bots of those platforms in one process (a failure of one is logged and does not
-stop the other); with no token it plays a game in the terminal.
+stop the other); with no token it plays a game in the terminal. This module is
+the one place in ``bot/`` that names the adapters.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
+from collections.abc import Awaitable, Callable
 
+from bot.i18n import Translator
+from bot.interactions import Interactions
+from bot.service import GameService
 from bot.settings import Settings
+
+log = logging.getLogger("kozel")
+
+
+async def _guarded(name: str, run: Callable[[], Awaitable[None]]) -> None:
+    """Run one platform; log its failure instead of stopping the others."""
+    try:
+        await run()
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("the %s bot stopped with an error; the other platforms go on", name)
+
+
+async def run_platforms(settings: Settings) -> None:
+    """Run the bot of every platform that has a token, until cancelled."""
+    from adapters.sqlite import SqliteStorage
+
+    async with await SqliteStorage.open(settings.database_url) as storage:
+        tr = Translator.from_dir(default=settings.default_locale)
+        service = GameService(
+            storage,
+            computer_delay=settings.computer_delay,
+            turn_timeout=settings.turn_timeout,
+            max_missed=settings.max_missed_turns,
+            default_locale=settings.default_locale,
+        )
+        interactions = Interactions(service, tr)
+        runs: list[Awaitable[None]] = []
+        if settings.telegram_bot_token is not None:
+            from adapters.telegram import TelegramAdapter
+
+            telegram = TelegramAdapter(settings, service, interactions, tr)
+            runs.append(_guarded("Telegram", telegram.run))
+        if settings.discord_bot_token is not None:
+            from adapters.discord import DiscordAdapter
+
+            discord_bot = DiscordAdapter(settings, service, interactions, tr)
+            runs.append(_guarded("Discord", discord_bot.run))
+        games = await service.restore()
+        log.info("resumed %d open games", len(games))
+        timers = asyncio.create_task(service.run_timers())
+        try:
+            await asyncio.gather(*runs)
+        finally:
+            timers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await timers
+            await service.close()
 
 
 def main() -> int:
@@ -24,12 +79,8 @@ def main() -> int:
         from adapters.console import play_main
 
         return play_main([], settings=settings)
-    from bot.runner import run_platforms
-
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_platforms(settings))
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

@@ -170,6 +170,28 @@ class GameService:
             return fallback
         return self.default_locale
 
+    async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
+        """A chat changed its id (a Telegram group became a supergroup): its games,
+        settings and scores move with it."""
+        await self.storage.migrate_chat(old, new)
+        for game in self._games.values():
+            if game.chat.platform == old.platform and game.chat.id == old.id:
+                game.chat = ChatRef(new.platform, new.id, game.chat.thread)
+
+    async def set_message(self, game_id: int, key: str, message_id: str | None) -> None:
+        """Remember (or forget) a platform message of a game, e.g. ``"table"`` or
+        ``"hand:2"``, so that it is edited in place, also after a restart. Not a
+        change of the game: the version stays. Must not be called from ``publish``
+        (which runs under the game's lock)."""
+        async with self._locked(game_id) as game:
+            if game.messages.get(key) == message_id:
+                return
+            if message_id is None:
+                game.messages.pop(key, None)
+            else:
+                game.messages[key] = message_id
+            await self.storage.save_game(game)
+
     # --- Queries -------------------------------------------------------------------------
 
     async def game(self, game_id: int) -> Game:
