@@ -193,6 +193,9 @@ class Interactions:
             outcome = await service.play(game_id, version, ref, action)
             return Reply(game=outcome.game, seat=seat)
         if verb in (Verb.SELECT, Verb.REFRESH, Verb.SHOW_HAND):
+            player = game.seats[seat]
+            if player is not None and player.away:
+                await service.come_back(game_id, ref)
             if verb is Verb.SELECT and version != game.version:
                 raise ServiceError(ErrorCode.STALE, game_id)
             selection = presenters.parse_selection(command.arg) if verb is Verb.SELECT else 0

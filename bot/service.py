@@ -460,6 +460,20 @@ class GameService:
         self._kick(game)
         return Outcome(game, tuple(events))
 
+    async def come_back(self, game_id: int, user: UserRef) -> bool:
+        """An away player touched his hand: he plays his own turns again. Returns
+        whether he was away."""
+        async with self._locked(game_id) as game:
+            seat = game.seat_of(user)
+            occupant = None if seat is None else game.seats[seat]
+            if seat is None or occupant is None or not occupant.away:
+                return False
+            game.seats[seat] = occupant.with_(away=False, missed=0)
+            self._set_deadline(game)
+            await self._save(game)
+            await self._publish(game, Change(ChangeKind.BACK, seat=seat))
+        return True
+
     async def _apply(
         self, game: Game, action: Action, *, user: UserRef | None, auto: bool = False
     ) -> list[Event]:

@@ -339,7 +339,7 @@ def test_single_card_tricks_until_the_end_keep_hands_equal() -> None:
     assert deal.result.points == (120, 0) and deal.result.loss_points == (0, 6)
 
 
-def test_trump_index_out_of_the_middle_and_bad_decks() -> None:
+def test_bad_decks_trump_indexes_and_dealers_are_refused() -> None:
     deck = list(CARDS)
     for bad in (deck[:35], deck[:35] + deck[:1], [*deck, deck[0]]):
         with pytest.raises(KozelError) as caught:

@@ -166,10 +166,11 @@ def test_the_holder_who_already_played_gets_his_cards_back_first() -> None:
 
 def test_molodka_at_the_last_moment_after_three_plays() -> None:
     deal = make_deal(M2, "TD", trump="TD")
-    play(deal, "0:lead 7H", "1:discard 8C", "2:discard KS")
+    play(deal, "0:lead 6C 7C", "1:beat 8C 9C", "2:discard KS QS")
     events = deal.apply(Action.molodka(3))
-    assert events == [MolodkaDeclared(3, cards("6H 8H JH QH"), (1, 1, 1, 0))]
-    assert deal.turn == 0
+    assert events == [MolodkaDeclared(3, cards("6H 8H JH QH"), (2, 2, 2, 0))]
+    assert all(hand(deal, seat) == set(cards(M2[seat])) for seat in (0, 1, 2))
+    assert deal.turn == 0 and deal.table_view().winning_seat == 3
 
 
 def test_molodka_not_held() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 
@@ -32,6 +32,7 @@ class Dealt:
 
 
 Step = Dealt | Action
+OnStep = Callable[[Series, Action | None, list[Event]], None]
 
 
 def brute_force_beats(xs: Sequence[Card], ys: Sequence[Card], trump: Suit) -> bool:
@@ -63,8 +64,11 @@ def rigged_deck(dealer: int, rng: random.Random) -> list[Card]:
     return deck
 
 
-def random_play(seed: int, max_deals: int, on_step: object = None) -> tuple[Series, list[Step]]:
-    """Random legal play of up to ``max_deals`` deals (fewer if the series ends)."""
+def random_play(
+    seed: int, max_deals: int, on_step: OnStep | None = None
+) -> tuple[Series, list[Step]]:
+    """Random legal play of up to ``max_deals`` deals (fewer if the series ends);
+    ``on_step`` sees the series after each deal (action None) and each action."""
     rng = random.Random(seed)
     series = Series(first_dealer=rng.randrange(4))
     steps: list[Step] = []
@@ -77,13 +81,13 @@ def random_play(seed: int, max_deals: int, on_step: object = None) -> tuple[Seri
         deal = series.current
         assert deal is not None
         steps.append(Dealt(deal.dealer, deal.deck, deal.trump_index))
-        if callable(on_step):
+        if on_step is not None:
             on_step(series, None, [])
         while not deal.is_over:
             action = choose(series, rng)
             events = series.apply(action)
             steps.append(action)
-            if callable(on_step):
+            if on_step is not None:
                 on_step(series, action, events)
     return series, steps
 

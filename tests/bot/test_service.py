@@ -1,0 +1,504 @@
+"""The game service: lobby, play, versions, computers, timers, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import pytest
+
+from adapters.sqlite import SqliteStorage
+from bot.errors import ErrorCode, ServiceError
+from bot.memory import MemoryStorage
+from bot.models import ChatRef, GameStatus, Platform, SeatKind
+from bot.ports import ChangeKind, Storage
+from bot.service import GameService
+from core.actions import Action, ActionKind
+from core.ai import safe_move
+from core.events import Team
+from core.record import replay, series_to_record
+from tests.bot.conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHAT,
+    EVE,
+    PLAYERS,
+    FakeClock,
+    RecordingPublisher,
+)
+
+
+async def full_table(service: GameService, humans: int = 4) -> int:
+    """A started game: the first ``humans`` players sit down, computers fill the rest."""
+    game = await service.open_table(CHAT, ALICE)
+    for index in range(4):
+        team = Team(index % 2)
+        if index < humans:
+            game = await service.join(game.id, game.version, PLAYERS[index], team)
+        else:
+            game = await service.add_computer(game.id, game.version, ALICE.ref, team)
+    outcome = await service.start(game.id, game.version, ALICE.ref)
+    return outcome.game.id
+
+
+async def turn_user(service: GameService, game_id: int) -> tuple[int, int, Action]:
+    """Who is to play, at which version, and a safe legal move for him."""
+    game = await service.game(game_id)
+    deal = game.series.current
+    assert deal is not None and deal.turn is not None
+    return deal.turn, game.version, safe_move(deal.view(deal.turn))
+
+
+# --- The lobby ---------------------------------------------------------------------------
+
+
+async def test_one_open_game_per_chat(service: GameService) -> None:
+    game = await service.open_table(CHAT, ALICE)
+    with pytest.raises(ServiceError) as refused:
+        await service.open_table(CHAT, BOB)
+    assert refused.value.code == ErrorCode.GAME_RUNNING
+    assert refused.value.game_id == game.id
+    other = await service.open_table(ChatRef(Platform.CONSOLE, "chat-2"), BOB)
+    assert other.id != game.id
+
+
+async def test_seats_by_team_and_team_changes(service: GameService) -> None:
+    game = await service.open_table(CHAT, ALICE)
+    game = await service.join(game.id, game.version, ALICE, Team.A)
+    game = await service.join(game.id, game.version, BOB, Team.A)
+    assert [s.name if s else None for s in game.seats] == ["Alice", None, "Bob", None]
+    with pytest.raises(ServiceError) as full:
+        await service.join(game.id, game.version, CAROL, Team.A)
+    assert full.value.code == ErrorCode.TEAM_FULL
+    with pytest.raises(ServiceError) as again:
+        await service.join(game.id, game.version, ALICE, Team.A)
+    assert again.value.code == ErrorCode.ALREADY_SEATED
+    game = await service.join(game.id, game.version, ALICE, Team.B)
+    assert game.seat_of(ALICE.ref) == 1 and game.seats[0] is None
+    game = await service.leave(game.id, game.version, BOB.ref)
+    assert game.seat_of(BOB.ref) is None
+
+
+async def test_computers_and_who_may_change_the_lobby(service: GameService) -> None:
+    game = await service.open_table(CHAT, ALICE)
+    with pytest.raises(ServiceError) as stranger:
+        await service.add_computer(game.id, game.version, EVE.ref, Team.B)
+    assert stranger.value.code == ErrorCode.NOT_SEATED
+    game = await service.add_computer(game.id, game.version, ALICE.ref, Team.B)
+    game = await service.add_computer(game.id, game.version, ALICE.ref, Team.B)
+    computers = [s for s in game.seats if s is not None]
+    assert [s.kind for s in computers] == [SeatKind.COMPUTER, SeatKind.COMPUTER]
+    assert len({s.name for s in computers}) == 2
+    with pytest.raises(ServiceError) as no_seat:
+        await service.remove_computer(game.id, game.version, ALICE.ref, 0)
+    assert no_seat.value.code == ErrorCode.NO_SUCH_SEAT
+    game = await service.remove_computer(game.id, game.version, ALICE.ref, 1)
+    assert game.seats[1] is None
+
+
+async def test_start_needs_the_creator_and_a_full_table(service: GameService) -> None:
+    game = await service.open_table(CHAT, ALICE)
+    game = await service.join(game.id, game.version, BOB, Team.A)
+    with pytest.raises(ServiceError) as not_full:
+        await service.start(game.id, game.version, ALICE.ref)
+    assert not_full.value.code == ErrorCode.TABLE_NOT_FULL
+    for team in (Team.B, Team.A, Team.B):
+        game = await service.add_computer(game.id, game.version, ALICE.ref, team)
+    with pytest.raises(ServiceError) as not_creator:
+        await service.start(game.id, game.version, BOB.ref)
+    assert not_creator.value.code == ErrorCode.NOT_CREATOR
+    outcome = await service.start(game.id, game.version, ALICE.ref)
+    assert outcome.game.status is GameStatus.PLAYING
+    assert outcome.game.series.current is not None
+
+
+async def test_settings_only_by_the_creator_and_only_known_values(
+    service: GameService, storage: Storage
+) -> None:
+    game = await service.open_table(CHAT, ALICE)
+    with pytest.raises(ServiceError) as not_creator:
+        await service.change_setting(game.id, game.version, BOB.ref, "t30")
+    assert not_creator.value.code == ErrorCode.NOT_CREATOR
+    for bad in ("t7", "lxx", "", "q1"):
+        with pytest.raises(ServiceError) as refused:
+            await service.change_setting(game.id, game.version, ALICE.ref, bad)
+        assert refused.value.code == ErrorCode.BAD_SETTING
+    game = await service.change_setting(game.id, game.version, ALICE.ref, "t30")
+    game = await service.change_setting(game.id, game.version, ALICE.ref, "len")
+    assert game.settings.turn_timeout == 30 and game.settings.locale == "en"
+    chat = await storage.get_chat(CHAT)
+    assert chat is not None and chat.locale == "en" and chat.turn_timeout == 30
+
+
+async def test_cancel_by_creator_or_admin_only(service: GameService) -> None:
+    game = await service.open_table(CHAT, ALICE)
+    with pytest.raises(ServiceError) as refused:
+        await service.cancel(game.id, game.version, BOB.ref)
+    assert refused.value.code == ErrorCode.NOT_ALLOWED
+    game = await service.cancel(game.id, game.version, BOB.ref, is_admin=True)
+    assert game.status is GameStatus.CANCELLED
+    assert await service.open_game(CHAT) is None
+    with pytest.raises(ServiceError) as over:
+        await service.join(game.id, None, CAROL, Team.A)
+    assert over.value.code == ErrorCode.GAME_OVER
+
+
+# --- Play --------------------------------------------------------------------------------
+
+
+async def test_bad_requests_change_nothing(service: GameService, storage: Storage) -> None:
+    game_id = await full_table(service)
+    seat, version, action = await turn_user(service, game_id)
+    before = await storage.load_game(game_id)
+    assert before is not None
+    wrong = PLAYERS[(seat + 1) % 4]
+    cases = [
+        (EVE.ref, version, action, ErrorCode.NOT_SEATED),
+        (PLAYERS[seat].ref, version - 1, action, ErrorCode.STALE),
+        (wrong.ref, version, action, "not-your-turn"),
+        (
+            PLAYERS[seat].ref,
+            version,
+            Action(seat, ActionKind.BEAT, action.cards),
+            "must-lead",
+        ),
+    ]
+    for user, at_version, attempt, code in cases:
+        with pytest.raises(ServiceError) as refused:
+            await service.play(game_id, at_version, user, attempt)
+        assert refused.value.code == code
+    with pytest.raises(ServiceError) as unknown:
+        await service.play(9999, 0, ALICE.ref, action)
+    assert unknown.value.code == ErrorCode.UNKNOWN_GAME
+    after = await storage.load_game(game_id)
+    assert after is not None
+    assert after.version == before.version
+    assert after.series == before.series
+    assert await storage.game_actions(game_id) == []
+
+
+async def test_an_action_is_saved_before_it_is_published(
+    service: GameService, storage: Storage, publisher: RecordingPublisher
+) -> None:
+    game_id = await full_table(service)
+    seat, version, action = await turn_user(service, game_id)
+    seen: list[int] = []
+
+    async def check_saved(game: object, change: object) -> None:
+        saved = await storage.load_game(game_id)
+        assert saved is not None
+        seen.append(saved.version)
+
+    publisher.publish = check_saved  # type: ignore[method-assign]
+    outcome = await service.play(game_id, version, PLAYERS[seat].ref, action)
+    assert seen == [outcome.game.version] == [version + 1]
+    logged = await storage.game_actions(game_id)
+    assert [(a.version, a.seat, a.user) for a in logged] == [(version + 1, seat, PLAYERS[seat].ref)]
+
+
+async def test_duplicate_presses_apply_once(service: GameService, storage: Storage) -> None:
+    game_id = await full_table(service)
+    seat, version, action = await turn_user(service, game_id)
+    user = PLAYERS[seat].ref
+    results = await asyncio.gather(
+        *(service.play(game_id, version, user, action) for _ in range(5)),
+        return_exceptions=True,
+    )
+    applied = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, ServiceError)]
+    assert len(applied) == 1 and len(refused) == 4
+    assert {r.code for r in refused} == {ErrorCode.STALE}
+    assert len(await storage.game_actions(game_id)) == 1
+
+
+async def test_four_users_at_once_no_deadlock_nothing_twice(
+    service: GameService, storage: Storage
+) -> None:
+    game_id = await full_table(service)
+    start_version = (await service.game(game_id)).version
+    for _ in range(12):
+        game = await service.game(game_id)
+        version = game.version
+        deal = game.series.current
+        assert deal is not None
+
+        async def attempt(seat: int, version: int = version) -> object:
+            view = deal.view(seat)
+            move = (
+                safe_move(view)
+                if view.table.turn == seat
+                else view.hand and Action(seat, ActionKind.LEAD, view.hand[:1])
+            )
+            assert isinstance(move, Action)
+            return await service.play(game_id, version, PLAYERS[seat].ref, move)
+
+        results = await asyncio.wait_for(
+            asyncio.gather(*(attempt(seat) for seat in range(4)), return_exceptions=True),
+            timeout=5,
+        )
+        assert sum(not isinstance(r, BaseException) for r in results) == 1
+        assert all(isinstance(r, ServiceError) for r in results if isinstance(r, BaseException))
+    assert len(await storage.game_actions(game_id)) == 12
+    assert (await service.game(game_id)).version == start_version + 12
+
+
+async def test_molodka_out_of_turn_from_a_human(service: GameService) -> None:
+    """Whoever may declare a molodka can do it out of turn through the service."""
+    for seed in range(200):
+        service.rng = random.Random(seed)
+        game_id = await full_table(service)
+        game = await service.game(game_id)
+        deal = game.series.current
+        assert deal is not None
+        holder = deal.molodka_seat
+        if holder is not None and holder != deal.turn:
+            outcome = await service.play(
+                game_id, game.version, PLAYERS[holder].ref, Action.molodka(holder)
+            )
+            assert outcome.events and type(outcome.events[0]).__name__ == "MolodkaDeclared"
+            return
+        await service.cancel(game_id, None, ALICE.ref)
+    pytest.fail("no deal with a molodka for a seat out of turn in 200 seeds")
+
+
+# --- Computers, results, stats -----------------------------------------------------------
+
+
+async def play_to_the_end(service: GameService, game_id: int, humans: int) -> None:
+    for _ in range(2000):
+        await service.settle()
+        game = await service.game(game_id)
+        if game.status is not GameStatus.PLAYING:
+            return
+        seat, version, action = await turn_user(service, game_id)
+        assert seat < humans, "computers should have moved"
+        await service.play(game_id, version, PLAYERS[seat].ref, action)
+    pytest.fail("the series did not end")
+
+
+async def test_one_human_and_three_computers_finish_a_series(
+    service: GameService, storage: Storage, publisher: RecordingPublisher
+) -> None:
+    game_id = await full_table(service, humans=1)
+    await play_to_the_end(service, game_id, humans=1)
+    game = await service.game(game_id)
+    assert game.status is GameStatus.FINISHED
+    result = game.series.result
+    assert result is not None and max(result.loss_points) >= 12
+    kinds = publisher.kinds()
+    assert kinds.count("finished") == 1 and "dealt" in kinds
+    stats = await storage.user_stats(ALICE.ref)
+    assert stats is not None
+    assert stats.series_played == 1
+    assert stats.series_won == (0 if result.loser is Team.A else 1)
+    assert stats.deals_played == len(game.series.deals)
+    # The action log replays to the same series.
+    logged = await storage.game_actions(game_id)
+    assert len(logged) == sum(len(d.actions) for d in game.series.deals)
+    assert replay(series_to_record(game.series))["series"]["finished"] is True
+
+
+async def test_rematch_keeps_the_seats(service: GameService) -> None:
+    game_id = await full_table(service, humans=1)
+    await play_to_the_end(service, game_id, humans=1)
+    with pytest.raises(ServiceError) as stranger:
+        await service.rematch(game_id, EVE.ref)
+    assert stranger.value.code == ErrorCode.NOT_SEATED
+    outcome = await service.rematch(game_id, ALICE.ref)
+    old = await service.game(game_id)
+    assert outcome.game.id != game_id and outcome.game.rematch_of == game_id
+    assert [s.name if s else None for s in outcome.game.seats] == [
+        s.name if s else None for s in old.seats
+    ]
+    assert outcome.game.status is GameStatus.PLAYING
+    with pytest.raises(ServiceError) as running:
+        await service.rematch(game_id, ALICE.ref)
+    assert running.value.code == ErrorCode.GAME_RUNNING
+
+
+async def test_a_failing_publisher_loses_nothing(
+    service: GameService, storage: Storage, publisher: RecordingPublisher
+) -> None:
+    game_id = await full_table(service)
+    publisher.fail = True
+    seat, version, action = await turn_user(service, game_id)
+    await service.play(game_id, version, PLAYERS[seat].ref, action)
+    saved = await storage.load_game(game_id)
+    assert saved is not None and saved.version == version + 1
+
+
+async def test_a_failing_save_changes_nothing(service: GameService, storage: Storage) -> None:
+    game_id = await full_table(service)
+    seat, version, action = await turn_user(service, game_id)
+    real_save = storage.save_game
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise OSError("disk full")
+
+    storage.save_game = broken  # type: ignore[method-assign]
+    with pytest.raises(OSError):
+        await service.play(game_id, version, PLAYERS[seat].ref, action)
+    storage.save_game = real_save  # type: ignore[method-assign]
+    game = await service.game(game_id)
+    assert game.version == version
+    assert game.series.current is not None and len(game.series.current.actions) == 0
+    await service.play(game_id, version, PLAYERS[seat].ref, action)
+
+
+# --- Turn timers ---------------------------------------------------------------------------
+
+
+async def test_reminder_then_an_automatic_move(
+    service: GameService, clock: FakeClock, publisher: RecordingPublisher, storage: Storage
+) -> None:
+    game_id = await full_table(service)
+    game = await service.game(game_id)
+    assert game.turn_deadline == clock.now() + 60
+    await service.tick()
+    assert "reminder" not in publisher.kinds()
+    clock.advance(31)
+    await service.tick()
+    await service.tick()
+    assert publisher.kinds().count("reminder") == 1
+    for _ in range(3):
+        seat, version, expected = await turn_user(service, game_id)
+        deadline = (await service.game(game_id)).turn_deadline
+        assert deadline is not None
+        clock.value = deadline - 1
+        await service.tick()
+        assert (await service.game(game_id)).version == version  # not yet
+        clock.advance(2)
+        await service.tick()
+        game = await service.game(game_id)
+        assert game.version == version + 1
+        player = game.seats[seat]
+        assert player is not None and player.missed >= 1 and not player.away
+        logged = (await storage.game_actions(game_id))[-1]
+        assert logged.auto and logged.seat == seat and logged.user is None
+        assert logged.action["type"] == expected.kind.value
+
+
+async def test_a_player_away_after_three_misses_and_back(
+    storage: Storage, clock: FakeClock, publisher: RecordingPublisher
+) -> None:
+    """Alice misses three turns in a row: a computer plays for her (without waiting for
+    the clock) until she touches her hand again. Bob plays his own turns."""
+    service = GameService(storage, clock=clock, rng=random.Random(3), computer_delay=0)
+    service.add_publisher(Platform.CONSOLE, publisher)
+    game = await service.open_table(CHAT, ALICE)
+    game = await service.join(game.id, None, ALICE, Team.A)
+    game = await service.join(game.id, None, BOB, Team.B)
+    for team in (Team.A, Team.B):
+        game = await service.add_computer(game.id, None, ALICE.ref, team)
+    game = (await service.start(game.id, None, ALICE.ref)).game
+
+    async def bob_plays_until_alice() -> int | None:
+        for _ in range(100):
+            await service.settle()
+            seat, version, move = await turn_user(service, game.id)
+            if seat == 0:
+                return version
+            await service.play(game.id, version, BOB.ref, move)
+        return None
+
+    for miss in (1, 2, 3):
+        version = await bob_plays_until_alice()
+        assert version is not None
+        clock.advance(game.settings.turn_timeout + 1)
+        await service.tick()
+        alice = (await service.game(game.id)).seats[0]
+        assert alice is not None and alice.missed == miss and alice.away == (miss == 3)
+    assert publisher.kinds().count("away") == 1
+    # Away: the computer plays Alice's turns at once; only Bob's turn waits.
+    await service.settle()
+    seat, _, _ = await turn_user(service, game.id)
+    assert seat == 1
+    alice_moves = [a for a in await storage.game_actions(game.id) if a.seat == 0]
+    assert all(a.auto for a in alice_moves)
+    # Alice touches her hand again: she is back, and her turns wait for her again.
+    assert await service.come_back(game.id, ALICE.ref)
+    assert not await service.come_back(game.id, ALICE.ref)
+    alice = (await service.game(game.id)).seats[0]
+    assert alice is not None and not alice.away and alice.missed == 0
+    assert publisher.kinds().count("back") == 1
+    assert await bob_plays_until_alice() is not None
+    await service.close()
+
+
+async def test_timers_survive_a_restart(tmp_path: Path) -> None:
+    clock = FakeClock()
+    path = tmp_path / "k.sqlite3"
+    async with await SqliteStorage.open(path) as storage:
+        service = GameService(storage, clock=clock, rng=random.Random(5), computer_delay=0)
+        game_id = await full_table(service)
+        deadline = (await service.game(game_id)).turn_deadline
+        await service.close()
+    async with await SqliteStorage.open(path) as storage:
+        fresh = GameService(storage, clock=clock, rng=random.Random(5), computer_delay=0)
+        games = await fresh.restore()
+        assert [g.id for g in games] == [game_id]
+        assert games[0].turn_deadline == deadline
+        clock.advance(1000)
+        await fresh.tick()
+        assert len(await storage.game_actions(game_id)) == 1
+        await fresh.close()
+
+
+# --- Restart: the same result as an uninterrupted run ------------------------------------
+
+
+async def scripted_run(storage_factory: object, cut: int | None, path: Path) -> dict[str, object]:
+    """Play a 4-human series with safe moves; with ``cut``, drop everything after that
+    many actions and go on with a fresh service on the same file."""
+    rng = random.Random(11)
+    storage = await SqliteStorage.open(path)
+    service = GameService(storage, rng=rng, computer_delay=0)
+    game_id = await full_table(service)
+    done = 0
+    while True:
+        game = await service.game(game_id)
+        if game.status is not GameStatus.PLAYING:
+            break
+        if cut is not None and done == cut:
+            await service.close()
+            await storage.close()
+            del service, storage, game
+            storage = await SqliteStorage.open(path)
+            service = GameService(storage, rng=rng, computer_delay=0)
+            await service.restore()
+            cut = None
+            continue
+        seat, version, action = await turn_user(service, game_id)
+        await service.play(game_id, version, PLAYERS[seat].ref, action)
+        done += 1
+    record = await service.record(game_id)
+    await service.close()
+    await storage.close()
+    return record
+
+
+async def test_restart_midway_gives_the_same_series(tmp_path: Path) -> None:
+    straight = await scripted_run(None, None, tmp_path / "a.sqlite3")
+    interrupted = await scripted_run(None, 57, tmp_path / "b.sqlite3")
+    assert interrupted == straight
+    assert replay(interrupted)["series"]["finished"] is True
+
+
+async def test_memory_storage_is_a_storage() -> None:
+    storage: Storage = MemoryStorage()
+    service = GameService(storage, rng=random.Random(1), computer_delay=0)
+    game_id = await full_table(service, humans=2)
+    assert (await service.game(game_id)).status is GameStatus.PLAYING
+    await service.close()
+
+
+async def test_changes_are_published_in_order(
+    service: GameService, publisher: RecordingPublisher
+) -> None:
+    game_id = await full_table(service, humans=1)
+    await play_to_the_end(service, game_id, humans=1)
+    versions = [version for gid, version, _ in publisher.changes if gid == game_id]
+    assert versions == sorted(versions)
+    assert publisher.changes[-1][2].kind is ChangeKind.FINISHED

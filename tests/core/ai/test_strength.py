@@ -1,0 +1,29 @@
+"""The baseline beats the random player clearly (a small run of ``bench.ai``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.ai import main, measure
+
+
+def test_the_baseline_wins_most_deals_and_series_against_random_players() -> None:
+    figures = measure(deals=200, series=20, seed=1)
+    decided = figures.deals - figures.eggs
+    assert figures.wins > 0.6 * decided
+    assert figures.points > 2 * figures.opponent_points
+    assert figures.loss_points_given > 3 * figures.loss_points_taken
+    assert figures.series_wins >= 16
+
+
+def test_the_measurement_is_the_same_for_the_same_seed() -> None:
+    assert measure(deals=20, series=2, seed=3) == measure(deals=20, series=2, seed=3)
+
+
+def test_the_measurement_prints_name_value_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--deals", "8", "--series", "1", "--seed", "2"])
+    lines = capsys.readouterr().out.splitlines()
+    names = [line.split(": ")[0] for line in lines]
+    assert "baseline_deal_win_rate" in names
+    assert "baseline_series_win_rate" in names
+    assert all(float(line.split(": ")[1]) >= 0 for line in lines)
