@@ -70,7 +70,8 @@ def _b36(number: int) -> str:
 
 def encode(command: Command) -> str:
     """The token of a command; raises :class:`CodecError` if it would not fit."""
-    token = f"{PREFIX}:{command.verb.value}:{_b36(command.game_id)}:{_b36(command.version)}:{command.arg}"
+    game, version = _b36(command.game_id), _b36(command.version)
+    token = f"{PREFIX}:{command.verb.value}:{game}:{version}:{command.arg}"
     if len(token.encode()) > MAX_TOKEN_BYTES or not _TOKEN.fullmatch(token):
         raise CodecError(f"token does not fit: {token!r}")
     return token

@@ -292,7 +292,8 @@ async def run(
                 )
                 if args.record:
                     record = await service.record(game.id)
-                    Path(args.record).write_text(json.dumps(record, indent=1) + "\n")
+                    text = json.dumps(record, indent=1) + "\n"
+                    await asyncio.to_thread(Path(args.record).write_text, text)
                     out.write(tr.t(locale, "console-record-written", path=args.record) + "\n")
             return status
         finally:

@@ -16,6 +16,7 @@ from bot.ports import ChangeKind, Storage
 from bot.service import GameService
 from core.actions import Action, ActionKind
 from core.ai import safe_move
+from core.deal import Deal
 from core.events import Team
 from core.record import replay, series_to_record
 from tests.bot.conftest import (
@@ -224,7 +225,7 @@ async def test_four_users_at_once_no_deadlock_nothing_twice(
         deal = game.series.current
         assert deal is not None
 
-        async def attempt(seat: int, version: int = version) -> object:
+        async def attempt(seat: int, version: int = version, deal: Deal = deal) -> object:
             view = deal.view(seat)
             move = (
                 safe_move(view)
