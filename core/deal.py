@@ -478,13 +478,13 @@ class Deal:
             return Reason.NOT_YOUR_TURN
         if mask == 0:
             return Reason.NO_CARDS
+        if self._n == 0 and kind == LEAD and mask.bit_count() > HAND_SIZE:
+            return Reason.TOO_MANY_CARDS
         if mask & ~self._hands[seat]:
             return Reason.NOT_IN_HAND
         if self._n == 0:
             if kind != LEAD:
                 return Reason.MUST_LEAD
-            if mask.bit_count() > HAND_SIZE:
-                return Reason.TOO_MANY_CARDS
             if not _one_suit(mask):
                 return Reason.MIXED_SUITS
             return None
