@@ -29,7 +29,7 @@ from math import comb
 
 from core.actions import Action, ActionKind
 from core.ai.counter import CardCounter
-from core.cards import FULL_MASK, POINTS, SUIT_BITS, mask_of
+from core.cards import FULL_MASK, SUIT_BITS, indexes_of, mask_of
 from core.deal import points_in
 from core.events import Event
 from core.rules import BEATERS
@@ -40,7 +40,7 @@ from core.views import SeatView
 class Weights:
     """The baseline's tunable numbers (team points unless said otherwise)."""
 
-    plain: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 4.0)
+    plain: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 2.0)
     """Value of keeping a plain-suit card, by rank 6..A."""
     trump: tuple[float, ...] = (5.0, 5.5, 6.0, 6.5, 7.0, 8.0, 9.0, 15.0, 19.0)
     """Value of keeping a trump, by rank 6..A."""
@@ -53,7 +53,8 @@ class Weights:
     overtake: float = 0.3
     """What beating one's partner's winning set must gain over discarding."""
     molodka_min: float = -1e9
-    """Declare a molodka when its value as a lead is at least this."""
+    """Declare a molodka when its value as a lead is at least this. By default always:
+    declaring beat every threshold tried, even when the partner was to lead."""
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -149,7 +150,7 @@ class _Trick:
         table = BEATERS[self.trump]
         unseen = self.unseen
         pools = sorted(
-            (table[i] for i in range(36) if cards >> i & 1), key=lambda m: (m & unseen).bit_count()
+            (table[i] for i in indexes_of(cards)), key=lambda m: (m & unseen).bit_count()
         )
         size = self.hand_sizes[seat]
         known = self.known if seat == self.known_seat else 0
@@ -164,25 +165,30 @@ class _Trick:
             chance = min(chance, _at_least(self.unseen_count, useful, size, held))
         return chance
 
-    def keeps(self, cards: int, team: int) -> float:
-        """Chance that ``team`` keeps the trick won by ``cards``, the rest playing after."""
+    def keeps(self, cards: int, team: int, after: tuple[int, ...]) -> float:
+        """Chance that ``team`` keeps the trick won by ``cards``, ``after`` playing next."""
         chance = 1.0
         will = self.weights.will
-        for other in self.after:
+        for other in after:
             if other & 1 != team:
                 chance *= 1.0 - will * self.can_beat(cards, other)
         return chance
 
-    def value(self, cards: int, win_mask: int, win_team: int) -> float:
+    def value(
+        self, cards: int, win_mask: int, win_team: int, after: tuple[int, ...] | None = None
+    ) -> float:
         """Value for our team of adding ``cards`` to the trick, the trick then won by
-        ``win_mask`` of ``win_team``."""
+        ``win_mask`` of ``win_team``, with ``after`` (by default the seats still to
+        play) playing next."""
         weights = self.weights
         mine = self.seat & 1
-        keep = self.keeps(win_mask, win_team)
+        if after is None:
+            after = self.after
+        keep = self.keeps(win_mask, win_team, after)
         ours = keep if win_team == mine else 1.0 - keep
         size = cards.bit_count()
-        partners = sum(1 for other in self.after if other & 1 == mine)
-        opponents = len(self.after) - partners
+        partners = sum(1 for other in after if other & 1 == mine)
+        opponents = len(after) - partners
         base = self.table_points + points_in(cards)
         if_won = base + size * (weights.load * partners + weights.dump * opponents)
         if_lost = base + size * (weights.dump * partners + weights.load * opponents)
@@ -193,13 +199,13 @@ class _Trick:
         weights = self.weights
         low = self.trump * SUIT_BITS
         total = 0.0
-        for i in range(36):
-            if cards >> i & 1:
-                rank = i % SUIT_BITS
-                total += weights.trump[rank] if low <= i < low + SUIT_BITS else weights.plain[rank]
+        for i in indexes_of(cards):
+            rank = i % SUIT_BITS
+            total += weights.trump[rank] if low <= i < low + SUIT_BITS else weights.plain[rank]
         return total
 
     def action_value(self, action: Action) -> float:
+        """The value of a lead, a beat or a discard."""
         cards = _mask(action)
         mine = self.seat & 1
         if action.kind is DISCARD:
@@ -213,9 +219,9 @@ class _Trick:
 
 def _cost_key(action: Action) -> tuple[int, int, int]:
     """Ties go to a discard (it shows nothing), then to the set of fewer points, then
-    of weaker cards."""
+    to a fixed order of cards."""
     cards = _mask(action)
-    points = sum(POINTS[i] for i in range(36) if cards >> i & 1)
+    points = points_in(cards)
     return (action.kind is DISCARD, -points, -cards)
 
 
@@ -223,7 +229,8 @@ class BaselinePlayer:
     """The baseline computer player ("Простак"). See the module docs.
 
     ``counter``, when given, remembers the face-up cards of finished tricks (feed it
-    through :meth:`observe`); without it the player judges from the view alone.
+    through :meth:`observe`); without it the player judges from the view alone. The
+    choice is deterministic: the ``rng`` of :meth:`choose` is not used.
 
     >>> from core.deal import Deal
     >>> deal = Deal.shuffled(3, random.Random(1))
@@ -245,30 +252,33 @@ class BaselinePlayer:
             self.counter.observe(event)
 
     def choose(self, view: SeatView, rng: random.Random) -> Action | None:
-        legal = view.legal
-        if not legal:
-            return None
+        """The best-valued legal action on the seat's turn; a molodka at the start of
+        the trick when it is worth declaring; otherwise None."""
         table = view.table
+        may_declare = view.molodka and not table.plays
+        if not view.legal or (table.turn != view.seat and not may_declare):
+            return None
         gone = self.counter.gone if self.counter is not None else 0
         trick = _Trick(view, gone, self.weights)
-        if view.molodka and not table.plays:
-            molodka = next((a for a in legal if a.kind is MOLODKA), None)
+        if may_declare:
+            molodka = next((a for a in view.legal if a.kind is MOLODKA), None)
             if molodka is not None and self._wants_molodka(view, trick):
                 return molodka
         if table.turn != view.seat:
             return None
-        return best_action(view, trick)
+        return _best_action(view, trick)
 
     def _wants_molodka(self, view: SeatView, trick: _Trick) -> bool:
+        """Whether the molodka, led now, is worth at least ``molodka_min``."""
         cards = mask_of(view.hand)
-        trick.after = tuple((view.seat + k) & 3 for k in (1, 2, 3))
-        return trick.value(cards, cards, view.seat & 1) >= self.weights.molodka_min
+        after = tuple((view.seat + k) & 3 for k in (1, 2, 3))
+        return trick.value(cards, cards, view.seat & 1, after) >= self.weights.molodka_min
 
     def __repr__(self) -> str:
         return "BaselinePlayer()" if self.counter is None else "BaselinePlayer(counter)"
 
 
-def best_action(view: SeatView, trick: _Trick) -> Action:
+def _best_action(view: SeatView, trick: _Trick) -> Action:
     """The best-valued action of the turn seat, a molodka aside."""
     best: Action | None = None
     best_key: tuple[float, tuple[int, int, int]] | None = None

@@ -25,6 +25,7 @@ from core.events import (
     DealStarted,
     Event,
     MolodkaDeclared,
+    TrickStarted,
     TrickTaken,
 )
 
@@ -53,8 +54,10 @@ class CardCounter:
             self._pending = 0
         elif isinstance(event, MolodkaDeclared):
             self._pending = mask_of(event.cards)
-        elif isinstance(event, DealStarted):
-            self.reset()
+        elif isinstance(event, DealStarted) or (
+            isinstance(event, TrickStarted) and event.number == 0
+        ):
+            self.reset()  # a new deal
 
     def gone_cards(self) -> tuple[Card, ...]:
         """The cards of :attr:`gone`, ordered by suit then strength."""

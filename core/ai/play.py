@@ -40,7 +40,7 @@ def play_deal(deal: Deal, players: Sequence[Player], rng: random.Random) -> Deal
     """
     if len(players) != 4:
         raise ValueError("a deal needs four players")
-    observers = [p for p in players if isinstance(p, Observer)]
+    observers = list({id(p): p for p in players if isinstance(p, Observer)}.values())
     if observers and not deal.actions:
         start = DealStarted(
             deal.number, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size

@@ -136,3 +136,30 @@ def test_card_counter_forgets_cards_a_molodka_gives_back() -> None:
     counter.observe(TrickTaken(1, Team.B, 16))
     assert six not in counter.gone_cards()
     assert len(counter.gone_cards()) == 4
+
+
+def test_card_counter_starts_afresh_with_each_deal() -> None:
+    from core.events import CardsLed, Team, TrickStarted, TrickTaken
+
+    counter = CardCounter()
+    counter.observe(CardsLed(0, (Card.parse("AS"),)))
+    counter.observe(TrickTaken(0, Team.A, 4))
+    counter.observe(TrickStarted(0, 1))
+    assert counter.gone_cards() == (Card.parse("AS"),)
+    counter.observe(TrickStarted(2, 0))  # the first trick of the next deal
+    assert counter.gone == 0
+
+
+def test_card_counter_remembers_every_face_up_card_of_a_deal() -> None:
+    rng = random.Random(3)
+    counter = CardCounter()
+    deal = Deal.shuffled(0, rng)
+    shown: set[Card] = set()
+    while not deal.is_over:
+        action = rng.choice(deal.legal_actions())
+        for event in deal.apply(action):
+            counter.observe(event)
+        if action.kind is not ActionKind.DISCARD:
+            shown.update(action.cards)
+    assert counter.gone_cards()
+    assert set(counter.gone_cards()) <= shown

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from core.actions import ActionKind
+from core.actions import Action, ActionKind
 from core.ai import BaselinePlayer, RandomPlayer, make_player, safe_move
 from core.errors import KozelError
 from tests.core.ai.positions import cards, deal_from_hands, play
@@ -117,3 +117,18 @@ def test_make_player_levels() -> None:
     assert isinstance(make_player("random"), RandomPlayer)
     with pytest.raises(ValueError, match="unknown player level"):
         make_player("grandmaster")
+
+
+def test_leads_several_high_cards_of_one_suit_together() -> None:
+    deal = deal_from_hands(["AS TS KS 6C", "7C 8C 9C 6D", "QH 7D TC KC", "9S 8H 8D 6H"], "JH")
+    action = BaselinePlayer().choose(deal.view(0), RNG)
+    assert action is not None
+    assert action.kind is ActionKind.LEAD
+    assert len(action.cards) >= 2
+    assert set(action.cards) <= set(cards("AS TS KS"))
+
+
+def test_leads_a_long_suit_whole() -> None:
+    deal = deal_from_hands(["6S 7S 8S 9S", "7C 8C 9C 6D", "QH 8D TC KC", "TS 8H 9D 6H"], "JH")
+    action = BaselinePlayer().choose(deal.view(0), RNG)
+    assert action == Action.lead(0, *cards("6S 7S 8S 9S"))
