@@ -34,6 +34,7 @@ from core.cards import (
     Card,
     Suit,
     cards_of,
+    indexes_of,
     mask_of,
 )
 from core.errors import KozelError, Reason
@@ -660,6 +661,10 @@ class Deal:
         molodka_seat, trick_no = self._molodka_seat, self._trick_no
         molodka_done = self._molodka_done
         singles, leads = _SINGLES.get, _LEADS.get
+        # Every card that beats some card of the winning set (a quick test first).
+        win_union = 0
+        for card in indexes_of(win_mask):
+            win_union |= beaters[card]
         while True:
             hand = hands[turn]
             if n == 0:
@@ -668,12 +673,12 @@ class Deal:
                 pick = int(rand() * (count + (molodka_seat >= 0)))
                 kind = LEAD
             else:
+                useful = hand & win_union
                 if n == 1:
-                    useful = hand & beaters[win_mask.bit_length() - 1]
                     beats = (singles(useful) or _singles(useful)) if useful else ()
                     moves = singles(hand) or _singles(hand)
                 else:
-                    beats = _beats(hand, win_mask, trump)
+                    beats = _beats(hand, win_mask, trump) if useful.bit_count() >= n else ()
                     moves = _subsets(hand, n)
                 count_beats = len(beats)
                 count = count_beats + len(moves)
@@ -694,6 +699,9 @@ class Deal:
                 hands[seat] = 0
                 plays = [(seat, LEAD, mask)]
                 n, win_seat, win_mask = HAND_SIZE, seat, mask
+                win_union = 0
+                for card in indexes_of(mask):
+                    win_union |= beaters[card]
                 turn = (seat + 1) & 3
                 molodka_seat, molodka_done = -1, True
                 continue
@@ -702,11 +710,16 @@ class Deal:
             log.append(action)
             hands[turn] ^= mask
             plays.append(action)
-            if kind == LEAD:
-                n = mask.bit_count()
+            if kind != DISCARD:
+                if kind == LEAD:
+                    n = mask.bit_count()
                 win_seat, win_mask = turn, mask
-            elif kind == BEAT:
-                win_seat, win_mask = turn, mask
+                if n == 1:
+                    win_union = beaters[mask.bit_length() - 1]
+                else:
+                    win_union = 0
+                    for card in singles(mask) or _singles(mask):
+                        win_union |= beaters[card.bit_length() - 1]
             if len(plays) < 4:
                 turn = (turn + 1) & 3
                 continue
