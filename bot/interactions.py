@@ -173,6 +173,12 @@ class Interactions:
             return Reply(game=game)
         if verb is Verb.REMATCH:
             return Reply(game=(await service.rematch(game_id, ref)).game)
+        if verb is Verb.REFRESH:
+            # "No" on a confirmation: nothing changes. Only a seated player of a running
+            # game gets a hand back (the hand branch below).
+            game = await service.game(game_id)
+            if game.seat_of(ref) is None or game.status is not GameStatus.PLAYING:
+                return Reply(game=game)
         # The hand: selecting cards changes nothing in the game; playing does.
         game = await service.game(game_id)
         seat = game.seat_of(ref)
@@ -266,8 +272,12 @@ class Interactions:
 
     # --- Game changes --------------------------------------------------------------
 
-    async def outputs(self, game: Game, change: Change) -> list[Output]:
-        """What a change of a game shows: the table, the hands, results, notices."""
+    async def outputs(
+        self, game: Game, change: Change, *, hand_button: bool = False
+    ) -> list[Output]:
+        """What a change of a game shows: the table, the hands, results, notices.
+        ``hand_button`` puts a "My hand" button on the table while a deal runs (Discord
+        answers it with an ephemeral hand)."""
         tr, locale = self.tr, game.settings.locale
         now = self.service.clock.now()
         out: list[Output] = []
@@ -281,7 +291,8 @@ class Interactions:
             user_locale = await self.user_locale(player.user, locale)
             screen = presenters.reminder(game, seat, tr, user_locale, now)
             return [Output(Target.PRIVATE, screen, seat, player.user)]
-        out.append(Output(Target.TABLE, presenters.table(game, tr, locale, now)))
+        table = presenters.table(game, tr, locale, now, with_hand_button=hand_button)
+        out.append(Output(Target.TABLE, table))
         if change.kind is ChangeKind.CANCELLED:
             out.append(Output(Target.CHAT, presenters.cancelled(tr, locale)))
         for seat, player in game.humans:

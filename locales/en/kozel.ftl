@@ -341,3 +341,28 @@ console-move-beat = beat
 console-move-discard = discard
 console-move-molodka = molodka
 console-you = You
+
+## Discord: slash command names and options (lowercase, no spaces, at most 32 characters)
+
+cmd-name-kozel = kozel
+cmd-name-top = top
+cmd-name-stats = stats
+cmd-name-rules = rules
+cmd-name-lang = lang
+cmd-name-help = help
+cmd-name-stop = stop
+cmd-option-all = all
+cmd-option-all-about = Best players of every chat
+cmd-option-user = player
+cmd-option-user-about = Whose statistics (yours if empty)
+cmd-option-rules = set
+cmd-option-rules-about = Which rules
+cmd-option-language = language
+cmd-option-language-about = The language of this chat
+
+## Discord: direct messages and the ephemeral hand
+
+discord-dm-closed = I cannot send you direct messages, so your cards cannot come there. Allow direct messages from this server's members (server name → Privacy Settings), or take your cards with the «🃏 My hand» button on the table.
+discord-dm-closed-public = { $mention }, I cannot send you direct messages. Allow them (server name → Privacy Settings), or take your cards with the «🃏 My hand» button on the table.
+discord-hand-here = Your direct messages are closed, so your cards are only here. If this message stops changing, press «🃏 My hand» on the table again.
+discord-to-table = ↪ To the table

@@ -370,3 +370,28 @@ console-move-beat = побить
 console-move-discard = скинуть
 console-move-molodka = молодка
 console-you = Вы
+
+## Discord: имена слеш-команд и их параметров (строчные, без пробелов, не длиннее 32 знаков)
+
+cmd-name-kozel = козёл
+cmd-name-top = топ
+cmd-name-stats = статистика
+cmd-name-rules = правила
+cmd-name-lang = язык
+cmd-name-help = помощь
+cmd-name-stop = стоп
+cmd-option-all = все
+cmd-option-all-about = Лучшие игроки всех чатов
+cmd-option-user = игрок
+cmd-option-user-about = Чья статистика (ваша, если не указать)
+cmd-option-rules = вариант
+cmd-option-rules-about = Какие правила
+cmd-option-language = язык
+cmd-option-language-about = Язык этого чата
+
+## Discord: личные сообщения и карты только для вас
+
+discord-dm-closed = Я не могу писать вам в личные сообщения, поэтому карты туда не придут. Разрешите личные сообщения от участников этого сервера (название сервера → Настройки конфиденциальности) или берите карты кнопкой «🃏 Мои карты» на столе.
+discord-dm-closed-public = { $mention }, я не могу писать вам в личные сообщения. Разрешите их (название сервера → Настройки конфиденциальности) или берите карты кнопкой «🃏 Мои карты» на столе.
+discord-hand-here = Ваши личные сообщения закрыты, поэтому карты видны только здесь. Если это сообщение перестало меняться, снова нажмите «🃏 Мои карты» на столе.
+discord-to-table = ↪ К столу
