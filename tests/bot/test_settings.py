@@ -1,0 +1,62 @@
+"""Settings: from the environment and .env, documented, tokens kept secret."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "123456:ABC-very-secret-token"
+
+
+def test_defaults_without_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in Settings.model_fields:
+        monkeypatch.delenv(name.upper(), raising=False)
+    settings = Settings()
+    assert settings.telegram_bot_token is None and settings.discord_bot_token is None
+    assert not settings.has_platform
+    assert settings.database_url == "sqlite:///./data/kozel.sqlite3"
+    assert settings.telegram_api_url == "https://api.telegram.org"
+    assert settings.default_locale == "ru"
+
+
+def test_environment_and_dotenv(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_text(f"TELEGRAM_BOT_TOKEN={TOKEN}\nTURN_TIMEOUT=30\n")
+    monkeypatch.setenv("DEFAULT_LOCALE", "en")
+    settings = Settings()
+    assert settings.telegram_bot_token is not None
+    assert settings.telegram_bot_token.get_secret_value() == TOKEN
+    assert settings.turn_timeout == 30 and settings.default_locale == "en"
+    assert settings.has_platform
+
+
+def test_tokens_never_show_in_reprs_or_logs(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("DISCORD_BOT_TOKEN", TOKEN)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    with caplog.at_level(logging.INFO):
+        logging.getLogger("kozel").info("settings: %s %r", settings, settings)
+    assert TOKEN not in repr(settings) and TOKEN not in str(settings)
+    assert TOKEN not in settings.model_dump_json()
+    assert TOKEN not in caplog.text
+
+
+def test_bad_values_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEFAULT_LOCALE", "de")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def test_env_example_documents_every_setting() -> None:
+    example = (ROOT / ".env.example").read_text()
+    for name in Settings.model_fields:
+        assert f"\n{name.upper()}=" in example, name
