@@ -12,7 +12,7 @@ action and returns the events it caused. An illegal action changes nothing.
 >>> deck = [Card.from_index(i) for i in range(36)]
 >>> deal = Deal.from_deck(dealer=3, deck=deck, trump_index=4)
 >>> deal.turn, [c.code for c in deal.hand(0)], deal.trump_card.code
-(0, ['6C', '9C', 'QC', 'AC'], 'QH')
+(0, ['6C', 'JC', 'AC', '9S'], '8H')
 >>> [type(e).__name__ for e in deal.apply(Action.lead(0, Card.parse("AC")))]
 ['CardsLed']
 """

@@ -1,0 +1,85 @@
+"""The Discord adapter: the bot, its publisher and its press handler, wired to the
+application."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from adapters.discord.answer import DEFER_AFTER, Running
+from adapters.discord.client import KozelBot
+from adapters.discord.presses import Presses
+from adapters.discord.publisher import DiscordPublisher
+from bot.i18n import Translator
+from bot.interactions import Interactions
+from bot.models import Platform
+from bot.service import GameService
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+ClientFactory = Callable[["DiscordAdapter"], KozelBot]
+
+
+class DiscordAdapter:
+    """Kozel on Discord: ``await DiscordAdapter(...).run()`` until cancelled.
+
+    ``client_factory`` builds the bot (tests pass options such as a short
+    ``guild_ready_timeout``); ``defer_after`` is how long an interaction may wait for
+    its work before it is deferred (Discord allows 3 seconds).
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        service: GameService,
+        interactions: Interactions,
+        tr: Translator,
+        *,
+        client_factory: ClientFactory | None = None,
+        defer_after: float = DEFER_AFTER,
+    ) -> None:
+        self.settings = settings
+        self.service = service
+        self.interactions = interactions
+        self.tr = tr
+        self.defer_after = defer_after
+        #: Set once the bot is connected and ready.
+        self.started = asyncio.Event()
+        #: The interactions (presses and commands) being handled.
+        self.running = Running()
+        self.bot = (client_factory or KozelBot)(self)
+        self.publisher = DiscordPublisher(self.bot, interactions, service, tr)
+        self.presses = Presses(
+            interactions, self.publisher, tr, defer_after=defer_after, running=self.running
+        )
+        service.add_publisher(Platform.DISCORD, self.publisher)
+
+    async def run(self) -> None:
+        """Run the bot with the token from the settings until cancelled or closed."""
+        token = self.settings.discord_bot_token
+        if token is None:
+            raise RuntimeError("DISCORD_BOT_TOKEN is not set")
+        async with self.bot:
+            try:
+                await self.bot.start(token.get_secret_value())
+            finally:
+                await self.publisher.close()
+
+    async def idle(self) -> None:
+        """Wait until no press is being handled and every message is out."""
+        while self.running.busy or self.publisher.busy:
+            await self.running.idle()
+            await self.publisher.idle()
+
+    async def close(self, grace: float = 10.0) -> None:
+        """Finish the interactions being handled and deliver what is queued (for at most
+        ``grace`` seconds), then disconnect: ``run`` returns."""
+        try:
+            async with asyncio.timeout(grace):
+                await self.idle()
+        except TimeoutError:
+            log.warning("Discord: closing with work still pending")
+        await self.publisher.close()
+        await self.bot.close()

@@ -1,0 +1,169 @@
+"""The slash commands: ``/kozel``, ``/top``, ``/stats``, ``/rules``, ``/lang``, ``/help``,
+``/stop``. Each handler unpacks the interaction, asks :class:`Interactions`, answers.
+
+The commands are built when the cog is made, so that their names, descriptions,
+options and choices come from the Fluent files (through
+:class:`~adapters.discord.translator.FluentCommandTranslator` for every language).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from adapters.discord.answer import Answer
+from adapters.discord.refs import chat_of, in_dm, is_admin, jump_url, user_of, user_ref
+from adapters.discord.translator import text
+from bot.interactions import Reply
+from bot.presenters import Button, Screen
+
+if TYPE_CHECKING:
+    from adapters.discord.adapter import DiscordAdapter
+
+log = logging.getLogger(__name__)
+
+AnyCommand = app_commands.Command[Any, Any, Any]
+
+
+class KozelCommands(commands.Cog):
+    """The bot's slash commands (see the module docstring)."""
+
+    def __init__(self, adapter: DiscordAdapter) -> None:
+        self.adapter = adapter
+        self.interactions = adapter.interactions
+        self.publisher = adapter.publisher
+        self.tr = adapter.tr
+        self.slash_commands = self._build()
+
+    async def cog_load(self) -> None:
+        for command in self.slash_commands:
+            self.adapter.bot.tree.add_command(command, override=True)
+
+    async def cog_unload(self) -> None:
+        for command in self.slash_commands:
+            self.adapter.bot.tree.remove_command(command.name)
+
+    def _build(self) -> list[AnyCommand]:
+        tr = self.tr
+
+        async def kozel(interaction: discord.Interaction[Any]) -> None:
+            await self.kozel(interaction)
+
+        @app_commands.rename(everywhere=text(tr, "cmd-option-all"))
+        @app_commands.describe(everywhere=text(tr, "cmd-option-all-about"))
+        async def top(interaction: discord.Interaction[Any], everywhere: bool = False) -> None:
+            work = self.interactions.top(chat_of(interaction), everywhere=everywhere)
+            await self._answer(interaction, work)
+
+        @app_commands.rename(player=text(tr, "cmd-option-user"))
+        @app_commands.describe(player=text(tr, "cmd-option-user-about"))
+        async def stats(
+            interaction: discord.Interaction[Any], player: discord.User | None = None
+        ) -> None:
+            whose = user_ref(player or interaction.user)
+            await self._answer(interaction, self.interactions.stats(chat_of(interaction), whose))
+
+        @app_commands.rename(rule_set=text(tr, "cmd-option-rules"))
+        @app_commands.describe(rule_set=text(tr, "cmd-option-rules-about"))
+        @app_commands.choices(
+            rule_set=[
+                app_commands.Choice(name=text(tr, f"rules-name-{name}"), value=name)
+                for name in ("yard", "classic")
+            ]
+        )
+        async def rules(interaction: discord.Interaction[Any], rule_set: str | None = None) -> None:
+            await self._answer(interaction, self.interactions.rules(chat_of(interaction), rule_set))
+
+        @app_commands.rename(language=text(tr, "cmd-option-language"))
+        @app_commands.describe(language=text(tr, "cmd-option-language-about"))
+        @app_commands.choices(
+            language=[
+                app_commands.Choice(name=text(tr, f"lang-name-{code}"), value=code)
+                for code in ("ru", "en")
+            ]
+        )
+        async def lang(interaction: discord.Interaction[Any], language: str | None = None) -> None:
+            work = self.interactions.lang(
+                chat_of(interaction), user_of(interaction), language, private=in_dm(interaction)
+            )
+            await self._answer(interaction, work)
+
+        async def help_(interaction: discord.Interaction[Any]) -> None:
+            await self._answer(interaction, self.interactions.help(chat_of(interaction)))
+
+        async def stop(interaction: discord.Interaction[Any]) -> None:
+            work = self.interactions.stop(
+                chat_of(interaction), user_ref(interaction.user), is_admin=is_admin(interaction)
+            )
+            await self._answer(interaction, work, ephemeral=True)
+
+        callbacks = {
+            "kozel": kozel,
+            "top": top,
+            "stats": stats,
+            "rules": rules,
+            "lang": lang,
+            "help": help_,
+            "stop": stop,
+        }
+        return [
+            app_commands.Command(
+                name=text(tr, f"cmd-name-{name}"),
+                description=text(tr, f"cmd-{name}"),
+                callback=callback,
+            )
+            for name, callback in callbacks.items()
+        ]
+
+    async def kozel(self, interaction: discord.Interaction[Any]) -> None:
+        """Open a lobby here (in a DM: a solo game against three computers). The
+        command's answer becomes the game's table message."""
+        with self.adapter.running.track():
+            await self._kozel(interaction)
+
+    async def _kozel(self, interaction: discord.Interaction[Any]) -> None:
+        chat, user = chat_of(interaction), user_of(interaction)
+        answer = Answer(interaction, defer_after=self.adapter.defer_after)
+        await answer.defer(new_message=True, ephemeral=False)
+        self.publisher.expect_table(chat, interaction)
+        try:
+            reply = await self.interactions.kozel(chat, user, private=in_dm(interaction))
+        except BaseException:
+            self.publisher.forget_table(chat)
+            raise
+        if reply.alert is None:
+            return
+        # A game runs here already: say so, with a link to its table.
+        self.publisher.forget_table(chat)
+        rows: tuple[tuple[Button, ...], ...] = ()
+        table_id = self.publisher.table_id(reply.game) if reply.game is not None else None
+        if table_id:
+            locale = await self.interactions.chat_locale(chat)
+            url = jump_url(chat, table_id, interaction.guild_id)
+            rows = ((Button(self.tr.t(locale, "discord-to-table"), url=url),),)
+        await answer.send(Screen(reply.alert, rows), ephemeral=False)
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction[Any],
+        work: Awaitable[Reply],
+        *,
+        ephemeral: bool = False,
+    ) -> None:
+        with self.adapter.running.track():
+            answer = Answer(interaction, defer_after=self.adapter.defer_after)
+            reply = await answer.within(work, new_message=True, ephemeral=ephemeral)
+            await self._show(answer, reply, ephemeral)
+
+    async def _show(self, answer: Answer, reply: Reply, ephemeral: bool) -> None:
+        if reply.screen is not None and reply.screen.rows:
+            await answer.send(reply.screen, ephemeral=ephemeral)
+        elif reply.screen is not None:
+            await answer.send_text(reply.screen.text, ephemeral=ephemeral)
+        elif reply.alert is not None:
+            await answer.send(Screen(reply.alert), ephemeral=True)

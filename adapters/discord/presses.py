@@ -1,0 +1,158 @@
+"""Button presses: the application decides (:meth:`Interactions.press`), this module
+answers in Discord's idiom.
+
+- a refusal (stale press, wrong user, finished game...) is an ephemeral note;
+- "My hand" answers with the hand as a fresh ephemeral message;
+- a card or "clear" edits the hand message it was pressed on (DM or ephemeral);
+- a move, a seat, a setting is acknowledged: the publisher shows the change;
+- a dialog (the confirmation to cancel) is ephemeral, closed once answered;
+- a player who sits down but takes no DMs is told how to open them or to use "My hand".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+import discord
+
+from adapters.discord.answer import Answer, Running
+from adapters.discord.publisher import DiscordPublisher
+from adapters.discord.refs import in_dm, is_admin, language, user_of
+from bot.codec import CodecError, Command, Verb, decode
+from bot.errors import ServiceError
+from bot.i18n import Translator
+from bot.interactions import Interactions, Reply
+from bot.models import User
+from bot.presenters import Screen
+
+log = logging.getLogger(__name__)
+
+#: Presses answered with a new (ephemeral) message rather than by editing one.
+NEW_MESSAGE_VERBS = frozenset({Verb.SHOW_HAND, Verb.CANCEL_ASK})
+#: Presses on a hand message that show the hand again in that very message.
+HAND_VERBS = frozenset({Verb.SELECT, Verb.PLAY})
+#: Presses on a dialog that close it when they succeed.
+DIALOG_VERBS = frozenset({Verb.CANCEL, Verb.REFRESH})
+
+
+class Presses:
+    """Answers every button press (see the module docstring)."""
+
+    def __init__(
+        self,
+        interactions: Interactions,
+        publisher: DiscordPublisher,
+        tr: Translator,
+        *,
+        defer_after: float,
+        running: Running,
+    ) -> None:
+        self.interactions = interactions
+        self.publisher = publisher
+        self.tr = tr
+        self.defer_after = defer_after
+        self.running = running
+
+    async def handle_press(self, interaction: discord.Interaction[Any], token: str) -> None:
+        answer = Answer(interaction, defer_after=self.defer_after)
+        with self.running.track():
+            try:
+                await self._press(answer, interaction, token)
+            except Exception:
+                # discord.py would only log it; log it ourselves, and tell the user.
+                log.exception("press %r by %s failed", token, interaction.user.id)
+                await sorry(answer, self.interactions, self.tr)
+
+    async def _press(
+        self, answer: Answer, interaction: discord.Interaction[Any], token: str
+    ) -> None:
+        user = user_of(interaction)
+        try:
+            command: Command | None = decode(token)
+        except CodecError:
+            command = None
+        verb = command.verb if command is not None else None
+        message = interaction.message
+        on_ephemeral = message is not None and message.flags.ephemeral
+        reply = await answer.within(
+            self._ask(user, token, command, interaction), new_message=verb in NEW_MESSAGE_VERBS
+        )
+        user_id = interaction.user.id
+        game_id = reply.game.id if reply.game is not None else None
+        if verb is Verb.SHOW_HAND and reply.hand is not None and reply.game is not None:
+            table_locale = reply.game.settings.locale
+            hand = await self.publisher.ephemeral_hand(reply.hand, user_id, user.ref, table_locale)
+            await answer.send(hand, ephemeral=True)
+            if not answer.expired:
+                self.publisher.attach_hand(reply.game.id, user_id, interaction, refresh=False)
+            return
+        if reply.hand is not None and verb in HAND_VERBS:
+            hand = reply.hand
+            if on_ephemeral and reply.game is not None:
+                table_locale = reply.game.settings.locale
+                hand = await self.publisher.ephemeral_hand(hand, user_id, user.ref, table_locale)
+            await answer.edit(hand)
+            if on_ephemeral and game_id is not None and not answer.expired:
+                self.publisher.attach_hand(game_id, user_id, interaction, refresh=False)
+            if reply.alert is not None:
+                await answer.send(Screen(reply.alert), ephemeral=True)
+            return
+        if reply.dm_needed:
+            await answer.send(Screen(await self._dm_closed_text(user, interaction)))
+            return
+        if reply.screen is not None:
+            await answer.send(reply.screen, ephemeral=True)
+            return
+        if reply.alert is not None:
+            await answer.send(Screen(reply.alert), ephemeral=True)
+            return
+        if verb in DIALOG_VERBS and on_ephemeral:
+            await answer.delete()
+            return
+        await answer.ack()
+        if verb is Verb.PLAY and on_ephemeral and game_id is not None and not answer.expired:
+            self.publisher.attach_hand(game_id, user_id, interaction, refresh=True)
+        if verb is Verb.JOIN and not in_dm(interaction):
+            await self._check_dm(answer, user, interaction)
+
+    async def _ask(
+        self,
+        user: User,
+        token: str,
+        command: Command | None,
+        interaction: discord.Interaction[Any],
+    ) -> Reply:
+        # A player's hand reads in the same language wherever it is shown: the one he
+        # chose, else the table's (as in his DM hand), not his Discord client's.
+        fallback = language(interaction)
+        if command is not None:
+            with contextlib.suppress(ServiceError):
+                fallback = (await self.interactions.service.game(command.game_id)).settings.locale
+        return await self.interactions.press(
+            user, token, platform_language=fallback, is_admin=is_admin(interaction)
+        )
+
+    async def _check_dm(
+        self, answer: Answer, user: User, interaction: discord.Interaction[Any]
+    ) -> None:
+        """A player who sat down learns at once whether his cards can come by DM."""
+        locale = await self.interactions.user_locale(user, language(interaction))
+        hello = self.tr.t(locale, "notice-dm-hello")
+        if not await self.publisher.can_dm(interaction.user.id, hello):
+            await answer.send(Screen(self.tr.t(locale, "discord-dm-closed")), ephemeral=True)
+
+    async def _dm_closed_text(self, user: User, interaction: discord.Interaction[Any]) -> str:
+        locale = await self.interactions.user_locale(user, language(interaction))
+        return self.tr.t(locale, "discord-dm-closed")
+
+
+async def sorry(answer: Answer, interactions: Interactions, tr: Translator) -> None:
+    """Tell the user that something went wrong, if Discord still takes an answer."""
+    interaction = answer.interaction
+    try:
+        locale = await interactions.user_locale(user_of(interaction), language(interaction))
+        await answer.send(Screen(tr.t(locale, "err-generic")), ephemeral=True)
+    except Exception as error:  # the error itself is logged already
+        log.warning("could not tell %s about an error: %r", interaction.user.id, error)

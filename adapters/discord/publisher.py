@@ -1,0 +1,418 @@
+"""Shows what happens in a game on Discord.
+
+For every change the application says what to show (:meth:`Interactions.outputs`);
+this publisher only delivers it:
+
+- the table: ONE message in the game's channel, edited in place (the lobby, then the
+  table). After ``/kozel`` it is the command's own answer;
+- a hand: one DM per player per game, edited in place; and, while its token lives, the
+  player's ephemeral hand (opened with the table's "My hand" button) is kept current too;
+- results, notices and reminders: new messages.
+
+``publish`` runs under the game's lock, so it only queues. Each message has a lane
+that sends one request at a time and keeps only the latest screen of a message that is
+edited in place, so a fast series of changes costs one edit, not one per card; results
+and notices keep their order. Message ids are remembered in the game
+(:meth:`GameService.set_message`), so a restarted bot edits the same messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import discord
+
+from adapters.discord import render
+from adapters.discord.answer import is_expired
+from bot.errors import ServiceError
+from bot.i18n import Translator
+from bot.interactions import Interactions, Target
+from bot.models import ChatRef, Game, GameStatus, UserRef
+from bot.ports import Change
+from bot.presenters import Screen
+from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[None]]
+
+#: An interaction token serves edits for 15 minutes; stop a little earlier.
+TOKEN_LIFETIME = 14 * 60.0
+#: After a DM failed (closed DMs), try that user again only after this many seconds.
+DM_RETRY_AFTER = 300.0
+
+
+@dataclass(eq=False)
+class _Lane:
+    """Deliveries to one message (``coalesce``: only the latest counts) or one chat."""
+
+    coalesce: bool
+    jobs: deque[Job] = field(default_factory=deque)
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Live:
+    """An interaction whose original message is a player's ephemeral hand."""
+
+    interaction: discord.Interaction[Any]
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Hand:
+    """The latest hand shown to a player (to refresh a newly attached ephemeral hand)."""
+
+    seat: int
+    user: UserRef
+    screen: Screen
+    playing: bool
+    chat: ChatRef
+    locale: str
+
+
+def with_note(screen: Screen, note: str) -> Screen:
+    return Screen(f"{screen.text}\n\n{note}", screen.rows)
+
+
+class DiscordPublisher:
+    """The Discord side of :class:`bot.ports.Publisher`."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        interactions: Interactions,
+        service: GameService,
+        tr: Translator,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.bot = bot
+        self.interactions = interactions
+        self.service = service
+        self.tr = tr
+        self._clock = clock
+        self._ready = asyncio.Event()
+        self._lanes: dict[tuple[int, str], _Lane] = {}
+        self._chores: set[asyncio.Task[None]] = set()
+        #: Message ids by (game id, key): "table", "hand:<seat>".
+        self._ids: dict[tuple[int, str], int] = {}
+        #: What each of those messages shows now (an identical edit is skipped).
+        self._shown: dict[tuple[int, str], Screen] = {}
+        self._hands: dict[tuple[int, int], _Hand] = {}
+        self._live: dict[tuple[int, int], _Live] = {}
+        #: ``/kozel`` interactions whose answer becomes the table, by chat id.
+        self._openers: dict[str, _Live] = {}
+        self._dm_closed: dict[int, float] = {}
+        self._dm_open: set[int] = set()
+        self._told: set[tuple[int, int]] = set()
+
+    # --- Wiring ----------------------------------------------------------------------
+
+    def ready(self) -> None:
+        """The bot is logged in: requests may go out."""
+        self._ready.set()
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._chores) or any(lane.task is not None for lane in self._lanes.values())
+
+    async def idle(self) -> None:
+        """Wait until everything queued so far is delivered (tests, shutdown)."""
+        while True:
+            tasks = [lane.task for lane in self._lanes.values() if lane.task is not None]
+            tasks += list(self._chores)
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def close(self) -> None:
+        tasks = [lane.task for lane in self._lanes.values() if lane.task is not None]
+        tasks += list(self._chores)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._lanes.clear()
+
+    # --- Publisher -------------------------------------------------------------------
+
+    async def publish(self, game: Game, change: Change) -> None:
+        for key, value in game.messages.items():
+            if value.isdigit():
+                self._ids.setdefault((game.id, key), int(value))
+        locale = game.settings.locale
+        playing = game.status is GameStatus.PLAYING
+        for output in await self.interactions.outputs(game, change, hand_button=True):
+            screen = output.screen
+            if output.target is Target.TABLE:
+                job = partial(self._show_table, game.id, game.chat, screen)
+                self._queue((game.id, "table"), job, coalesce=True)
+            elif output.target is Target.CHAT:
+                self._queue((game.id, "chat"), partial(self._post, game.chat, screen), False)
+            elif output.seat is not None and output.user is not None:
+                user_id = int(output.user.id)
+                if output.target is Target.HAND:
+                    hand = _Hand(output.seat, output.user, screen, playing, game.chat, locale)
+                    self._hands[(game.id, user_id)] = hand
+                    self._queue_hand(game.id, hand)
+                else:
+                    job = partial(self._send_private, user_id, screen)
+                    self._queue((game.id, f"dm:{output.seat}"), job, coalesce=False)
+        if not game.status.is_open:
+            self._chore(self._forget_when_done(game.id))
+
+    # --- What presses and commands tell the publisher ------------------------------
+
+    def expect_table(self, chat: ChatRef, interaction: discord.Interaction[Any]) -> None:
+        """``/kozel`` was deferred: its answer becomes the table of the game it opens."""
+        self._openers[chat.id] = _Live(interaction, self._clock())
+
+    def forget_table(self, chat: ChatRef) -> None:
+        self._openers.pop(chat.id, None)
+
+    def attach_hand(
+        self, game_id: int, user_id: int, interaction: discord.Interaction[Any], *, refresh: bool
+    ) -> None:
+        """The original message of ``interaction`` is the user's ephemeral hand: keep it
+        current while the token lives (``refresh``: show the latest hand in it now)."""
+        self._live[(game_id, user_id)] = _Live(interaction, self._clock())
+        hand = self._hands.get((game_id, user_id))
+        if refresh and hand is not None:
+            self._queue_hand(game_id, hand)
+
+    def table_id(self, game: Game) -> int | None:
+        """The id of a game's table message, if it has one."""
+        known = self._ids.get((game.id, "table"))
+        stored = game.messages.get("table", "")
+        return known if known is not None else int(stored) if stored.isdigit() else None
+
+    def dm_closed(self, user_id: int) -> bool:
+        failed = self._dm_closed.get(user_id)
+        return failed is not None and self._clock() - failed < DM_RETRY_AFTER
+
+    async def can_dm(self, user_id: int, hello: str) -> bool:
+        """Whether the user takes DMs from the bot; a user not written to yet gets
+        ``hello``."""
+        if user_id in self._dm_open:
+            return True
+        if self.dm_closed(user_id):
+            return False
+        return await self._send_dm(user_id, Screen(hello))
+
+    # --- Lanes -----------------------------------------------------------------------
+
+    def _queue(self, key: tuple[int, str], job: Job, coalesce: bool) -> None:
+        lane = self._lanes.get(key)
+        if lane is None:
+            lane = self._lanes[key] = _Lane(coalesce)
+        if lane.coalesce:
+            lane.jobs.clear()
+        lane.jobs.append(job)
+        if lane.task is None:
+            lane.task = asyncio.get_running_loop().create_task(self._drain(key, lane))
+
+    def _queue_hand(self, game_id: int, hand: _Hand) -> None:
+        self._queue((game_id, f"hand:{hand.seat}"), partial(self._show_hand, game_id, hand), True)
+
+    async def _drain(self, key: tuple[int, str], lane: _Lane) -> None:
+        try:
+            await self._ready.wait()
+            while lane.jobs:
+                job = lane.jobs.popleft()
+                try:
+                    await job()
+                except asyncio.CancelledError:
+                    raise
+                except (discord.Forbidden, discord.NotFound) as error:
+                    # The channel is gone or the bot may not write there: the game
+                    # goes on; a moderator has to fix the permissions.
+                    log.warning("game %s: cannot show %s: %s", *key, error)
+                except Exception:
+                    if self.bot.is_closed():
+                        log.warning("game %s: %s not shown, the bot is closed", *key)
+                    else:
+                        log.exception("game %s: showing %s failed", *key)
+        finally:
+            lane.task = None
+            if self._lanes.get(key) is lane and not lane.jobs:
+                del self._lanes[key]
+
+    def _chore(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
+    async def _forget_when_done(self, game_id: int) -> None:
+        """A game is over: once its last messages are out, forget what was kept for it."""
+        while True:
+            tasks = [
+                lane.task
+                for key, lane in self._lanes.items()
+                if key[0] == game_id and lane.task is not None
+            ]
+            if not tasks:
+                break
+            await asyncio.gather(*tasks, return_exceptions=True)
+        for key in [k for k in self._ids if k[0] == game_id]:
+            del self._ids[key]
+        for key in [k for k in self._shown if k[0] == game_id]:
+            del self._shown[key]
+        for user_key in [k for k in self._hands if k[0] == game_id]:
+            del self._hands[user_key]
+        for user_key in [k for k in self._live if k[0] == game_id]:
+            del self._live[user_key]
+        self._told = {told for told in self._told if told[0] != game_id}
+
+    # --- Deliveries ------------------------------------------------------------------
+
+    def _channel(self, chat: ChatRef) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(int(chat.id))
+
+    async def _show_table(self, game_id: int, chat: ChatRef, screen: Screen) -> None:
+        key = (game_id, "table")
+        channel = self._channel(chat)
+        message_id = self._ids.get(key)
+        if message_id is not None:
+            if self._shown.get(key) == screen:
+                return
+            try:
+                await channel.get_partial_message(message_id).edit(
+                    content=render.content(screen.text), view=render.view(screen)
+                )
+            except discord.NotFound:
+                log.info("game %s: the table message is gone, posting a new one", game_id)
+            else:
+                self._shown[key] = screen
+                return
+        message_id = await self._open_table(chat, screen)
+        self._shown[key] = screen
+        await self._remember(game_id, "table", message_id)
+
+    async def _open_table(self, chat: ChatRef, screen: Screen) -> int:
+        text, view = render.content(screen.text), render.view(screen)
+        opener = self._openers.pop(chat.id, None)
+        if opener is not None and self._clock() - opener.since < TOKEN_LIFETIME:
+            try:
+                message = await opener.interaction.edit_original_response(content=text, view=view)
+            except discord.HTTPException as error:
+                if not is_expired(error) and not isinstance(error, discord.NotFound):
+                    raise
+            else:
+                return message.id
+        return (await self._channel(chat).send(text, view=view)).id
+
+    async def _show_hand(self, game_id: int, hand: _Hand) -> None:
+        user_id = int(hand.user.id)
+        live = self._live.get((game_id, user_id))
+        if live is not None:
+            await self._show_live_hand(game_id, user_id, live, hand)
+        key = (game_id, f"hand:{hand.seat}")
+        message_id = self._ids.get(key)
+        if message_id is None and not hand.playing:
+            return  # no new hand message for a game that is over
+        if self.dm_closed(user_id):
+            if hand.playing:
+                await self._tell_closed(game_id, hand)
+            return
+        if message_id is not None and self._shown.get(key) == hand.screen:
+            return
+        text, view = render.content(hand.screen.text), render.view(hand.screen)
+        try:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            if message_id is not None:
+                try:
+                    await dm.get_partial_message(message_id).edit(content=text, view=view)
+                except discord.NotFound:
+                    log.info("game %s: hand message of seat %s is gone", game_id, hand.seat)
+                else:
+                    self._shown[key] = hand.screen
+                    return
+            message = await dm.send(text, view=view)
+        except discord.Forbidden as error:
+            self._closed(user_id, error)
+            await self._tell_closed(game_id, hand)
+            return
+        self._opened(user_id)
+        self._shown[key] = hand.screen
+        await self._remember(game_id, key[1], message.id)
+
+    async def _show_live_hand(self, game_id: int, user_id: int, live: _Live, hand: _Hand) -> None:
+        if self._clock() - live.since >= TOKEN_LIFETIME:
+            self._live.pop((game_id, user_id), None)
+            return
+        screen = await self.ephemeral_hand(hand.screen, user_id, hand.user, hand.locale)
+        try:
+            await live.interaction.edit_original_response(
+                content=render.content(screen.text), view=render.view(screen)
+            )
+        except discord.HTTPException as error:
+            if not (is_expired(error) or isinstance(error, discord.NotFound)):
+                raise
+            log.info("game %s: the ephemeral hand of %s is gone (%s)", game_id, user_id, error.code)
+            if self._live.get((game_id, user_id)) is live:
+                del self._live[(game_id, user_id)]
+
+    async def ephemeral_hand(
+        self, screen: Screen, user_id: int, user: UserRef, table_locale: str
+    ) -> Screen:
+        """A hand for an ephemeral message: with a note when the player's DMs are closed."""
+        if not self.dm_closed(user_id):
+            return screen
+        locale = await self.interactions.user_locale(user, table_locale)
+        return with_note(screen, self.tr.t(locale, "discord-hand-here"))
+
+    async def _tell_closed(self, game_id: int, hand: _Hand) -> None:
+        """Tell a player once per game, in the game's channel, that his DMs are closed."""
+        user_id = int(hand.user.id)
+        if (game_id, user_id) in self._told:
+            return
+        self._told.add((game_id, user_id))
+        text = self.tr.t(hand.locale, "discord-dm-closed-public", mention=f"<@{user_id}>")
+        mentions = discord.AllowedMentions(users=[discord.Object(user_id)])
+        job = partial(self._post, hand.chat, Screen(text), mentions)
+        self._queue((game_id, "chat"), job, coalesce=False)
+
+    async def _post(
+        self, chat: ChatRef, screen: Screen, mentions: discord.AllowedMentions | None = None
+    ) -> None:
+        text = render.content(screen.text)
+        channel = self._channel(chat)
+        if mentions is None:
+            await channel.send(text, view=render.view(screen))
+        else:
+            await channel.send(text, view=render.view(screen), allowed_mentions=mentions)
+
+    async def _send_private(self, user_id: int, screen: Screen) -> None:
+        await self._send_dm(user_id, screen)
+
+    async def _send_dm(self, user_id: int, screen: Screen) -> bool:
+        try:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            await dm.send(render.content(screen.text), view=render.view(screen))
+        except discord.Forbidden as error:
+            self._closed(user_id, error)
+            return False
+        self._opened(user_id)
+        return True
+
+    def _closed(self, user_id: int, error: discord.Forbidden) -> None:
+        log.info("user %s takes no DMs (%s %s)", user_id, error.status, error.code)
+        self._dm_closed[user_id] = self._clock()
+        self._dm_open.discard(user_id)
+
+    def _opened(self, user_id: int) -> None:
+        self._dm_open.add(user_id)
+        self._dm_closed.pop(user_id, None)
+
+    async def _remember(self, game_id: int, key: str, message_id: int) -> None:
+        self._ids[(game_id, key)] = message_id
+        with contextlib.suppress(ServiceError):
+            await self.service.set_message(game_id, key, str(message_id))

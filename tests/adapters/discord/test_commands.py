@@ -1,0 +1,78 @@
+"""Slash commands: registered with localized names, answered through Interactions."""
+
+from __future__ import annotations
+
+import re
+
+from bot import presenters
+from bot.presenters import COMMANDS
+from tests.adapters.discord.harness import ALICE, BOB, CHAT, EVE, Harness
+from tests.fakes.discord import FakeDiscord
+
+#: Discord's rule for command and option names.
+NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+async def test_commands_are_registered_with_localized_names_and_descriptions(
+    harness: Harness, dc: FakeDiscord
+) -> None:
+    tr = harness.tr
+    for name in COMMANDS:
+        command = dc.command(name)
+        assert command["description"] == tr.t("en", f"cmd-{name}")
+        names = command["name_localizations"]
+        assert names["ru"] == tr.t("ru", f"cmd-name-{name}")
+        assert names["en-US"] == names["en-GB"] == name
+        descriptions = command["description_localizations"]
+        assert descriptions["ru"] == tr.t("ru", f"cmd-{name}")
+        assert descriptions["en-US"] == tr.t("en", f"cmd-{name}")
+        for localized in names.values():
+            assert NAME.match(localized) and localized == localized.lower()
+    assert dc.command("kozel")["name_localizations"]["ru"] == "козёл"
+    (everywhere,) = dc.command("top")["options"]
+    assert everywhere["name"] == "all" and everywhere["type"] == 5
+    assert everywhere["name_localizations"]["ru"] == "все"
+    assert everywhere["description_localizations"]["ru"] == tr.t("ru", "cmd-option-all-about")
+    (language,) = dc.command("lang")["options"]
+    choices = {c["value"]: c for c in language["choices"]}
+    assert choices["ru"]["name_localizations"]["ru"] == tr.t("ru", "lang-name-ru")
+    assert choices["en"]["name"] == tr.t("en", "lang-name-en")
+    (player,) = dc.command("stats")["options"]
+    assert player["type"] == 6 and player["name_localizations"]["ru"] == "игрок"
+
+
+async def test_help_rules_lang_answer_in_the_chat_language(harness: Harness) -> None:
+    rec = await harness.slash(ALICE, "help")
+    assert rec.content == harness.t("help-text") and not rec.ephemeral
+    rec = await harness.slash(ALICE, "rules", {"set": "classic"})
+    assert rec.content == harness.t("rules-classic")
+    rec = await harness.slash(BOB, "lang", {"language": "en"})
+    assert rec.content == harness.t("notice-lang-switched", "en")
+    assert await harness.service.chat_locale(CHAT) == "en"
+    rec = await harness.slash(BOB, "help")
+    assert rec.content == harness.t("help-text", "en")
+    rec = await harness.slash(BOB, "lang")
+    assert rec.content == harness.t("notice-lang-usage", "en", lang=harness.t("lang-name-en", "en"))
+
+
+async def test_stats_and_top_when_nothing_was_played(harness: Harness) -> None:
+    rec = await harness.slash(ALICE, "stats")
+    assert rec.content == harness.t("stats-empty")
+    rec = await harness.slash(ALICE, "stats", {"player": str(BOB)})
+    assert rec.content == harness.t("stats-empty")
+    rec = await harness.slash(EVE, "top", {"all": True})
+    assert rec.content is not None and rec.content.startswith(harness.t("top-title-global"))
+
+
+async def test_a_second_kozel_points_to_the_running_table(
+    harness: Harness, dc: FakeDiscord
+) -> None:
+    game, table = await harness.open_table()
+    assert dc.message(table)["content"] == presenters.lobby(game, harness.tr, "ru").text
+    rec = await harness.slash(BOB, "kozel")
+    assert rec.content == harness.t("err-game-running")
+    ((label, url),) = [(b["label"], b.get("url")) for b in rec.components[0]["components"]]
+    assert label == harness.t("discord-to-table")
+    assert url == f"https://discord.com/channels/100/{CHAT.id}/{table}"
+    assert [int(m["id"]) for m in dc.messages(int(CHAT.id))] == [table, int(rec.original["id"])]  # type: ignore[index]
+    assert (await harness.game()).id == game.id
