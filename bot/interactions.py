@@ -92,12 +92,21 @@ class Interactions:
         can_message: CanMessage | None = None,
     ) -> Reply:
         """Handle a pressed button. Never raises for a bad press: every refusal is an
-        alert in the user's language, and nothing changes."""
-        locale = await self.user_locale(user, platform_language)
+        alert in the user's language, and nothing changes.
+
+        The user's language is the one he chose with ``/lang``, else the language of
+        the game's table (as in :meth:`outputs`, so a hand keeps its language), else
+        his platform's."""
         try:
             command = decode(token)
         except CodecError:
+            locale = await self.user_locale(user, platform_language)
             return Reply(alert=self.error_text(ErrorCode.MALFORMED, locale))
+        try:
+            table_locale = (await self.service.game(command.game_id)).settings.locale
+        except ServiceError:
+            table_locale = platform_language
+        locale = await self.user_locale(user, table_locale)
         try:
             return await self._press(user, command, locale, is_admin, can_message)
         except ServiceError as error:
@@ -316,6 +325,46 @@ class Interactions:
             )
             out.append(Output(Target.CHAT, presenters.notice(kind, game, change.seat, tr, locale)))
         return out
+
+    # --- The table and a hand as they are now ------------------------------------------
+    # For adapters that render lazily: when several changes of a game queue up before
+    # a message can be sent (rate limits), only the newest state is worth rendering.
+    # These show exactly what `outputs` puts in its TABLE and HAND outputs.
+
+    def table_screen(self, game: Game, *, hand_button: bool = False) -> Screen:
+        """The game's one public message now: the lobby, then the table."""
+        locale = game.settings.locale
+        if game.status is GameStatus.LOBBY:
+            return presenters.lobby(game, self.tr, locale)
+        now = self.service.clock.now()
+        return presenters.table(game, self.tr, locale, now, with_hand_button=hand_button)
+
+    async def hand_screen(self, game: Game, seat: int) -> Screen | None:
+        """A seat's private hand now (None if no human sits there)."""
+        player = game.seats[seat] if 0 <= seat < len(game.seats) else None
+        if player is None or player.user is None or player.is_computer:
+            return None
+        locale = await self.user_locale(player.user, game.settings.locale)
+        if game.status is GameStatus.CANCELLED:
+            return presenters.cancelled(self.tr, locale)
+        return presenters.hand(game, seat, 0, self.tr, locale)
+
+    def lazy_outputs(
+        self, game: Game, change: Change
+    ) -> list[tuple[Target, int | None, UserRef | None]] | None:
+        """The outputs of this change as (target, seat, user), to be rendered later
+        with :meth:`table_screen` and :meth:`hand_screen`; or None when the change
+        shows more than the table and the hands (a result, a notice, a reminder):
+        then take :meth:`outputs`."""
+        if change.kind is ChangeKind.LOBBY:
+            return [(Target.TABLE, None, None)]
+        plain = (ChangeKind.STARTED, ChangeKind.PLAYED, ChangeKind.DEALT)
+        if change.kind not in plain or any(
+            isinstance(event, DealScored | SeriesFinished) for event in change.events
+        ):
+            return None
+        hands = [(Target.HAND, seat, player.user) for seat, player in game.humans]
+        return [(Target.TABLE, None, None), *hands]
 
 
 def _team(arg: str, game_id: int) -> Team:

@@ -540,7 +540,9 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
             Button(tr.t(locale, "hand-molodka"), _token(game, Verb.PLAY, action_arg(molodka)))
         )
     if selected:
-        actions.append(Button(tr.t(locale, "hand-clear"), _token(game, Verb.SELECT, "0")))
+        # REFRESH, not SELECT "0": with one card selected, that card's own button
+        # already carries SELECT "0", and a platform may refuse two equal ids.
+        actions.append(Button(tr.t(locale, "hand-clear"), _token(game, Verb.REFRESH)))
     card_rows = [
         card_buttons[start : start + _CARDS_PER_ROW]
         for start in range(0, len(card_buttons), _CARDS_PER_ROW)

@@ -361,7 +361,9 @@ def test_selecting_a_lead_offers_it(tr: Translator) -> None:
     assert Action.lead(0, card) in offered
     assert offered[Action.lead(0, card)].label == tr.t("ru", "hand-lead", cards=p.card_label(card))
     clear = [decode(b.token or "") for b in screen.buttons if b.label == tr.t("ru", "hand-clear")]
-    assert [(cmd.verb, cmd.arg) for cmd in clear] == [(Verb.SELECT, "0")]
+    assert [(cmd.verb, cmd.arg) for cmd in clear] == [(Verb.REFRESH, "")]
+    tokens = [b.token for b in screen.buttons if b.token]
+    assert len(tokens) == len(set(tokens)), "every button of a screen has its own token"
     # Pressing the selected card again unselects it.
     again = next(b for b in screen.buttons if b.label.endswith(p.card_label(card)))
     assert decode(again.token or "").arg == "0"
