@@ -292,15 +292,16 @@ class Interactions:
         out: list[Output] = []
         if change.kind is ChangeKind.LOBBY:
             return [Output(Target.TABLE, presenters.lobby(game, tr, locale))]
+        table = presenters.table(game, tr, locale, now, with_hand_button=hand_button)
         if change.kind is ChangeKind.REMINDER:
+            # The table's "time left" is refreshed too, and the player is reminded.
             seat = change.seat
             player = game.seats[seat] if seat is not None else None
             if seat is None or player is None or player.user is None:
-                return []
+                return [Output(Target.TABLE, table)]
             user_locale = await self.user_locale(player.user, locale)
             screen = presenters.reminder(game, seat, tr, user_locale, now)
-            return [Output(Target.PRIVATE, screen, seat, player.user)]
-        table = presenters.table(game, tr, locale, now, with_hand_button=hand_button)
+            return [Output(Target.TABLE, table), Output(Target.PRIVATE, screen, seat, player.user)]
         out.append(Output(Target.TABLE, table))
         if change.kind is ChangeKind.CANCELLED:
             out.append(Output(Target.CHAT, presenters.cancelled(tr, locale)))

@@ -179,7 +179,10 @@ async def test_reminder_goes_privately_to_the_player_on_turn(
     game = await service.game(game_id)
     turn = game.series.current.turn  # type: ignore[union-attr]
     outputs = await ui.outputs(game, Change(ChangeKind.REMINDER, seat=turn))
-    assert [(o.target, o.user) for o in outputs] == [(Target.PRIVATE, PLAYERS[turn].ref)]
+    assert [(o.target, o.user) for o in outputs] == [
+        (Target.TABLE, None),
+        (Target.PRIVATE, PLAYERS[turn].ref),
+    ]
     lobby = await ui.outputs(game, Change(ChangeKind.LOBBY))
     assert [o.target for o in lobby] == [Target.TABLE]
     assert DAN.ref != ALICE.ref
