@@ -102,6 +102,7 @@ class Interactions:
         except CodecError:
             locale = await self.user_locale(user, platform_language)
             return Reply(alert=self.error_text(ErrorCode.MALFORMED, locale))
+        table_locale: str | None
         try:
             table_locale = (await self.service.game(command.game_id)).settings.locale
         except ServiceError:

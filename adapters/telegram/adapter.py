@@ -1,0 +1,117 @@
+"""The Telegram bot: aiogram 3 over the application's :class:`Interactions`.
+
+:class:`TelegramAdapter` wires a ``Bot`` (pointed at ``settings.telegram_api_url``,
+any Bot API server), a ``Dispatcher`` with the routers of
+:mod:`adapters.telegram.handlers`, the :class:`~adapters.telegram.outbox.Outbox`
+that paces every message, and the publisher the game service calls on each change.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import TelegramAPIError
+from aiogram.types import BotCommand
+
+from adapters.telegram.handlers import routers
+from adapters.telegram.middlewares import AnswerCallbacks
+from adapters.telegram.outbox import Outbox, Pacing
+from adapters.telegram.publisher import TelegramPublisher
+from bot import presenters
+from bot.i18n import Translator
+from bot.interactions import Interactions
+from bot.models import ChatRef, Platform
+from bot.service import GameService
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def build_dispatcher(
+    *,
+    service: GameService,
+    interactions: Interactions,
+    tr: Translator,
+    outbox: Outbox,
+) -> Dispatcher:
+    """A Dispatcher with fresh routers; the services are handed to the handlers by
+    name (``service``, ``interactions``, ``tr``, ``outbox``)."""
+    dp = Dispatcher(service=service, interactions=interactions, tr=tr, outbox=outbox)
+    dp.callback_query.outer_middleware(AnswerCallbacks())
+    dp.include_routers(*routers())
+    return dp
+
+
+class TelegramAdapter:
+    """Runs the bot with long polling until cancelled."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        service: GameService,
+        interactions: Interactions,
+        tr: Translator,
+        *,
+        bot: Bot | None = None,
+        pacing: bool | Pacing = True,
+    ) -> None:
+        self.settings = settings
+        self.service = service
+        self.interactions = interactions
+        self.tr = tr
+        if bot is None:
+            if settings.telegram_bot_token is None:
+                raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+            api = TelegramAPIServer.from_base(settings.telegram_api_url)
+            bot = Bot(
+                settings.telegram_bot_token.get_secret_value(), session=AiohttpSession(api=api)
+            )
+        self.bot = bot
+        if isinstance(pacing, bool):
+            pacing = Pacing() if pacing else Pacing.off()
+        self.outbox = Outbox(bot, pacing, remember=service.set_message, on_migrate=self._migrate)
+        self.publisher = TelegramPublisher(interactions, self.outbox)
+        service.add_publisher(Platform.TELEGRAM, self.publisher)
+        self.dp = build_dispatcher(
+            service=service, interactions=interactions, tr=tr, outbox=self.outbox
+        )
+
+    async def run(self) -> None:
+        """Register the command menus, then poll until cancelled or :meth:`stop`;
+        queued messages still go out (for a few seconds) before the session closes."""
+        try:
+            try:
+                await self.set_commands()
+            except TelegramAPIError as error:  # the menus are a nicety: play anyway
+                log.warning("could not register the command menus: %s", error.message)
+            await self.dp.start_polling(
+                self.bot,
+                handle_signals=False,
+                close_bot_session=False,
+                allowed_updates=self.dp.resolve_used_update_types(),
+            )
+        finally:
+            await self.outbox.close()
+            await self.bot.session.close()
+
+    async def stop(self) -> None:
+        """Stop polling (``run`` then returns)."""
+        await self.dp.stop_polling()
+
+    async def set_commands(self) -> None:
+        """The command menus, in Russian and English, and the default language's for
+        everybody else."""
+        for language in ("ru", "en", None):
+            locale = language or self.settings.default_locale
+            descriptions = presenters.command_descriptions(self.tr, locale)
+            commands = [BotCommand(command=c, description=d) for c, d in descriptions.items()]
+            await self.bot.set_my_commands(commands, language_code=language)
+
+    async def _migrate(self, old: int, new: int) -> None:
+        log.info("chat %s became the supergroup %s", old, new)
+        await self.service.migrate_chat(
+            ChatRef(Platform.TELEGRAM, str(old)), ChatRef(Platform.TELEGRAM, str(new))
+        )

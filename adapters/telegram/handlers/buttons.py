@@ -1,0 +1,112 @@
+"""Button presses (callback queries): every one goes to :meth:`Interactions.press`.
+
+The query is answered first (an alert if the press was refused), then the reply is
+shown: the pressed hand re-rendered in place, a screen sent (the cancel
+confirmation), or the way to a private chat for a player the bot cannot write to.
+"""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.types import CallbackQuery, InaccessibleMessage, Message
+
+from adapters.telegram.handlers.common import is_admin
+from adapters.telegram.middlewares import CallbackAnswer
+from adapters.telegram.outbox import Outbox
+from adapters.telegram.publisher import hand_key
+from adapters.telegram.render import deep_link, join_payload, thread_of, user_of
+from bot import presenters
+from bot.codec import CodecError, Verb, decode
+from bot.i18n import Translator
+from bot.interactions import Interactions, Reply
+
+#: Presses that may need the presser's admin rights.
+_ADMIN_VERBS = (Verb.CANCEL_ASK, Verb.CANCEL)
+
+
+async def pressed(
+    query: CallbackQuery,
+    bot: Bot,
+    interactions: Interactions,
+    outbox: Outbox,
+    answer: CallbackAnswer,
+) -> None:
+    message = query.message
+    if message is None:
+        return
+    verb = _verb(query.data)
+    admin = verb in _ADMIN_VERBS and await is_admin(bot, message.chat.id, query.from_user.id)
+
+    async def can_message() -> bool:
+        hello = presenters.dm_hello(interactions.tr, await _locale(interactions, query))
+        return await outbox.can_message(query.from_user.id, hello)
+
+    reply = await interactions.press(
+        user_of(query.from_user),
+        query.data or "",
+        platform_language=query.from_user.language_code,
+        is_admin=admin,
+        can_message=can_message if verb is Verb.JOIN else None,
+    )
+    await answer(reply.alert)
+    await _show(bot, outbox, interactions.tr, query, message, verb, reply)
+
+
+async def _show(
+    bot: Bot,
+    outbox: Outbox,
+    tr: Translator,
+    query: CallbackQuery,
+    message: Message | InaccessibleMessage,
+    verb: Verb | None,
+    reply: Reply,
+) -> None:
+    """What a press shows besides its answer."""
+    chat, user = message.chat.id, query.from_user.id
+    thread = thread_of(message) if isinstance(message, Message) else None
+    if reply.dm_needed and reply.game is not None and verb is Verb.JOIN:
+        me = await bot.me()
+        team = (query.data or "").rsplit(":", 1)[-1]
+        url = deep_link(me.username or "", join_payload(reply.game.id, team))
+        screen = presenters.dm_needed(
+            query.from_user.full_name, url, tr, reply.game.settings.locale
+        )
+        outbox.send(chat, screen, thread=thread)
+    if _is_confirmation(message) and verb in (Verb.CANCEL, Verb.REFRESH):
+        if not reply.alert:  # answered: the question goes away
+            outbox.delete(chat, message.message_id)
+    elif reply.hand is not None and reply.game is not None and reply.seat is not None:
+        game, key = reply.game, hand_key(reply.seat)
+        known = game.messages.get(key)
+        if outbox.message_id((game.id, key), known) in (message.message_id, None) or chat != user:
+            # The player's hand message (a hand asked for elsewhere goes there too).
+            outbox.show(user, (game.id, key), reply.hand, version=game.version, known=known)
+        else:  # an older hand message of this game
+            outbox.edit(chat, message.message_id, reply.hand)
+    if reply.screen is not None:
+        target = user if reply.private else chat
+        outbox.send(target, reply.screen, thread=None if reply.private else thread)
+
+
+def _is_confirmation(message: Message | InaccessibleMessage) -> bool:
+    """Whether the pressed message asks to confirm a cancel (it has a CANCEL button)."""
+    markup = message.reply_markup if isinstance(message, Message) else None
+    rows = markup.inline_keyboard if markup is not None else []
+    return any(_verb(button.callback_data) is Verb.CANCEL for row in rows for button in row)
+
+
+def _verb(data: str | None) -> Verb | None:
+    try:
+        return decode(data or "").verb
+    except CodecError:
+        return None
+
+
+async def _locale(interactions: Interactions, query: CallbackQuery) -> str:
+    return await interactions.user_locale(user_of(query.from_user), query.from_user.language_code)
+
+
+def router() -> Router:
+    buttons = Router(name=__name__)
+    buttons.callback_query.register(pressed, F.data)
+    return buttons

@@ -1,0 +1,91 @@
+"""Chat commands: /kozel, /stop, /top, /stats, /rules, /lang, /help (also
+``/cmd@botname``). In a private chat /kozel starts a solo game against three
+computer players."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from adapters.telegram.handlers.common import answer, is_admin
+from adapters.telegram.outbox import Outbox
+from adapters.telegram.render import chat_of, is_private, user_of
+from bot.interactions import Interactions
+from bot.models import Platform, UserRef
+
+
+async def kozel(message: Message, interactions: Interactions, outbox: Outbox) -> None:
+    """Open a lobby (a solo game in a private chat); point to a running game."""
+    if message.from_user is None:
+        return
+    private = is_private(message.chat)
+    user = user_of(message.from_user)
+    reply = await interactions.kozel(chat_of(message), user, private=private)
+    if reply.alert:
+        answer(outbox, message, reply)
+
+
+async def stop(message: Message, bot: Bot, interactions: Interactions, outbox: Outbox) -> None:
+    """Ask the creator or an admin to confirm ending the chat's game."""
+    if message.from_user is None:
+        return
+    admin = await is_admin(bot, message.chat.id, message.from_user.id)
+    reply = await interactions.stop(
+        chat_of(message), user_of(message.from_user).ref, is_admin=admin
+    )
+    answer(outbox, message, reply)
+
+
+async def top(
+    message: Message, command: CommandObject, interactions: Interactions, outbox: Outbox
+) -> None:
+    """This chat's best players; ``/top all``: every chat's."""
+    everywhere = (command.args or "").strip().lower() in ("all", "все", "global")
+    answer(outbox, message, await interactions.top(chat_of(message), everywhere=everywhere))
+
+
+async def stats(message: Message, interactions: Interactions, outbox: Outbox) -> None:
+    """One's own statistics, or those of the user whose message this answers."""
+    replied = message.reply_to_message
+    who = replied.from_user if replied and replied.from_user else message.from_user
+    if who is None or who.is_bot:
+        who = message.from_user
+    if who is None:
+        return
+    user = UserRef(Platform.TELEGRAM, str(who.id))
+    answer(outbox, message, await interactions.stats(chat_of(message), user))
+
+
+async def rules(
+    message: Message, command: CommandObject, interactions: Interactions, outbox: Outbox
+) -> None:
+    answer(outbox, message, await interactions.rules(chat_of(message), command.args))
+
+
+async def help_(message: Message, interactions: Interactions, outbox: Outbox) -> None:
+    answer(outbox, message, await interactions.help(chat_of(message)))
+
+
+async def lang(
+    message: Message, command: CommandObject, interactions: Interactions, outbox: Outbox
+) -> None:
+    """The chat's language (in a private chat, the user's)."""
+    if message.from_user is None:
+        return
+    user, private = user_of(message.from_user), is_private(message.chat)
+    reply = await interactions.lang(chat_of(message), user, command.args, private=private)
+    answer(outbox, message, reply)
+
+
+def router() -> Router:
+    """A fresh router (a Router belongs to one Dispatcher only)."""
+    commands = Router(name=__name__)
+    commands.message.register(kozel, Command("kozel"))
+    commands.message.register(stop, Command("stop"))
+    commands.message.register(top, Command("top"))
+    commands.message.register(stats, Command("stats"))
+    commands.message.register(rules, Command("rules"))
+    commands.message.register(help_, Command("help"))
+    commands.message.register(lang, Command("lang"))
+    return commands

@@ -1,0 +1,591 @@
+"""Every message the bot sends or edits goes through the outbox, paced.
+
+Telegram lets a bot write about 20 messages a minute into a group (edits count),
+about one a second into a private chat and about 30 a second overall; past that it
+answers 429 with ``retry_after``. The outbox keeps a queue per chat, worked by one
+task at a time, so a chat's messages keep their order:
+
+* **Slots** are messages edited in place: a game's table and each player's hand.
+  A slot holds at most one queued job: a newer screen replaces the queued one (the
+  job moves to the end of the queue if something was queued after it), so a
+  burst of moves costs one edit, never one per card. A screen may be a *render*
+  function, called only when the job is about to go out: replaced states are
+  never rendered. A job may *linger* (``Pacing.linger``, 50 ms) when a newer state
+  is known to follow at once (computer players without a move delay), so that a
+  move and the computers' answers make one edit. A screen of an older game version
+  than one already queued is dropped; a screen equal to what the message shows is
+  not sent again. The first screen of a slot is sent as a new message and its id
+  remembered (``remember``), so that edits survive a restart.
+* **Sends** (results, notices, answers to commands) are new messages, in order.
+
+Before each request the outbox waits for the chat's and the bot's pace (unless
+pacing is off, for benchmarks); a 429 is waited out and the same request retried,
+so nothing is lost or reordered. "Message is not modified" is ignored; "message to
+edit not found" sends a new message and remembers it; a chat that became a
+supergroup is migrated (``on_migrate``) and the request retried there. A private
+chat that refuses us (403) drops its message quietly when asked to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Literal, TypeVar
+
+from aiogram import Bot
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    DeleteMessage,
+    EditMessageText,
+    GetChatMember,
+    GetMe,
+    GetUpdates,
+    Response,
+    SendMessage,
+    SetMyCommands,
+)
+from aiogram.types import Message, ReplyParameters
+
+from adapters.telegram.render import keyboard, text_of
+from bot.presenters import Screen
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+#: A message edited in place: (game id, key), the key being "table" or "hand:<seat>".
+Slot = tuple[int, str]
+#: A screen rendered when its message is about to be sent (None: nothing to send now).
+Render = Callable[[], Awaitable[Screen | None]]
+Remember = Callable[[int, str, str | None], Awaitable[None]]
+OnMigrate = Callable[[int, int], Awaitable[None]]
+
+_NOT_MODIFIED = "message is not modified"
+_GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
+_NETWORK_RETRIES = 5
+
+
+class _Moved(Exception):
+    """The chat became a supergroup: a message of the old chat cannot be reached."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pacing:
+    """How fast the bot may write. ``enabled=False`` (benchmarks) never waits; the
+    order of a chat's messages and the coalescing of edits stay."""
+
+    enabled: bool = True
+    group_limit: int = 20  # sends + edits into one group ...
+    group_window: float = 60.0  # ... per this many seconds
+    private_interval: float = 1.0  # seconds between two requests into one private chat
+    global_limit: int = 30  # requests into all chats together ...
+    global_window: float = 1.0  # ... per this many seconds
+    #: How long a table or hand may wait for a change known to follow at once (a
+    #: computer player's move without delay), so that a move and the answers to it
+    #: make one edit. Not a rate limit: it stays when pacing is off.
+    linger: float = 0.05
+
+    @classmethod
+    def off(cls) -> Pacing:
+        return cls(enabled=False)
+
+
+@dataclass(eq=False, slots=True)
+class _Job:
+    kind: Literal["send", "show", "edit", "delete"]
+    screen: Screen | Render | None = None
+    thread: int | None = None
+    reply_to: int | None = None
+    slot: Slot | None = None
+    message_id: int | None = None
+    quiet: bool = False  # a refusing private chat (403) drops the job silently
+    result: asyncio.Future[Message | None] | None = None
+    dropped: bool = False  # replaced by a newer job of the same slot
+    not_before: float = 0.0  # the loop's time before which it waits for newer screens
+
+
+@dataclass(eq=False, slots=True)
+class _SlotState:
+    chat_id: int
+    message_id: int | None
+    version: int = -1
+    shown: Screen | None = None
+    pending: _Job | None = None
+    busy: bool = False
+
+
+@dataclass(slots=True)
+class _Stats:
+    requests: int = 0
+    retried_429: int = 0
+    coalesced: int = 0
+    skipped: int = 0
+    failures: list[BaseException] = field(default_factory=list)
+
+
+class Outbox:
+    """Queues, coalesces and paces the bot's messages; see the module's docs."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        pacing: Pacing | None = None,
+        *,
+        remember: Remember | None = None,
+        on_migrate: OnMigrate | None = None,
+    ) -> None:
+        self.bot = bot
+        self.pacing = pacing or Pacing()
+        self._remember = remember
+        self._on_migrate = on_migrate
+        self.stats = _Stats()
+        self._queues: dict[int, deque[_Job]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._slots: dict[Slot, _SlotState] = {}
+        self._retired: set[int] = set()
+        self._moved: dict[int, int] = {}
+        self._reachable: set[int] = set()
+        self._group_sent: dict[int, deque[float]] = {}
+        self._private_last: dict[int, float] = {}
+        self._global_sent: deque[float] = deque()
+        self._response_types = _response_types()
+        self._wakeups: dict[int, asyncio.Future[None]] = {}
+
+    # --- What callers queue ------------------------------------------------------------
+
+    def send(
+        self,
+        chat_id: int,
+        screen: Screen,
+        *,
+        thread: int | None = None,
+        reply_to: int | None = None,
+        quiet: bool = False,
+        result: bool = False,
+    ) -> asyncio.Future[Message | None] | None:
+        """Queue a new message. With ``result`` a future tells the sent message (None
+        if a quiet chat refused it) or the error."""
+        future = asyncio.get_running_loop().create_future() if result else None
+        job = _Job("send", screen, thread, reply_to, quiet=quiet, result=future)
+        self._put(chat_id, job)
+        return future
+
+    def show(
+        self,
+        chat_id: int,
+        slot: Slot,
+        screen: Screen | Render,
+        *,
+        version: int,
+        known: str | int | None = None,
+        thread: int | None = None,
+        quiet: bool = False,
+        linger: bool = False,
+    ) -> None:
+        """Show ``screen`` in a slot's message: edit it in place, or send it the first
+        time. ``screen`` may be a :data:`Render`, called only when the message is
+        about to go out (so coalesced states are never rendered). ``known`` is the
+        message id the game remembered, if any. With ``linger`` the message waits
+        (at most ``pacing.linger``) for a newer screen known to follow at once."""
+        state = self._slots.get(slot)
+        if state is None:
+            state = self._slots[slot] = _SlotState(chat_id, _message_id(known))
+        if version < state.version:
+            self.stats.skipped += 1
+            return  # an older state than one already queued or shown
+        state.version = version
+        if state.chat_id != chat_id:  # the chat moved (a group became a supergroup)
+            state.chat_id, state.message_id, state.shown = chat_id, None, None
+        pending = state.pending
+        not_before = self._now() + self.pacing.linger if linger else 0.0
+        if pending is not None:
+            self.stats.coalesced += 1
+            queue = self._queues.get(chat_id)
+            if queue and queue[-1] is pending:
+                pending.screen, pending.thread = screen, thread
+                if not_before < pending.not_before:
+                    pending.not_before = not_before
+                    self._wake(chat_id)
+                return
+            pending.dropped = True
+            not_before = min(pending.not_before, not_before)
+        elif not state.busy and screen == state.shown:
+            self.stats.skipped += 1
+            return
+        job = _Job("show", screen, thread, slot=slot, quiet=quiet, not_before=not_before)
+        state.pending = job
+        self._put(chat_id, job)
+
+    def edit(self, chat_id: int, message_id: int, screen: Screen) -> None:
+        """Edit a message that is no slot (e.g. an older hand message pressed)."""
+        self._put(chat_id, _Job("edit", screen, message_id=message_id))
+
+    def delete(self, chat_id: int, message_id: int) -> None:
+        self._put(chat_id, _Job("delete", message_id=message_id))
+
+    def message_id(self, slot: Slot, known: str | int | None = None) -> int | None:
+        """The message a slot shows, if it was sent."""
+        state = self._slots.get(slot)
+        if state is not None and state.message_id is not None:
+            return state.message_id
+        return _message_id(known)
+
+    def retire(self, game_id: int) -> None:
+        """The game is over: forget its slots once their last screens are shown."""
+        self._retired.add(game_id)
+        self._cleanup(game_id)
+
+    # --- Reachability of private chats ----------------------------------------------------
+
+    def reachable(self, user_id: int) -> None:
+        """The user wrote to the bot privately: a private message will go through."""
+        self._reachable.add(user_id)
+
+    async def can_message(self, user_id: int, screen: Screen) -> bool:
+        """Whether the bot can write to a user privately: yes if it did before (or the
+        user wrote to it), else it sends ``screen`` there (in order) to find out."""
+        if user_id in self._reachable:
+            return True
+        future = self.send(user_id, screen, result=True)
+        assert future is not None
+        try:
+            return await future is not None
+        except TelegramForbiddenError:
+            return False
+
+    # --- Chats changing ids -------------------------------------------------------------
+
+    def resolve(self, chat_id: int) -> int:
+        while chat_id in self._moved:
+            chat_id = self._moved[chat_id]
+        return chat_id
+
+    async def migrate(self, old: int, new: int) -> None:
+        """A group became a supergroup: its queue and slots go to the new id (once)."""
+        if old == new or self.resolve(old) == new:
+            return
+        self._moved[old] = new
+        for (game_id, key), state in list(self._slots.items()):
+            if state.chat_id == old:
+                state.chat_id, state.message_id, state.shown = new, None, None
+                await self._store(game_id, key, None)
+        if self._on_migrate is not None:
+            await self._on_migrate(old, new)
+
+    # --- Lifecycle -------------------------------------------------------------------------
+
+    @property
+    def idle(self) -> bool:
+        return not self._workers
+
+    async def drain(self) -> None:
+        """Wait until every queued message went out."""
+        while self._workers:
+            await asyncio.gather(*self._workers.values(), return_exceptions=True)
+
+    async def close(self, timeout: float = 5.0) -> None:  # noqa: ASYNC109
+        """Send what is queued (for at most ``timeout`` seconds), then stop."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.drain(), timeout)
+        for task in list(self._workers.values()):
+            task.cancel()
+        await asyncio.gather(*self._workers.values(), return_exceptions=True)
+
+    # --- The workers -----------------------------------------------------------------------
+
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
+
+    async def _linger(self, chat_id: int, seconds: float) -> None:
+        """Sleep, unless :meth:`_wake` ends it earlier."""
+        loop = asyncio.get_running_loop()
+        wakeup = self._wakeups[chat_id] = loop.create_future()
+        timer = loop.call_later(seconds, self._wake, chat_id)
+        try:
+            await wakeup
+        finally:
+            timer.cancel()
+            self._wakeups.pop(chat_id, None)
+
+    def _wake(self, chat_id: int) -> None:
+        wakeup = self._wakeups.get(chat_id)
+        if wakeup is not None and not wakeup.done():
+            wakeup.set_result(None)
+
+    def _put(self, chat_id: int, job: _Job) -> None:
+        queue = self._queues.setdefault(chat_id, deque())
+        queue.append(job)
+        if chat_id not in self._workers:
+            task = asyncio.get_running_loop().create_task(self._work(chat_id, queue))
+            self._workers[chat_id] = task
+
+    async def _work(self, chat_id: int, queue: deque[_Job]) -> None:
+        try:
+            while queue:
+                job = queue[0]
+                wait = job.not_before - self._now()
+                if wait > 0 and not job.dropped:
+                    await self._linger(chat_id, wait)  # newer screens may replace it
+                    continue
+                queue.popleft()
+                if job.dropped:
+                    continue
+                try:
+                    await self._run(chat_id, job)
+                except asyncio.CancelledError:
+                    if job.result is not None and not job.result.done():
+                        job.result.cancel()
+                    raise
+                except Exception as error:
+                    if job.result is not None:
+                        if not job.result.done():
+                            job.result.set_exception(error)
+                    elif isinstance(error, TelegramForbiddenError | TelegramBadRequest):
+                        # The bot was removed from the chat, the chat is gone, ...
+                        log.warning("a %s to chat %s was refused: %s", job.kind, chat_id, error)
+                    else:
+                        self.stats.failures.append(error)
+                        log.exception("a %s to chat %s failed", job.kind, chat_id)
+        finally:
+            self._workers.pop(chat_id, None)
+            if not queue:
+                self._queues.pop(chat_id, None)
+
+    async def _run(self, chat_id: int, job: _Job) -> None:
+        if job.kind == "show":
+            await self._show(chat_id, job)
+        elif job.kind == "send":
+            assert isinstance(job.screen, Screen)
+            sent = await self._send(chat_id, job.screen, job.thread, job.reply_to, job.quiet)
+            if job.result is not None and not job.result.done():
+                job.result.set_result(sent)
+        elif job.kind == "edit":
+            assert isinstance(job.screen, Screen) and job.message_id is not None
+            if not await self._edit(chat_id, job.message_id, job.screen):
+                log.info("message %s in chat %s is gone; not edited", job.message_id, chat_id)
+        else:
+            message_id = job.message_id
+            assert message_id is not None
+            with contextlib.suppress(TelegramBadRequest, _Moved):  # already gone
+                await self._call(
+                    chat_id,
+                    False,
+                    lambda cid: self.bot.delete_message(cid, message_id),
+                    follows=False,
+                )
+
+    async def _show(self, chat_id: int, job: _Job) -> None:
+        assert job.slot is not None and job.screen is not None
+        state = self._slots.get(job.slot)
+        if state is None:
+            return
+        if state.pending is job:
+            state.pending = None
+        state.busy = True
+        try:
+            screen = job.screen if isinstance(job.screen, Screen) else await job.screen()
+            if screen is None or (screen == state.shown and state.message_id is not None):
+                self.stats.skipped += 1
+                return
+            mid = state.message_id
+            if mid is not None and await self._edit(state.chat_id, mid, screen):
+                state.shown = screen
+                return
+            sent = await self._send(state.chat_id, screen, job.thread, None, job.quiet)
+            if sent is not None:
+                state.message_id, state.shown = sent.message_id, screen
+                await self._store(*job.slot, str(sent.message_id))
+        finally:
+            state.busy = False
+            if job.slot[0] in self._retired:
+                self._cleanup(job.slot[0])
+
+    async def _store(self, game_id: int, key: str, message_id: str | None) -> None:
+        if self._remember is None:
+            return
+        try:
+            await self._remember(game_id, key, message_id)
+        except Exception:
+            log.exception("could not remember message %s of game %s", key, game_id)
+
+    def _cleanup(self, game_id: int) -> None:
+        slots = [(slot, s) for slot, s in self._slots.items() if slot[0] == game_id]
+        if all(s.pending is None and not s.busy for _, s in slots):
+            for slot, _ in slots:
+                del self._slots[slot]
+            self._retired.discard(game_id)
+
+    # --- Requests ------------------------------------------------------------------------
+
+    async def _send(
+        self, chat_id: int, screen: Screen, thread: int | None, reply_to: int | None, quiet: bool
+    ) -> Message | None:
+        text, markup = text_of(screen), keyboard(screen)
+        reply = (
+            ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
+            if reply_to is not None
+            else None
+        )
+        try:
+            sent = await self._call(
+                chat_id,
+                True,
+                lambda cid: self.bot.send_message(
+                    cid,
+                    text,
+                    message_thread_id=thread,
+                    reply_markup=markup,
+                    reply_parameters=reply,
+                ),
+            )
+        except TelegramForbiddenError:
+            self._reachable.discard(chat_id)
+            if quiet:
+                log.debug("chat %s refuses private messages", chat_id)
+                return None
+            raise
+        if chat_id > 0:
+            self._reachable.add(chat_id)
+        return sent
+
+    async def _edit(self, chat_id: int, message_id: int, screen: Screen) -> bool:
+        """Edit a message; False when it is gone (deleted, too old, another chat)."""
+        text, markup = text_of(screen), keyboard(screen)
+        try:
+            await self._call(
+                chat_id,
+                True,
+                lambda cid: self.bot.edit_message_text(
+                    text=text, chat_id=cid, message_id=message_id, reply_markup=markup
+                ),
+                follows=False,
+            )
+        except _Moved:
+            return False
+        except TelegramBadRequest as error:
+            description = error.message.lower()
+            if _NOT_MODIFIED in description:
+                return True
+            if any(gone in description for gone in _GONE):
+                return False
+            raise
+        except TelegramForbiddenError:
+            log.info("chat %s refuses the edit of message %s", chat_id, message_id)
+        return True
+
+    async def _call(
+        self,
+        chat_id: int,
+        counts: bool,
+        request: Callable[[int], Awaitable[T]],
+        *,
+        follows: bool = True,
+    ) -> T:
+        """Make a request into a chat at its pace; wait out 429s, retry network errors
+        a few times. When the chat became a supergroup, the request is made again there
+        if it ``follows`` (a new message), else :class:`_Moved` is raised (the old
+        chat's message ids mean nothing in the new one)."""
+        failures = 0
+        while True:
+            target = self.resolve(chat_id)
+            if counts:
+                await self._pace(target)
+            self.stats.requests += 1
+            try:
+                return await request(target)
+            except TelegramRetryAfter as error:
+                self.stats.retried_429 += 1
+                log.warning("chat %s: 429, retrying after %ss", target, error.retry_after)
+                await asyncio.sleep(error.retry_after)
+            except TelegramMigrateToChat as error:
+                await self.migrate(target, error.migrate_to_chat_id)
+                if not follows:
+                    raise _Moved from None
+            except (TelegramNetworkError, TelegramServerError) as error:
+                failures += 1
+                if failures > _NETWORK_RETRIES:
+                    raise
+                log.warning("chat %s: %s; retrying", target, type(error).__name__)
+                await asyncio.sleep(min(0.1 * 2**failures, 5.0))
+            finally:
+                if counts:
+                    self._done(target)
+
+    async def _pace(self, chat_id: int) -> None:
+        pacing = self.pacing
+        if not pacing.enabled:
+            return
+        loop = asyncio.get_running_loop()
+        wait = 0.0
+        now = loop.time()
+        if chat_id < 0:
+            sent = self._group_sent.get(chat_id)
+            if sent is not None:
+                while sent and sent[0] <= now - pacing.group_window:
+                    sent.popleft()
+                if len(sent) >= pacing.group_limit:
+                    wait = sent[-pacing.group_limit] + pacing.group_window - now
+        else:
+            last = self._private_last.get(chat_id)
+            if last is not None:
+                wait = last + pacing.private_interval - now
+        if wait > 0:
+            await asyncio.sleep(wait)
+            now = loop.time()
+        # The bot's overall pace: reserve the next free place in a sliding window
+        # (reservations only grow, so the window is the last `global_limit` of them).
+        slot = now
+        sent_all = self._global_sent
+        if len(sent_all) >= pacing.global_limit:
+            slot = max(now, sent_all[-pacing.global_limit] + pacing.global_window)
+        sent_all.append(slot)
+        while len(sent_all) > pacing.global_limit:
+            sent_all.popleft()
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
+    def _done(self, chat_id: int) -> None:
+        """Count a request when its answer came: later than the server counted it, so
+        our window never ends before the server's."""
+        if not self.pacing.enabled:
+            return
+        now = asyncio.get_running_loop().time()
+        if chat_id < 0:
+            sent = self._group_sent.setdefault(chat_id, deque())
+            sent.append(now)
+            while len(sent) > self.pacing.group_limit:
+                sent.popleft()
+        else:
+            self._private_last[chat_id] = now
+
+
+def _response_types() -> tuple[type, ...]:
+    """The Bot API response models of the requests the bot makes. pydantic keeps a
+    parametrized generic (aiogram's ``Response[Message]``) only weakly: once the
+    garbage collector frees one, aiogram's next request builds it again (~15 ms).
+    Holding them keeps every request cheap."""
+    methods = (
+        AnswerCallbackQuery, DeleteMessage, EditMessageText, GetChatMember, GetMe,
+        GetUpdates, SendMessage, SetMyCommands,
+    )  # fmt: skip
+    return tuple(Response[method.__returning__] for method in methods)  # type: ignore[name-defined]
+
+
+def _message_id(known: str | int | None) -> int | None:
+    if isinstance(known, int):
+        return known
+    if known and known.lstrip("-").isdigit():
+        return int(known)
+    return None

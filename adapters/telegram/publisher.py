@@ -1,0 +1,99 @@
+"""The Telegram side of a game change: what :class:`Interactions` shows, queued in
+the outbox.
+
+``publish`` runs under the game's lock, so it only queues: the table and the hands
+are slots edited in place, results and notices new messages. A change that shows
+nothing but the table and the hands (most moves) is rendered lazily, when its
+message is about to go out: a burst of moves is rendered once, not once per move.
+A lazy screen is only rendered from a published (so saved) state of the game.
+"""
+
+from __future__ import annotations
+
+from adapters.telegram.outbox import Outbox, Render
+from adapters.telegram.render import chat_id, thread_id
+from bot.interactions import Interactions, Target
+from bot.models import Game, UserRef
+from bot.ports import Change
+from bot.presenters import Screen
+
+TABLE = "table"
+#: What to show where: target, screen (or how to render it), seat, user.
+Shown = tuple[Target, Screen | Render, int | None, UserRef | None]
+
+
+def hand_key(seat: int) -> str:
+    return f"hand:{seat}"
+
+
+class TelegramPublisher:
+    """Shows a game's changes in its chat and its players' private chats."""
+
+    def __init__(self, interactions: Interactions, outbox: Outbox) -> None:
+        self.interactions = interactions
+        self.outbox = outbox
+        #: The version of each game last published: lazy screens render only that.
+        self._published: dict[int, int] = {}
+
+    async def publish(self, game: Game, change: Change) -> None:
+        self._published[game.id] = game.version
+        lazy = self.interactions.lazy_outputs(game, change)
+        if lazy is not None:
+            shown: list[Shown] = [
+                (target, self._render(game, seat), seat, user) for target, seat, user in lazy
+            ]
+        else:
+            outputs = await self.interactions.outputs(game, change)
+            shown = [(out.target, out.screen, out.seat, out.user) for out in outputs]
+        self._queue(game, shown)
+        if not game.status.is_open:
+            self._published.pop(game.id, None)
+            self.outbox.retire(game.id)
+
+    def _queue(self, game: Game, shown: list[Shown]) -> None:
+        outbox, version, linger = self.outbox, game.version, self._computer_next(game)
+        chat, thread = chat_id(game.chat), thread_id(game.chat)
+        for target, screen, seat, user in shown:
+            if target is Target.TABLE:
+                known = game.messages.get(TABLE)
+                slot = (game.id, TABLE)
+                outbox.show(
+                    chat, slot, screen, version=version, known=known, thread=thread, linger=linger
+                )
+            elif target is Target.HAND and user is not None and seat is not None:
+                key = hand_key(seat)
+                slot, known = (game.id, key), game.messages.get(key)
+                outbox.show(
+                    chat_id(user), slot, screen, version=version, known=known, quiet=True,
+                    linger=linger,
+                )  # fmt: skip
+            elif target is Target.CHAT and isinstance(screen, Screen):
+                outbox.send(chat, screen, thread=thread)
+            elif target is Target.PRIVATE and user is not None and isinstance(screen, Screen):
+                outbox.send(chat_id(user), screen, quiet=True)
+
+    def _computer_next(self, game: Game) -> bool:
+        """Whether a computer player moves next, before the table could be edited
+        (no move delay): then this state will be replaced at once."""
+        deal = game.series.current
+        if not game.status.is_open or deal is None or deal.turn is None:
+            return False
+        seat = game.seats[deal.turn]
+        soon = self.interactions.service.computer_delay < self.outbox.pacing.linger
+        return seat is not None and seat.plays_itself and soon
+
+    def _saved(self, game: Game) -> bool:
+        """Whether the game is as last published (not in the middle of a change)."""
+        return self._published.get(game.id, game.version) == game.version
+
+    def _render(self, game: Game, seat: int | None) -> Render:
+        """The table (``seat`` None) or a seat's hand, rendered when it is sent."""
+
+        async def render() -> Screen | None:
+            if not self._saved(game):
+                return None  # a change is being saved: its own publish follows
+            if seat is None:
+                return self.interactions.table_screen(game)
+            return await self.interactions.hand_screen(game, seat)
+
+        return render

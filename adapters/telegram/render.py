@@ -1,0 +1,107 @@
+"""Telegram shapes of the application's records: users, chats, screens, deep links.
+
+Pure functions, no requests: a :class:`~bot.presenters.Screen` becomes a text and
+an inline keyboard, an aiogram user or message becomes a :class:`~bot.models.UserRef`
+or :class:`~bot.models.ChatRef`.
+
+>>> from bot.presenters import Button, Screen
+>>> keyboard(Screen("hi", ((Button("Go", token="k:s:1:2:"), Button("Web", url="https://t.me/x")),)))
+InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text='Go', ...
+>>> join_payload(1295, "B"), parse_join_payload("jzz_B")
+('jzz_B', (1295, 'B'))
+"""
+
+from __future__ import annotations
+
+import re
+
+from aiogram import types
+from aiogram.enums import ChatType
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.models import ChatRef, Platform, User, UserRef
+from bot.presenters import Button, Screen
+
+#: Telegram's limit on a message's text.
+MAX_TEXT = 4096
+#: A deep-link payload: ``j<game id in base 36>_<team>`` (``t.me/<bot>?start=<payload>``).
+_JOIN_PAYLOAD = re.compile(r"j([0-9a-z]{1,12})_([AB])")
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def text_of(screen: Screen) -> str:
+    """The screen's text, cut to what Telegram takes."""
+    text = screen.text or "…"
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
+    """The screen's rows as an inline keyboard (None when it has no buttons)."""
+    rows = [[_button(b) for b in row if b.token or b.url] for row in screen.rows]
+    rows = [row for row in rows if row]
+    return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+
+
+def _button(button: Button) -> InlineKeyboardButton:
+    if button.url:
+        return InlineKeyboardButton(text=button.label, url=button.url)
+    return InlineKeyboardButton(text=button.label, callback_data=button.token)
+
+
+def user_of(user: types.User) -> User:
+    """The application's user (its language is the one chosen with /lang, kept by the
+    application; the Telegram app's language only helps where no table's applies)."""
+    return User(UserRef(Platform.TELEGRAM, str(user.id)), user.full_name or str(user.id))
+
+
+def chat_of(message: types.Message) -> ChatRef:
+    """The chat of a message; in a forum, its topic is the ``thread``."""
+    thread = thread_of(message)
+    return ChatRef(Platform.TELEGRAM, str(message.chat.id), None if thread is None else str(thread))
+
+
+def thread_of(message: types.Message) -> int | None:
+    """The forum topic a message was sent in, if any."""
+    if message.is_topic_message and message.message_thread_id is not None:
+        return message.message_thread_id
+    return None
+
+
+def is_private(chat: types.Chat) -> bool:
+    return chat.type == ChatType.PRIVATE
+
+
+def chat_id(ref: ChatRef | UserRef) -> int:
+    """The Telegram chat id of a chat, or of a user's private chat."""
+    return int(ref.id)
+
+
+def thread_id(ref: ChatRef) -> int | None:
+    return int(ref.thread) if ref.thread else None
+
+
+def _b36(number: int) -> str:
+    out = ""
+    while True:
+        number, digit = divmod(number, 36)
+        out = _DIGITS[digit] + out
+        if number == 0:
+            return out
+
+
+def join_payload(game_id: int, team: str) -> str:
+    """The ``/start`` payload that seats its sender in a game's team (≤ 64 characters
+    of ``A-Za-z0-9_-``, as Telegram asks)."""
+    return f"j{_b36(game_id)}_{team}"
+
+
+def parse_join_payload(payload: str | None) -> tuple[int, str] | None:
+    """The game id and team a payload names, or None."""
+    match = _JOIN_PAYLOAD.fullmatch(payload or "")
+    if match is None:
+        return None
+    return int(match.group(1), 36), match.group(2)
+
+
+def deep_link(username: str, payload: str) -> str:
+    return f"https://t.me/{username}?start={payload}"

@@ -1,0 +1,329 @@
+"""Telegram benchmark: ``python -m bench.telegram [--games 200]``.
+
+N games run at once, each in its own group: one human with three computer players
+(no move delay). Two processes:
+
+- **the bot** (this process): the real :class:`~adapters.telegram.TelegramAdapter`
+  (aiogram Bot and Dispatcher, long polling, pacing off), the game service and a
+  SQLite file (``--storage memory`` for the in-memory one);
+- **Telegram** (a child process): the fake Bot API server of the tests and the N
+  simulated humans. A human plays through the hand message only, like a person:
+  when it shows their turn, they press card buttons (SELECT) until an action button
+  appears, then press it. No think time unless ``--think`` says so.
+
+Keeping the fake server and the humans out of the bot's process measures the bot,
+not the simulation. Printed, ``name: value`` a line:
+
+- ``updates_per_second``: button presses the bot handled per second of play;
+- ``p50_ms`` / ``p99_ms``: from a press (the update queued at the fake) to the bot's
+  last request for it: the last request into the game's group or the player's
+  private chat, or the callback answer, before the player's next press (the
+  computers' moves a press sets off are part of it);
+- ``peak_rss_mb``: the bot process's peak resident memory (``getrusage``);
+- counts: games, presses, requests per press, seconds of play.
+
+With every human pressing the moment the bot answered, the load is a closed loop:
+N presses are always waiting, so the latency is N divided by the throughput.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import contextlib
+import logging
+import multiprocessing
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from adapters.sqlite import SqliteStorage
+from adapters.telegram import TelegramAdapter
+from bot.codec import CodecError, Verb, decode
+from bot.i18n import Translator
+from bot.interactions import Interactions
+from bot.memory import MemoryStorage
+from bot.models import ChatRef, Platform, User, UserRef
+from bot.ports import Storage
+from bot.service import GameService
+from bot.settings import Settings
+from core.events import Team
+
+TOKEN = "123456:BENCH-token"
+GROUP_BASE = -1_000_000
+USER_BASE = 1_000
+TURN_MARK = "👉"  # hand-your-turn-* in every language
+SELECTED = "✅"
+RESULT_MARK = "🃏"  # result-deal-title in every language
+SUITS = frozenset("♣♠♥♦")
+
+
+def group_of(index: int) -> int:
+    return GROUP_BASE - index
+
+
+def user_of(index: int) -> int:
+    return USER_BASE + index
+
+
+# --- Telegram: the fake server and the humans (the child process) --------------------
+
+
+@dataclass
+class Human:
+    index: int
+    presses: list[float] = field(default_factory=list)
+    requests: list[float] = field(default_factory=list)
+    deals: int = 0
+    done: bool = False
+
+
+def telegram_main(conn: Connection, games: int, deals: int, think: float) -> None:
+    """The child process: serve the fake Bot API, play the humans, report timings."""
+    asyncio.run(_telegram(conn, games, deals, think))
+
+
+async def _telegram(conn: Connection, games: int, deals: int, think: float) -> None:
+    from tests.fakes.telegram import FakeMessage, FakeTelegram
+
+    humans = [Human(i) for i in range(games)]
+    by_chat: dict[int, Human] = {}
+    changed: dict[int, asyncio.Event] = {}
+    all_done = asyncio.Event()
+    counted = {"requests": 0}
+
+    class Fake(FakeTelegram):
+        """Keeps only each request's time and game (the full call log would weigh
+        hundreds of megabytes) and wakes the human whose chat changed."""
+
+        async def _notify(self) -> None:
+            if self.calls:
+                call = self.calls.pop()
+                chat = call.params.get("chat_id")
+                if call.method == "answerCallbackQuery":
+                    chat = self._pressed.get(str(call.params.get("callback_query_id")))
+                human = by_chat.get(chat) if isinstance(chat, int) else None
+                if human is not None and not human.done:
+                    counted["requests"] += 1
+                    human.requests.append(call.time)
+                    if chat == group_of(human.index) and call.method == "sendMessage":
+                        self._result(human, call.params)
+                    elif chat == user_of(human.index):
+                        changed[chat].set()
+            await super()._notify()
+
+        def _result(self, human: Human, params: dict[str, Any]) -> None:
+            markup = params.get("reply_markup") or {}
+            tokens = [b.get("callback_data") for r in markup.get("inline_keyboard", []) for b in r]
+            if any(_verb(t) is Verb.REMATCH for t in tokens):
+                human.done = True  # the series is over
+            elif str(params.get("text", "")).startswith(RESULT_MARK):
+                human.deals += 1
+                human.done = bool(deals) and human.deals >= deals
+            if human.done:
+                changed[user_of(human.index)].set()
+                if all(h.done for h in humans):
+                    all_done.set()
+
+    def hand_of(tg: FakeTelegram, chat: int) -> FakeMessage | None:
+        for message in reversed(tg.messages(chat)):
+            if message.reply_markup and message.from_id == tg.bot_id:
+                return message
+        return None
+
+    async def play(tg: FakeTelegram, human: Human) -> None:
+        rng = random.Random(human.index)
+        chat = user_of(human.index)
+        event = changed[chat]
+        acted_on: tuple[str | None, str] | None = None
+        while not human.done:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), 5.0)
+            event.clear()
+            hand = hand_of(tg, chat)
+            if human.done or hand is None or TURN_MARK not in (hand.text or ""):
+                continue
+            buttons = tg.buttons(chat, hand.message_id)
+            state = (hand.text, str(buttons))
+            if state == acted_on:
+                continue  # already pressed; the hand has not changed since
+            actions = [d for _, d in buttons if _verb(d) is Verb.PLAY and not str(d).endswith(":m")]
+            cards = [
+                d
+                for label, d in buttons
+                if _verb(d) is Verb.SELECT and label[-1] in SUITS and SELECTED not in label
+            ]
+            choice = rng.choice(actions) if actions else rng.choice(cards) if cards else None
+            if choice is None:
+                continue
+            if think:
+                await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+            acted_on = state
+            human.presses.append(tg.clock())
+            await tg.press(chat, chat, hand.message_id, str(choice))
+
+    async with Fake(group_limit=10**9) as tg:
+        for human in humans:
+            tg.add_user(user_of(human.index), f"Player {human.index}", language_code="en")
+            tg.user_starts(user_of(human.index))
+            tg.add_group(group_of(human.index), f"Table {human.index}")
+            by_chat[user_of(human.index)] = by_chat[group_of(human.index)] = human
+            changed[user_of(human.index)] = asyncio.Event()
+        conn.send(tg.base_url)
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, conn.recv)  # the tables are set
+        started = tg.clock()
+        cpu_started = time.process_time()
+        counted["requests"] = 0
+        for human in humans:
+            human.requests.clear()
+        players = [asyncio.create_task(play(tg, human)) for human in humans]
+        conn.send("go")
+        await all_done.wait()
+        elapsed = tg.clock() - started
+        telegram_cpu = time.process_time() - cpu_started
+        for task in players:
+            task.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
+        presses = sum(len(h.presses) for h in humans)
+        latencies = [ms for h in humans for ms in _latencies(h)]
+        conn.send(
+            {
+                "games": games,
+                "presses": presses,
+                "updates_per_second": presses / elapsed,
+                "p50_ms": _percentile(latencies, 50),
+                "p99_ms": _percentile(latencies, 99),
+                "max_ms": max(latencies, default=0.0),
+                "requests_per_press": counted["requests"] / max(presses, 1),
+                "seconds": elapsed,
+                "telegram_cpu_percent": 100 * telegram_cpu / elapsed,
+                "telegram_peak_rss_mb": _rss_mb(),
+            }
+        )
+        await loop.run_in_executor(None, conn.recv)  # the bot stopped
+
+
+def _verb(data: object) -> Verb | None:
+    try:
+        return decode(str(data)).verb
+    except CodecError:
+        return None
+
+
+def _latencies(human: Human) -> list[float]:
+    """For each press, the milliseconds to the last request before the next press."""
+    requests, presses, out = human.requests, human.presses, []
+    for i, start in enumerate(presses):
+        end = presses[i + 1] if i + 1 < len(presses) else float("inf")
+        first, last = bisect.bisect_left(requests, start), bisect.bisect_left(requests, end) - 1
+        if last >= first:
+            out.append((requests[last] - start) * 1000)
+    return out
+
+
+def _percentile(values: list[float], percent: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(percent / 100 * len(ordered)) - 1))]
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+
+
+# --- The bot (this process) -------------------------------------------------------------
+
+
+async def run_bot(games: int, deals: int, storage_kind: str, think: float) -> dict[str, Any]:
+    from aiogram import Bot
+    from aiogram.client.session.aiohttp import AiohttpSession
+    from aiogram.client.telegram import TelegramAPIServer
+
+    context = multiprocessing.get_context("spawn")
+    conn, child_conn = context.Pipe()
+    child = context.Process(target=telegram_main, args=(child_conn, games, deals, think))
+    child.start()
+    loop = asyncio.get_running_loop()
+    base_url = await loop.run_in_executor(None, conn.recv)
+    with tempfile.TemporaryDirectory() as folder:
+        storage: Storage
+        sqlite: SqliteStorage | None = None
+        if storage_kind == "sqlite":
+            storage = sqlite = await SqliteStorage.open(Path(folder) / "bench.sqlite3")
+        else:
+            storage = MemoryStorage()
+        tr = Translator.from_dir()
+        service = GameService(storage, rng=random.Random(1), computer_delay=0)
+        interactions = Interactions(service, tr)
+        settings = Settings(telegram_api_url=base_url, _env_file=None)  # type: ignore[call-arg]
+        session = AiohttpSession(api=TelegramAPIServer.from_base(base_url), limit=1000)
+        bot = Bot(TOKEN, session=session)
+        adapter = TelegramAdapter(settings, service, interactions, tr, bot=bot, pacing=False)
+        polling = asyncio.create_task(adapter.run())
+        ids = []
+        for index in range(games):  # the tables (not measured)
+            user = User(UserRef(Platform.TELEGRAM, str(user_of(index))), f"Player {index}")
+            chat = ChatRef(Platform.TELEGRAM, str(group_of(index)))
+            game = await service.open_table(chat, user)
+            await service.join(game.id, None, user, Team.A)
+            for team in (Team.B, Team.A, Team.B):
+                await service.add_computer(game.id, None, user.ref, team)
+            ids.append((game.id, user.ref))
+        await adapter.outbox.drain()
+        conn.send("set")
+        await loop.run_in_executor(None, conn.recv)  # the humans are ready
+        cpu_started, started = time.process_time(), time.monotonic()
+        for game_id, ref in ids:
+            await service.start(game_id, None, ref)
+        result: dict[str, Any] = await loop.run_in_executor(None, conn.recv)
+        cpu = 100 * (time.process_time() - cpu_started) / (time.monotonic() - started)
+        await adapter.stop()
+        await polling
+        await service.close()
+        if sqlite is not None:
+            await sqlite.close()
+    conn.send("stop")
+    child.join()
+    result["bot_cpu_percent"] = cpu
+    result["storage"] = storage_kind
+    result["peak_rss_mb"] = _rss_mb()
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="concurrent games")
+    parser.add_argument("--deals", type=int, default=1, help="deals per game (0: a series)")
+    parser.add_argument("--storage", choices=("sqlite", "memory"), default="sqlite")
+    parser.add_argument("--think", type=float, default=0.0, help="a human's mean seconds")
+    parser.add_argument("--runs", type=int, default=1, help="runs; medians are printed")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    results = [
+        asyncio.run(run_bot(args.games, args.deals, args.storage, args.think))
+        for _ in range(args.runs)
+    ]
+    for name, value in results[0].items():
+        values = [result[name] for result in results]
+        if isinstance(value, float | int) and not isinstance(value, bool):
+            median = statistics.median(values)
+            text = f"{median:.1f}" if isinstance(value, float) else f"{median:g}"
+            runs = " (" + ", ".join(f"{v:.1f}" for v in values) + ")" if len(values) > 1 else ""
+            print(f"{name}: {text}{runs}")
+        else:
+            print(f"{name}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
