@@ -32,11 +32,13 @@ import argparse
 import asyncio
 import bisect
 import contextlib
+import json
 import logging
 import multiprocessing
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -81,6 +83,7 @@ def user_of(index: int) -> int:
 class Human:
     index: int
     presses: list[float] = field(default_factory=list)
+    plays: list[bool] = field(default_factory=list)  # whether each press played a move
     requests: list[float] = field(default_factory=list)
     deals: int = 0
     done: bool = False
@@ -168,6 +171,7 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float) -> N
                 await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
             acted_on = state
             human.presses.append(tg.clock())
+            human.plays.append(_verb(choice) is Verb.PLAY)
             await tg.press(chat, chat, hand.message_id, str(choice))
 
     async with Fake(group_limit=10**9) as tg:
@@ -185,6 +189,8 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float) -> N
         counted["requests"] = 0
         for human in humans:
             human.requests.clear()
+        for event in changed.values():
+            event.set()  # every hand is there: look at it
         players = [asyncio.create_task(play(tg, human)) for human in humans]
         conn.send("go")
         await all_done.wait()
@@ -194,7 +200,15 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float) -> N
             task.cancel()
         await asyncio.gather(*players, return_exceptions=True)
         presses = sum(len(h.presses) for h in humans)
-        latencies = [ms for h in humans for ms in _latencies(h)]
+        measured = [_latencies(h) for h in humans]
+        latencies = [ms for found, _ in measured for _, ms in found]
+        reactions = [ms for _, found in measured for ms in found]
+        plays = [
+            ms
+            for human, (found, _) in zip(humans, measured, strict=True)
+            for i, ms in found
+            if human.plays[i]
+        ]
         conn.send(
             {
                 "games": games,
@@ -202,8 +216,11 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float) -> N
                 "updates_per_second": presses / elapsed,
                 "p50_ms": _percentile(latencies, 50),
                 "p99_ms": _percentile(latencies, 99),
+                "moves_p50_ms": _percentile(plays, 50),
+                "moves_p99_ms": _percentile(plays, 99),
                 "max_ms": max(latencies, default=0.0),
                 "requests_per_press": counted["requests"] / max(presses, 1),
+                "reaction_p50_ms": _percentile(reactions, 50),
                 "seconds": elapsed,
                 "telegram_cpu_percent": 100 * telegram_cpu / elapsed,
                 "telegram_peak_rss_mb": _rss_mb(),
@@ -219,15 +236,20 @@ def _verb(data: object) -> Verb | None:
         return None
 
 
-def _latencies(human: Human) -> list[float]:
-    """For each press, the milliseconds to the last request before the next press."""
-    requests, presses, out = human.requests, human.presses, []
+def _latencies(human: Human) -> tuple[list[tuple[int, float]], list[float]]:
+    """For each press (by index), the milliseconds to the last request before the
+    next press; and from that request to the next press (the human's reaction)."""
+    requests, presses = human.requests, human.presses
+    out: list[tuple[int, float]] = []
+    reactions: list[float] = []
     for i, start in enumerate(presses):
         end = presses[i + 1] if i + 1 < len(presses) else float("inf")
         first, last = bisect.bisect_left(requests, start), bisect.bisect_left(requests, end) - 1
         if last >= first:
-            out.append((requests[last] - start) * 1000)
-    return out
+            out.append((i, (requests[last] - start) * 1000))
+            if end != float("inf"):
+                reactions.append((end - requests[last]) * 1000)
+    return out, reactions
 
 
 def _percentile(values: list[float], percent: float) -> float:
@@ -265,26 +287,24 @@ async def run_bot(games: int, deals: int, storage_kind: str, think: float) -> di
         tr = Translator.from_dir()
         service = GameService(storage, rng=random.Random(1), computer_delay=0)
         interactions = Interactions(service, tr)
-        settings = Settings(telegram_api_url=base_url, _env_file=None)  # type: ignore[call-arg]
+        settings = Settings(telegram_api_url=base_url, _env_file=None)
         session = AiohttpSession(api=TelegramAPIServer.from_base(base_url), limit=1000)
         bot = Bot(TOKEN, session=session)
         adapter = TelegramAdapter(settings, service, interactions, tr, bot=bot, pacing=False)
         polling = asyncio.create_task(adapter.run())
-        ids = []
-        for index in range(games):  # the tables (not measured)
+        for index in range(games):  # the tables, started (not measured)
             user = User(UserRef(Platform.TELEGRAM, str(user_of(index))), f"Player {index}")
             chat = ChatRef(Platform.TELEGRAM, str(group_of(index)))
             game = await service.open_table(chat, user)
             await service.join(game.id, None, user, Team.A)
             for team in (Team.B, Team.A, Team.B):
                 await service.add_computer(game.id, None, user.ref, team)
-            ids.append((game.id, user.ref))
+            await service.start(game.id, None, user.ref)
+        await service.settle()
         await adapter.outbox.drain()
         conn.send("set")
-        await loop.run_in_executor(None, conn.recv)  # the humans are ready
+        await loop.run_in_executor(None, conn.recv)  # the humans play
         cpu_started, started = time.process_time(), time.monotonic()
-        for game_id, ref in ids:
-            await service.start(game_id, None, ref)
         result: dict[str, Any] = await loop.run_in_executor(None, conn.recv)
         cpu = 100 * (time.process_time() - cpu_started) / (time.monotonic() - started)
         await adapter.stop()
@@ -306,13 +326,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=1, help="deals per game (0: a series)")
     parser.add_argument("--storage", choices=("sqlite", "memory"), default="sqlite")
     parser.add_argument("--think", type=float, default=0.0, help="a human's mean seconds")
-    parser.add_argument("--runs", type=int, default=1, help="runs; medians are printed")
+    parser.add_argument("--runs", type=int, default=1, help="runs, each in new processes")
+    parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
-    results = [
-        asyncio.run(run_bot(args.games, args.deals, args.storage, args.think))
-        for _ in range(args.runs)
-    ]
+    if args.runs == 1:
+        result = asyncio.run(run_bot(args.games, args.deals, args.storage, args.think))
+        results = [result]
+    else:  # each run in a fresh process, so that peak memory is that run's
+        command = [sys.executable, "-m", "bench.telegram", "--json", "--runs", "1"]
+        command += ["--games", str(args.games), "--deals", str(args.deals)]
+        command += ["--storage", args.storage, "--think", str(args.think)]
+        results = [
+            json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+            for _ in range(args.runs)
+        ]
+    if args.json:
+        print(json.dumps(results[0]))
+        return 0
     for name, value in results[0].items():
         values = [result[name] for result in results]
         if isinstance(value, float | int) and not isinstance(value, bool):

@@ -108,6 +108,9 @@ class GameService:
         self._molodka_asked: dict[int, tuple[int, int]] = {}
         #: Computer players by game and seat: they remember what they saw in a deal.
         self._seat_players: dict[int, dict[int, Player]] = {}
+        #: Each user's chosen language (None: none), read from storage once: every
+        #: press and every hand drawn asks for it. Users change only through here.
+        self._user_locales: dict[UserRef, str | None] = {}
 
     # --- Wiring -----------------------------------------------------------------------
 
@@ -140,10 +143,12 @@ class GameService:
         stored = await self.storage.get_user(user.ref)
         if stored is None:
             await self.storage.save_user(user)
+            self._user_locales[user.ref] = user.locale
             return user
         if stored.name != user.name:
             stored = replace(stored, name=user.name)
             await self.storage.save_user(stored)
+        self._user_locales[user.ref] = stored.locale
         return stored
 
     async def set_user_locale(self, user: User, locale: str) -> None:
@@ -151,6 +156,7 @@ class GameService:
             raise ServiceError(ErrorCode.BAD_SETTING)
         stored = await self.touch_user(user)
         await self.storage.save_user(replace(stored, locale=locale))
+        self._user_locales[user.ref] = locale
 
     async def set_chat_locale(self, chat: ChatRef, locale: str) -> None:
         if locale not in LOCALES:
@@ -163,9 +169,13 @@ class GameService:
         return info.locale if info and info.locale else self.default_locale
 
     async def user_locale(self, user: UserRef, fallback: str | None = None) -> str:
-        stored = await self.storage.get_user(user)
-        if stored and stored.locale in LOCALES:
-            return stored.locale
+        if user in self._user_locales:
+            chosen = self._user_locales[user]
+        else:
+            stored = await self.storage.get_user(user)
+            chosen = self._user_locales[user] = stored.locale if stored else None
+        if chosen in LOCALES:
+            return chosen
         if fallback is not None and fallback in LOCALES:
             return fallback
         return self.default_locale

@@ -220,6 +220,7 @@ class Outbox:
                 return
             pending.dropped = True
             not_before = min(pending.not_before, not_before)
+            self._wake(chat_id)  # the worker may be lingering on the dropped job
         elif not state.busy and screen == state.shown:
             self.stats.skipped += 1
             return

@@ -79,7 +79,7 @@ class Harness:
             self.storage, clock=self.clock, rng=random.Random(self.seed), computer_delay=0
         )
         self.interactions = Interactions(self.service, self.tr)
-        settings = Settings(telegram_api_url=self.tg.base_url, _env_file=None)  # type: ignore[call-arg]
+        settings = Settings(telegram_api_url=self.tg.base_url, _env_file=None)
         api = TelegramAPIServer.from_base(self.tg.base_url)
         bot = Bot(TOKEN, session=AiohttpSession(api=api))
         self.adapter = TelegramAdapter(

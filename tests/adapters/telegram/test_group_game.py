@@ -35,8 +35,9 @@ async def test_four_players_play_a_whole_deal(h: Harness) -> None:
     dave = h.user(4, "Dave", started=False)  # never wrote to the bot: DMs fail
 
     lobby = await h.command(alice, GROUP, "/kozel@kozel_test_bot")
-    game = await h.service.open_game(CHAT)
-    assert game is not None and game.status is GameStatus.LOBBY
+    found = await h.service.open_game(CHAT)
+    assert found is not None and found.status is GameStatus.LOBBY
+    game = found
     for user, team in ((alice, "A"), (bob, "B"), (carol, "A")):
         await h.press_lobby(user, lobby, Verb.JOIN, team)
 
@@ -54,7 +55,7 @@ async def test_four_players_play_a_whole_deal(h: Harness) -> None:
     payload = url.split("start=", 1)[1]
     await tg.send_text(dave, dave.id, f"/start {payload}")
     await tg.wait_for(lambda t: game.seat_of(ref(dave.id)) == 3)
-    assert "Dave" in (await tg.wait_for(lambda t: "Dave" in (lobby.text or "") and lobby)).text
+    await tg.wait_for(lambda t: "Dave" in (lobby.text or ""))
 
     await h.press_verb(alice, lobby, Verb.START)
     await tg.wait_for(lambda t: game.status is GameStatus.PLAYING)
@@ -76,9 +77,9 @@ async def test_four_players_play_a_whole_deal(h: Harness) -> None:
     assert len(results) == 1
     text = results[0].text or ""
     assert all(str(points) in text for points in result.points)
-    for team, loss in enumerate(result.loss_points):
+    for loss in result.loss_points:
         if loss:
-            assert str(loss) in text, (team, text)
+            assert str(loss) in text, text
     # The table shows the game as it is now (the second deal has begun).
     assert lobby.text == h.expected_table(game)
     # Still one hand message per player, edited in place.

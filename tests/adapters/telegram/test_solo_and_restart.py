@@ -10,7 +10,7 @@ import pytest
 from adapters.sqlite import SqliteStorage
 from bot import presenters
 from bot.codec import Verb
-from bot.models import ChatRef, GameStatus, Platform, UserRef
+from bot.models import ChatRef, Game, GameStatus, Platform, UserRef
 from tests.adapters.telegram.harness import GROUP, Harness, button
 
 
@@ -75,8 +75,8 @@ async def test_restart_in_the_middle_of_a_trick(h: Harness, tmp_path: Path) -> N
         await h.press_lobby(alice, lobby, Verb.ADD_COMPUTER, team)
     await h.press_lobby(alice, lobby, Verb.START)
 
-    def mid_trick(g: object) -> bool:
-        deal = game.series.current
+    def mid_trick(g: Game) -> bool:
+        deal = g.series.current
         return (
             deal is not None
             and deal.turn == 0
