@@ -18,12 +18,17 @@ not the simulation. Printed, ``name: value`` a line:
 - ``p50_ms`` / ``p99_ms``: from a press (the update queued at the fake) to the bot's
   last request for it: the last request into the game's group or the player's
   private chat, or the callback answer, before the player's next press (the
-  computers' moves a press sets off are part of it);
+  computers' moves a press sets off are part of it); ``moves_p50_ms`` /
+  ``moves_p99_ms`` the same for the presses that play a move (the others select
+  cards);
 - ``peak_rss_mb``: the bot process's peak resident memory (``getrusage``);
-- counts: games, presses, requests per press, seconds of play.
+- counts: games, presses, requests per press, the humans' reaction time (from the
+  bot's last request to their next press), seconds of play, CPU use of both sides.
 
-With every human pressing the moment the bot answered, the load is a closed loop:
-N presses are always waiting, so the latency is N divided by the throughput.
+With every human pressing the moment the bot answered (no ``--think``), the load is
+a closed loop: N presses are always waiting, so the latency is about N divided by
+the throughput, whatever the code does; ``--think 4`` gives each human about four
+seconds per press, a load a real table of people does not exceed.
 """
 
 from __future__ import annotations

@@ -173,7 +173,8 @@ class GameService:
             chosen = self._user_locales[user]
         else:
             stored = await self.storage.get_user(user)
-            chosen = self._user_locales[user] = stored.locale if stored else None
+            # A language chosen while this read waited is newer: it stays.
+            chosen = self._user_locales.setdefault(user, stored.locale if stored else None)
         if chosen in LOCALES:
             return chosen
         if fallback is not None and fallback in LOCALES:

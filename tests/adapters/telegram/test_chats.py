@@ -116,12 +116,15 @@ async def test_commands(h: Harness) -> None:
     assert (await h.command(bob, bob.id, "/lang ru")).text == tr.t("ru", "notice-lang-switched")
     stored = await h.storage.get_user(UserRef(Platform.TELEGRAM, str(bob.id)))
     assert stored is not None and stored.locale == "ru"
+    assert await h.service.user_locale(stored.ref, "en") == "ru"  # chosen beats fallback
+    assert (await h.command(bob, bob.id, "/lang en")).text == tr.t("en", "notice-lang-switched")
+    assert await h.service.user_locale(stored.ref, "ru") == "en"  # and follows a change
     assert (await h.command(alice, GROUP, "/stop")).text == tr.t("en", "err-unknown-game")
     # /start without a payload says hello; with a bad one too.
     assert (await h.command(alice, alice.id, "/start")).text == tr.t("en", "notice-dm-hello")
-    assert (await h.command(bob, bob.id, "/start jzz_Q")).text == tr.t("ru", "notice-dm-hello")
+    assert (await h.command(bob, bob.id, "/start jzz_Q")).text == tr.t("en", "notice-dm-hello")
     unknown = await h.command(bob, bob.id, "/start jzz_A")
-    assert unknown.text == tr.t("ru", "err-unknown-game")
+    assert unknown.text == tr.t("en", "err-unknown-game")
     # The command menus: Russian, English, and the default language for the rest.
     menus = [c.params for c in tg.calls_of("setMyCommands")]
     assert {p.get("language_code") for p in menus} == {"ru", "en", None}
