@@ -179,7 +179,9 @@ class Interactions:
             screen = presenters.cancel_confirm(game, self.tr, table_locale)
             return Reply(screen=screen, game=game)
         if verb is Verb.CANCEL:
-            game = await service.cancel(game_id, version, ref, is_admin=is_admin)
+            # A confirmed /stop ends the game whatever moves were made meanwhile (a
+            # repeated press finds the game over); the game id says which game.
+            game = await service.cancel(game_id, None, ref, is_admin=is_admin)
             return Reply(game=game)
         if verb is Verb.REMATCH:
             return Reply(game=(await service.rematch(game_id, ref)).game)

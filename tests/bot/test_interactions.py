@@ -186,3 +186,25 @@ async def test_reminder_goes_privately_to_the_player_on_turn(
     lobby = await ui.outputs(game, Change(ChangeKind.LOBBY))
     assert [o.target for o in lobby] == [Target.TABLE]
     assert DAN.ref != ALICE.ref
+
+
+async def test_a_confirmed_stop_ends_the_game_after_moves_meanwhile(
+    ui: Interactions, service: GameService, tr: Translator
+) -> None:
+    game_id = await started(ui)
+    asked = await ui.stop(CHAT, ALICE.ref)
+    assert asked.screen is not None
+    yes = next(b.token for b in asked.screen.buttons if b.token and b.token.startswith("k:c:"))
+    game = await service.game(game_id)
+    deal = game.series.current
+    assert deal is not None and deal.turn is not None
+    await service.play(
+        game_id, game.version, PLAYERS[deal.turn].ref, safe_move(deal.view(deal.turn))
+    )
+    stranger = await ui.press(EVE, yes)
+    assert stranger.alert == tr.t("ru", "err-not-allowed")
+    done = await ui.press(ALICE, yes)
+    assert done.alert is None and done.game is not None
+    assert done.game.status is GameStatus.CANCELLED
+    again = await ui.press(ALICE, yes)
+    assert again.alert == tr.t("ru", "err-game-over")
