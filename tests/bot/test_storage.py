@@ -7,14 +7,10 @@ behaves exactly like it.
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 import pytest
 
-from adapters.sqlite import SqliteStorage
-from bot.memory import MemoryStorage
 from bot.models import (
     ChatRef,
     Game,
@@ -48,16 +44,8 @@ CHAT_X = ChatRef(TG, "-200")
 CHAT_Y = ChatRef(TG, "-300")
 
 
-@pytest.fixture(params=["memory", "sqlite"])
-async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
-    if request.param == "memory":
-        yield MemoryStorage()
-        return
-    sqlite = await SqliteStorage.open(tmp_path / "kozel.sqlite3")
-    try:
-        yield sqlite
-    finally:
-        await sqlite.close()
+# The ``storage`` fixture (tests/bot/conftest.py) runs every test here on both the
+# in-memory and the SQLite storage.
 
 
 # --- Builders --------------------------------------------------------------------------
