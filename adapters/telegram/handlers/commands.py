@@ -1,11 +1,12 @@
 """Chat commands: /kozel, /stop, /top, /stats, /rules, /lang, /help (also
 ``/cmd@botname``). In a private chat /kozel starts a solo game against three
-computer players."""
+computer players. ``/start`` in a group (a private one is :mod:`.start`'s) shows the
+help: it is what people type first."""
 
 from __future__ import annotations
 
 from aiogram import Bot, Router
-from aiogram.filters import Command, CommandObject
+from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
 from adapters.telegram.handlers.common import answer, is_admin
@@ -87,5 +88,6 @@ def router() -> Router:
     commands.message.register(stats, Command("stats"))
     commands.message.register(rules, Command("rules"))
     commands.message.register(help_, Command("help"))
+    commands.message.register(help_, CommandStart())  # in a group
     commands.message.register(lang, Command("lang"))
     return commands
