@@ -1,6 +1,10 @@
 """The discord.py client: a ``commands.Bot`` whose ``setup_hook`` loads the commands'
 cog, registers the action buttons and syncs the slash commands with their
-translations."""
+translations.
+
+Discord keeps the commands between runs, so a start first reads what is registered
+(one request) and overwrites it only when something differs: restarting the bot
+does not re-register them every time."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.http import Route
 
 from adapters.discord.answer import Answer, is_expired
 from adapters.discord.buttons import ActionButton, PressHandler
@@ -65,8 +70,76 @@ class KozelBot(commands.Bot):
         await self.add_cog(KozelCommands(self.adapter))
         self.add_dynamic_items(ActionButton)
         await self.tree.set_translator(FluentCommandTranslator(self.adapter.tr))
-        await self.tree.sync()
+        await self.sync_commands()
+
+    async def sync_commands(self) -> bool:
+        """Register the slash commands unless Discord has them exactly so already;
+        whether they were registered."""
+        tree, translator = self.tree, self.tree.translator
+        wanted = [
+            await command.get_translated_payload(tree, translator)
+            if translator is not None
+            else command.to_dict(tree)
+            for command in tree.get_commands()
+        ]
+        route = Route(
+            "GET", "/applications/{application_id}/commands", application_id=self.application_id
+        )
+        try:
+            registered = await self.http.request(route, params={"with_localizations": "true"})
+        except discord.HTTPException as error:
+            log.warning("Discord: could not read the registered commands (%s)", error.status)
+            registered = None
+        if registered is not None and same_commands(wanted, registered):
+            log.info("Discord: the slash commands are registered already")
+            return False
+        await tree.sync()
+        log.info("Discord: the slash commands were registered")
+        return True
 
     async def on_ready(self) -> None:
         log.info("Discord: logged in as %s", self.user)
         self.adapter.started.set()
+
+
+def same_commands(wanted: list[dict[str, Any]], registered: Any) -> bool:
+    """Whether the commands Discord has (``registered``, as its API returns them) are
+    ``wanted``: the same commands, each field of ``wanted`` equal (Discord adds ids and
+    versions, and leaves out fields at their defaults).
+
+    >>> same_commands([{"name": "help", "options": []}], [{"id": "1", "name": "help"}])
+    True
+    >>> same_commands([{"name": "help", "description": "Help"}], [{"name": "help"}])
+    False
+    """
+    if not isinstance(registered, list) or len(registered) != len(wanted):
+        return False
+    try:
+        have = sorted(registered, key=_command_key)
+        pairs = zip(sorted(wanted, key=_command_key), have, strict=True)
+        return all(_covers(w, h) for w, h in pairs)
+    except (AttributeError, KeyError, TypeError):  # not the shape Discord answers with
+        return False
+
+
+def _command_key(command: dict[str, Any]) -> tuple[int, str]:
+    return command.get("type", 1), command["name"]
+
+
+def _covers(want: Any, have: Any) -> bool:
+    if isinstance(want, dict):
+        return isinstance(have, dict) and all(
+            _covers(value, have[name]) if name in have else _is_default(value)
+            for name, value in want.items()
+        )
+    if isinstance(want, list):
+        return (
+            isinstance(have, list)
+            and len(want) == len(have)
+            and all(_covers(w, h) for w, h in zip(want, have, strict=True))
+        )
+    return bool(want == have or (_is_default(want) and _is_default(have)))
+
+
+def _is_default(value: Any) -> bool:
+    return value is None or value is False or value == [] or value == {}

@@ -76,3 +76,28 @@ async def test_a_second_kozel_points_to_the_running_table(
     assert url == f"https://discord.com/channels/100/{CHAT.id}/{table}"
     assert [int(m["id"]) for m in dc.messages(int(CHAT.id))] == [table, int(rec.original["id"])]  # type: ignore[index]
     assert (await harness.game()).id == game.id
+
+
+async def test_a_restart_registers_the_commands_only_when_they_changed(
+    harness: Harness, dc: FakeDiscord
+) -> None:
+    def registrations() -> int:
+        return sum(c.method == "PUT" and c.path.endswith("/commands") for c in dc.calls)
+
+    assert registrations() == 1
+    await harness.stop()
+    again = Harness(dc, harness.storage, harness.tr)
+    await again.start()
+    await again.stop()
+    assert registrations() == 1  # the same commands: read, not written again
+    reads = [c for c in dc.calls if c.method == "GET" and c.path.endswith("/commands")]
+    assert len(reads) == 2 and reads[-1].query == {"with_localizations": "true"}
+    # A command Discord lost (or an older set of commands) is registered again.
+    dc.commands[None] = [c for c in dc.commands[None] if c["name"] != "help"]
+    changed = Harness(dc, harness.storage, harness.tr)
+    await changed.start()
+    await changed.stop()
+    assert registrations() == 2 and dc.command("help")["description"]
+    dc.commands[None][0]["description_localizations"] = {"ru": "старое"}
+    await harness.start()
+    assert registrations() == 3
