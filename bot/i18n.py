@@ -4,6 +4,10 @@ Texts live in ``locales/<lang>/*.ftl``. A :class:`Translator` holds one
 ``FluentBundle`` per language and never raises: a missing message falls back to
 the other languages, then to its id; formatting errors are logged.
 
+Formatting is pure (the same locale, id and arguments give the same text), and the
+screens of a game repeat most of their lines from press to press, so a translator
+keeps recent texts in a bounded cache (see :meth:`Translator.t`).
+
 >>> tr = Translator.from_sources({"en": "hi = Hello, { $name }!", "ru": "hi = Привет!"})
 >>> tr.t("en", "hi", name="Vasya"), tr.t("ru-RU", "hi"), tr.t("de", "hi", name="Bob")
 ('Hello, Vasya!', 'Привет!', 'Hello, Bob!')
@@ -14,6 +18,7 @@ the other languages, then to its id; formatting errors are logged.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -28,6 +33,16 @@ LOCALES = ("ru", "en")
 DEFAULT_LOCALE = "ru"
 
 Arg = str | int | float | Decimal
+
+#: Texts a translator keeps by default (each a few hundred bytes).
+CACHE_SIZE = 8192
+#: Argument types a cached text may depend on: for these, equal values format alike
+#: (unlike ``1.0 == 1``, ``-0.0 == 0.0``, ``Decimal("1.50") == Decimal("1.5")``, or a
+#: ``str`` subclass with its own ``__str__``). Other arguments bypass the cache.
+_CACHEABLE = frozenset({str, int, type(None)})
+#: A cached text's key: the locale asked for, the id, then ``(name, value)`` pairs
+#: sorted by name.
+_Key = tuple[object, ...]
 
 
 def normalize_locale(code: str | None, default: str = "en") -> str:
@@ -69,16 +84,37 @@ class Translator:
 
     ``t(locale, msg_id, **args)`` formats a message. Build one with
     :meth:`from_dir` in the composition root and pass it down.
+
+    Texts are kept in a least-recently-used cache of ``cache_size`` entries (0: no
+    cache), keyed by the locale asked for, the id and the arguments (``str``, ``int``
+    and ``None`` only). A text whose formatting reported errors, or a missing
+    message, is never cached: it is formatted, and logged, every time. Like the
+    bot's services, a translator is used from one thread (the event loop's).
     """
 
-    def __init__(self, bundles: Mapping[str, FluentBundle], default: str = DEFAULT_LOCALE) -> None:
+    def __init__(
+        self,
+        bundles: Mapping[str, FluentBundle],
+        default: str = DEFAULT_LOCALE,
+        *,
+        cache_size: int = CACHE_SIZE,
+    ) -> None:
         if not bundles:
             raise ValueError("no locales")
         self._bundles = dict(bundles)
         self.default = default if default in self._bundles else next(iter(self._bundles))
+        self.cache_size = max(cache_size, 0)
+        self._cache: OrderedDict[_Key, str] = OrderedDict()
+        self._hits = 0
 
     @classmethod
-    def from_dir(cls, path: Path | str | None = None, default: str = DEFAULT_LOCALE) -> Translator:
+    def from_dir(
+        cls,
+        path: Path | str | None = None,
+        default: str = DEFAULT_LOCALE,
+        *,
+        cache_size: int = CACHE_SIZE,
+    ) -> Translator:
         """Load every ``<path>/<lang>/*.ftl`` (``path`` defaults to
         :func:`default_locales_dir`)."""
         root = Path(path) if path is not None else default_locales_dir()
@@ -90,14 +126,21 @@ class Translator:
                 bundles[folder.name] = _bundle(folder.name, sources)
         if not bundles:
             raise FileNotFoundError(f"no locales in {root}")
-        return cls(bundles, default)
+        return cls(bundles, default, cache_size=cache_size)
 
     @classmethod
-    def from_sources(cls, sources: Mapping[str, str], default: str = DEFAULT_LOCALE) -> Translator:
+    def from_sources(
+        cls,
+        sources: Mapping[str, str],
+        default: str = DEFAULT_LOCALE,
+        *,
+        cache_size: int = CACHE_SIZE,
+    ) -> Translator:
         """Build from Fluent text per language (for tests and doctests)."""
         return cls(
             {locale: _bundle(locale, [("<text>", text)]) for locale, text in sources.items()},
             default,
+            cache_size=cache_size,
         )
 
     @property
@@ -130,8 +173,50 @@ class Translator:
 
     def t(self, locale: str | None, msg_id: str, /, **args: Arg | None) -> str:
         """The text of ``msg_id`` in ``locale``; falls back to the other languages,
-        then to ``msg_id`` itself. Never raises."""
+        then to ``msg_id`` itself. Never raises.
+
+        >>> tr = Translator.from_sources({"en": "hi = Hi, { $name }!"})
+        >>> tr.t("en", "hi", name="Bob"), tr.t("en", "hi", name="Ann"), tr.t("en", "hi", name="Bob")
+        ('Hi, Bob!', 'Hi, Ann!', 'Hi, Bob!')
+        >>> tr.cache_info()  # (hits, texts kept)
+        (1, 2)
+        """
+        if not self.cache_size:
+            return self._format(locale, msg_id, args)[0]
+        if args:
+            for value in args.values():
+                if type(value) not in _CACHEABLE:
+                    return self._format(locale, msg_id, args)[0]
+            key: _Key = (locale, msg_id, *sorted(args.items()))
+        else:
+            key = (locale, msg_id)
+        cache = self._cache
+        text = cache.get(key)
+        if text is not None:
+            cache.move_to_end(key)
+            self._hits += 1
+            return text
+        text, pure = self._format(locale, msg_id, args)
+        if pure:
+            cache[key] = text
+            if len(cache) > self.cache_size:
+                cache.popitem(last=False)
+        return text
+
+    def cache_info(self) -> tuple[int, int]:
+        """``(hits, texts kept)`` of the cache."""
+        return self._hits, len(self._cache)
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+        self._hits = 0
+
+    def _format(
+        self, locale: str | None, msg_id: str, args: Mapping[str, Arg | None]
+    ) -> tuple[str, bool]:
+        """The text, and whether it may be cached (found, formatted without errors)."""
         values = {name: "" if value is None else value for name, value in args.items()}
+        pure = True
         for name in self._order(locale):
             bundle = self._bundles[name]
             if not bundle.has_message(msg_id):
@@ -143,9 +228,10 @@ class Translator:
                 text, errors = bundle.format_pattern(message.value, values)
             except Exception:  # a broken message must not break a game
                 log.exception("%s: cannot format %s", name, msg_id)
+                pure = False
                 continue
             for error in errors:
                 log.warning("%s: %s: %s", name, msg_id, error)
-            return str(text)
+            return str(text), pure and not errors
         log.warning("no message %s", msg_id)
-        return msg_id
+        return msg_id, False

@@ -29,7 +29,7 @@ from bot.i18n import LOCALES, Translator
 from bot.models import TURN_TIMEOUTS, Game, GameStatus, Seat
 from bot.ports import LeaderboardRow, UserStats
 from core.actions import Action, ActionKind
-from core.cards import Card, Rank, Suit
+from core.cards import CARDS, Card, Rank, Suit, mask_of
 from core.events import (
     CardsBeaten,
     CardsDiscarded,
@@ -98,15 +98,21 @@ class Notice(StrEnum):
 # --- Cards ------------------------------------------------------------------------
 
 
+#: Every card's label, by card index (the same in every language).
+_CARD_LABELS: tuple[str, ...] = tuple(
+    ("10" if card.rank is Rank.TEN else card.rank.letter) + card.suit.symbol for card in CARDS
+)
+
+
 def card_label(card: Card) -> str:
     """A card for people: ``10♥``, ``Q♣``, ``A♠``."""
-    rank = "10" if card.rank is Rank.TEN else card.rank.letter
-    return rank + card.suit.symbol
+    return _CARD_LABELS[card.index]
 
 
 def cards_label(cards: Iterable[Card]) -> str:
     """Cards for people, separated by spaces."""
-    return " ".join(card_label(card) for card in cards)
+    labels = _CARD_LABELS
+    return " ".join([labels[card.index] for card in cards])
 
 
 def backs_label(count: int) -> str:
@@ -174,6 +180,11 @@ def _rows(*rows: Iterable[Button]) -> tuple[Row, ...]:
 
 def _screen(lines: Iterable[str], rows: tuple[Row, ...] = ()) -> Screen:
     return Screen("\n".join(line for line in lines if line), rows)
+
+
+def _seat_names(game: Game, tr: Translator, locale: str) -> list[str]:
+    """Every seat's :func:`seat_name`, by seat (a screen names a seat several times)."""
+    return [seat_name(game, seat, tr, locale) for seat in range(4)]
 
 
 def seat_name(game: Game, seat: int, tr: Translator, locale: str) -> str:
@@ -359,12 +370,12 @@ _PLAY_IDS = {
 }
 
 
-def _trump_line(game: Game, view: TableView, tr: Translator, locale: str) -> str:
+def _trump_line(view: TableView, names: Sequence[str], tr: Translator, locale: str) -> str:
     suit = suit_name(view.trump, tr, locale)
     card = card_label(view.trump_card)
     if view.trump_card_holder is None:
         return tr.t(locale, "table-trump", suit=suit, card=card)
-    name = seat_name(game, view.trump_card_holder, tr, locale)
+    name = names[view.trump_card_holder]
     return tr.t(locale, "table-trump-drawn", suit=suit, card=card, name=name)
 
 
@@ -401,9 +412,10 @@ def table(
             lines[1] = tr.t(locale, "table-cancelled")
         return _screen(lines)
     view = deal.table_view()
+    names = _seat_names(game, tr, locale)
     lines = [
         tr.t(locale, "table-title", rules=rules, number=view.number + 1),
-        _trump_line(game, view, tr, locale),
+        _trump_line(view, names, tr, locale),
         _stock_line(view, tr, locale),
         "",
     ]
@@ -412,22 +424,20 @@ def table(
     if view.result is None:
         lines.append(tr.t(locale, "table-trick", number=view.trick_number + 1))
         if not view.plays:
-            name = seat_name(game, view.leader, tr, locale)
-            lines.append(tr.t(locale, "table-trick-empty", name=name))
+            lines.append(tr.t(locale, "table-trick-empty", name=names[view.leader]))
         for play in view.plays:
-            name = seat_name(game, play.seat, tr, locale)
+            name = names[play.seat]
             line = tr.t(locale, _PLAY_IDS[play.kind], name=name, cards=_played(play))
             if play.seat == view.winning_seat and not play.face_down:
                 line = f"{line} {WINNING_MARK}"
             lines.append(line)
         if view.plays and view.winning_seat is not None:
-            name = seat_name(game, view.winning_seat, tr, locale)
-            lines.append(tr.t(locale, "table-winning", name=name))
+            lines.append(tr.t(locale, "table-winning", name=names[view.winning_seat]))
         lines.append("")
         lines.append(tr.t(locale, "table-tricks", a=a, b=b))
         lines.append(_loss_line(game, "table-loss", tr, locale))
         if view.turn is not None and game.status is GameStatus.PLAYING:
-            lines.append(_turn_line(game, view.turn, tr, locale, now))
+            lines.append(_turn_line(game, names[view.turn], tr, locale, now))
         away = [
             player_name(player, tr, locale)
             for player in game.seats
@@ -468,8 +478,7 @@ def _squeeze(lines: list[str]) -> list[str]:
     return out
 
 
-def _turn_line(game: Game, turn: int, tr: Translator, locale: str, now: float) -> str:
-    name = seat_name(game, turn, tr, locale)
+def _turn_line(game: Game, name: str, tr: Translator, locale: str, now: float) -> str:
     left = _seconds_left(game, now) if game.settings.turn_timeout > 0 else None
     if left is None:
         return tr.t(locale, "table-turn", name=name)
@@ -492,9 +501,11 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
     view = deal.view(seat)
     table_view = view.table
     cards = sorted_hand(view.hand)
-    selected = selection_cards(cards, selection)
-    chosen = frozenset(selected)
-    lines = [_summary(table_view, tr, locale), _table_plays(game, table_view, tr, locale)]
+    # The selection as a bitmask over ``cards`` (0 if it names positions beyond them).
+    current = selection if selection > 0 and not selection >> len(cards) else 0
+    selected = tuple(card for i, card in enumerate(cards) if current >> i & 1)
+    names = _seat_names(game, tr, locale)
+    lines = [_summary(table_view, tr, locale), _table_plays(table_view, names, tr, locale)]
     if table_view.result is not None:
         lines.append(tr.t(locale, "hand-deal-over"))
         return _screen(lines)
@@ -504,8 +515,7 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
     elif my_turn:
         lines.append(tr.t(locale, "hand-your-turn-answer", count=table_view.lead_size))
     elif table_view.turn is not None:
-        name = seat_name(game, table_view.turn, tr, locale)
-        lines.append(tr.t(locale, "hand-not-your-turn", name=name))
+        lines.append(tr.t(locale, "hand-not-your-turn", name=names[table_view.turn]))
     if view.molodka:
         lines.append(tr.t(locale, "hand-molodka-hint"))
     if cards:
@@ -515,20 +525,25 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
     if selected:
         lines.append(tr.t(locale, "hand-selected", cards=cards_label(selected)))
 
-    current = selection_of(cards, selected)
-    card_buttons = [
-        Button(
-            f"{SELECTED_MARK} {card_label(card)}" if card in chosen else card_label(card),
-            _token(game, Verb.SELECT, format(current ^ (1 << i), "x")),
-        )
-        for i, card in enumerate(cards)
-    ]
+    card_buttons = []
+    for i, card in enumerate(cards):
+        label = card_label(card)
+        if current >> i & 1:
+            label = f"{SELECTED_MARK} {label}"
+        token = _token(game, Verb.SELECT, format(current ^ (1 << i), "x"))
+        card_buttons.append(Button(label, token))
     actions: list[Button] = []
-    for action in view.legal:
-        if action.kind is ActionKind.MOLODKA or not chosen or frozenset(action.cards) != chosen:
-            continue
-        label = tr.t(locale, f"hand-{action.kind.value}", cards=cards_label(action.cards))
-        actions.append(Button(label, _token(game, Verb.PLAY, action_arg(action))))
+    if selected:
+        chosen = mask_of(selected)
+        for action in view.legal:
+            if (
+                action.kind is ActionKind.MOLODKA
+                or len(action.cards) != len(selected)
+                or mask_of(action.cards) != chosen
+            ):
+                continue
+            label = tr.t(locale, f"hand-{action.kind.value}", cards=cards_label(action.cards))
+            actions.append(Button(label, _token(game, Verb.PLAY, action_arg(action))))
     if my_turn:
         if not selected:
             lines.append(tr.t(locale, "hand-select"))
@@ -556,12 +571,12 @@ def _summary(view: TableView, tr: Translator, locale: str) -> str:
     return tr.t(locale, "hand-summary", suit=suit, stock=view.stock_size, a=a, b=b)
 
 
-def _table_plays(game: Game, view: TableView, tr: Translator, locale: str) -> str:
+def _table_plays(view: TableView, names: Sequence[str], tr: Translator, locale: str) -> str:
     if not view.plays or view.result is not None:
         return tr.t(locale, "hand-table-empty")
     parts = []
     for play in view.plays:
-        part = f"{seat_name(game, play.seat, tr, locale)} {_played(play)}"
+        part = f"{names[play.seat]} {_played(play)}"
         if play.seat == view.winning_seat and not play.face_down:
             part = f"{part} {WINNING_MARK}"
         parts.append(part)

@@ -761,29 +761,32 @@ class Deal:
 
     def table_view(self) -> TableView:
         """What everybody at the table may see."""
-        plays = tuple(
-            PlayedSet(
-                seat=seat,
-                kind=KIND_BY_CODE[kind],
-                cards=() if kind == DISCARD else cards_of(mask),
-                count=mask.bit_count(),
-            )
-            for seat, kind, mask in self._plays
-        )
+        trump_card = self.trump_card  # its suit is the trump
+        plays = self._plays
         return TableView(
             number=self.number,
             dealer=self.dealer,
-            trump=self.trump,
-            trump_card=self.trump_card,
+            trump=trump_card.suit,
+            trump_card=trump_card,
             trump_card_holder=self._trump_holder,
             stock_size=self.stock_size,
-            hand_sizes=tuple(h.bit_count() for h in self._hands),
+            hand_sizes=tuple([h.bit_count() for h in self._hands]),
             trick_number=self._trick_no,
             leader=self._leader,
             turn=self.turn,
             lead_size=self._n,
-            plays=plays,
-            winning_seat=self._win_seat if self._plays else None,
+            plays=tuple(
+                [
+                    PlayedSet(
+                        seat=seat,
+                        kind=KIND_BY_CODE[kind],
+                        cards=() if kind == DISCARD else cards_of(mask),
+                        count=mask.bit_count(),
+                    )
+                    for seat, kind, mask in plays
+                ]
+            ),
+            winning_seat=self._win_seat if plays else None,
             tricks=self.tricks,
             last_trick_winner=self.last_trick_winner,
             result=self._result,
@@ -792,11 +795,12 @@ class Deal:
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may see: the table, its own hand and its own legal actions."""
         _check_seat(seat)
+        to_action = self._to_action
         return SeatView(
             seat=seat,
             table=self.table_view(),
             hand=cards_of(self._hands[seat]),
-            legal=tuple(self.legal_actions(seat)),
+            legal=tuple([to_action(raw) for raw in self.legal_raw(seat)]),
             molodka=self.molodka_seat == seat,
         )
 

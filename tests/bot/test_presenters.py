@@ -24,7 +24,7 @@ from bot.models import (
 )
 from bot.ports import LeaderboardRow, UserStats
 from core.actions import Action, ActionKind
-from core.cards import CARDS, Card
+from core.cards import CARDS, Card, Rank
 from core.deal import HAND_SIZE
 from core.errors import Reason
 from core.events import DealResult, SeriesResult, Team, Title
@@ -106,6 +106,14 @@ def test_card_labels() -> None:
     assert p.card_label(c("6D")) == "6♦"
     assert p.cards_label([c("JH"), c("TS")]) == "J♥ 10♠"
     assert p.backs_label(3) == "🂠 🂠 🂠"
+
+
+def test_card_labels_of_every_card() -> None:
+    labels = [p.card_label(card) for card in CARDS]
+    for card, label in zip(CARDS, labels, strict=True):
+        assert label == ("10" if card.rank is Rank.TEN else card.rank.letter) + card.suit.symbol
+    assert len(set(labels)) == len(CARDS)
+    assert p.cards_label(CARDS) == " ".join(labels) and p.cards_label([]) == ""
 
 
 def test_selection_round_trip() -> None:
@@ -465,3 +473,35 @@ def test_rules_help_and_notices(tr: Translator, locale: str) -> None:
     assert dm.buttons[0].url == "https://t.me/kozel_bot?start=g1"
     assert p.command_descriptions(tr, locale)["kozel"] == tr.t(locale, "cmd-kozel")
     assert p.computer_name(8, tr, locale) == tr.t(locale, "bot-name-1")
+
+
+# --- Cached texts ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cache_size", [16, 100_000])
+def test_a_warm_cache_renders_the_screens_of_no_cache(cache_size: int) -> None:
+    """One translator serving games, seats, selections and languages in turn, its
+    cache full of other screens' lines (or evicting them), renders exactly what a
+    translator without a cache renders."""
+    warm = Translator.from_dir(cache_size=cache_size)
+    cold = Translator.from_dir(cache_size=0)
+    rng = random.Random(cache_size)
+    games = [dealt_game(seed=seed) for seed in range(3)]
+    for index, game in enumerate(games):
+        game.seats[1 + index % 3] = Seat(SeatKind.COMPUTER, f"bot-name-{index + 1}")
+        game.turn_deadline = 100.0 + index
+    for _ in range(8):
+        for game in games:
+            deal = game.series.current
+            assert deal is not None
+            if deal.turn is not None:
+                game.series.apply(rng.choice(deal.legal_actions(deal.turn)))
+            for locale in ("ru", "en", "ru-RU", "de"):
+                table = p.table(game, warm, locale, now=50.0, with_hand_button=True)
+                assert table == p.table(game, cold, locale, now=50.0, with_hand_button=True)
+                for seat in range(4):
+                    selections = all_selections(game, seat)
+                    for selection in {0, rng.choice(selections), rng.choice(selections)}:
+                        screen = p.hand(game, seat, selection, warm, locale)
+                        assert screen == p.hand(game, seat, selection, cold, locale)
+    assert warm.cache_info()[0] > 0 and warm.cache_info()[1] <= cache_size

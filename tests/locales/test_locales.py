@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,115 @@ def test_broken_file_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture)
 )
 def test_normalize_locale(code: str, expected: str) -> None:
     assert normalize_locale(code) == expected
+
+
+# --- The translator's cache ------------------------------------------------------------
+
+PLURAL_SAMPLES = (0, 1, 2, 3, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111, 1000)
+
+
+def _arg_sets(names: set[str]) -> Iterator[dict[str, str | int]]:
+    """Argument sets for a message's variables: numbers for the Russian plural
+    categories, words, and a mix."""
+    ordered = sorted(names)
+    for sample in PLURAL_SAMPLES:
+        yield dict.fromkeys(ordered, sample)
+    yield dict.fromkeys(ordered, "Вася")
+    yield {name: (i * 7 + 1 if i % 2 else f"x{i}") for i, name in enumerate(ordered)}
+
+
+def test_cached_texts_equal_uncached_ones(tr: Translator) -> None:
+    """Every message with many arguments, in every language, formatted twice (the
+    second time from the cache) as formatting without a cache does."""
+    cached = Translator.from_dir(LOCALES_DIR, cache_size=100_000)
+    plain = Translator.from_dir(LOCALES_DIR, cache_size=0)
+    checked = 0
+    for locale in (*LANGUAGES, "ru-RU", "en-GB", "de", None):
+        messages = _messages(tr.resolve(locale))
+        for msg_id, message in messages.items():
+            for args in _arg_sets(set(_variables(message))):
+                expected = plain.t(locale, msg_id, **args)
+                assert cached.t(locale, msg_id, **args) == expected, (locale, msg_id, args)
+                assert cached.t(locale, msg_id, **args) == expected, (locale, msg_id, args)
+                checked += 1
+    hits, kept = cached.cache_info()
+    assert checked > 1000 and hits >= checked and kept <= checked
+    assert plain.cache_info() == (0, 0)
+
+
+@pytest.mark.parametrize(("count", "expected"), RU_CARDS.items())
+def test_cached_russian_plurals(count: int, expected: str) -> None:
+    """Plural forms stay right when other counts were cached first (either order)."""
+    tr = Translator.from_dir(LOCALES_DIR)
+    others = [n for n in RU_CARDS if n != count]
+    for n in [*others, count, *reversed(others), count]:
+        assert tr.t("ru", "cards-count", count=n) == RU_CARDS[n]
+    assert tr.t("ru", "cards-count", count=count) == expected
+
+
+def test_argument_order_does_not_matter() -> None:
+    tr = Translator.from_sources({"en": "pair = { $a } and { $b }"})
+    assert tr.t("en", "pair", a="x", b="y") == "x and y"
+    assert tr.t("en", "pair", b="y", a="x") == "x and y"
+    assert tr.t("en", "pair", b="x", a="y") == "y and x"
+    assert tr.cache_info() == (1, 2)
+
+
+def test_a_locale_switch_does_not_leak() -> None:
+    tr = Translator.from_sources({"ru": "hi = Привет, { $name }!", "en": "hi = Hi, { $name }!"})
+    for _ in range(2):  # the second round is served from the cache
+        assert tr.t("ru", "hi", name="Вася") == "Привет, Вася!"
+        assert tr.t("en", "hi", name="Вася") == "Hi, Вася!"
+        assert tr.t("ru-RU", "hi", name="Вася") == "Привет, Вася!"
+        assert tr.t("de", "hi", name="Вася") == "Hi, Вася!"
+        assert tr.t(None, "hi", name="Вася") == "Привет, Вася!"
+    en = Translator.from_sources({"ru": "hi = Привет!", "en": "hi = Hi!"}, default="en")
+    assert (en.t(None, "hi"), en.t("uk", "hi"), en.t("ru", "hi")) == ("Hi!", "Hi!", "Привет!")
+    assert (en.t(None, "hi"), en.t("uk", "hi"), en.t("ru", "hi")) == ("Hi!", "Hi!", "Привет!")
+
+
+def test_the_cache_is_bounded_and_keeps_recent_texts() -> None:
+    tr = Translator.from_sources({"en": "n = #{ $n }"}, cache_size=8)
+    assert tr.t("en", "n", n=0) == "#0"
+    for n in range(1, 100):
+        assert tr.t("en", "n", n=n) == f"#{n}"
+        assert tr.t("en", "n", n=0) == "#0"  # used all the time: never evicted
+        assert tr.cache_info()[1] <= 8
+    hits = tr.cache_info()[0]
+    assert hits == 99  # every "#0" after the first
+    assert tr.t("en", "n", n=99) == "#99" and tr.cache_info()[0] == hits + 1
+    assert tr.t("en", "n", n=1) == "#1" and tr.cache_info()[0] == hits + 1  # long evicted
+    tr.clear_cache()
+    assert tr.cache_info() == (0, 0)
+
+
+def test_no_cache() -> None:
+    tr = Translator.from_sources({"en": "n = #{ $n }"}, cache_size=0)
+    assert [tr.t("en", "n", n=1) for _ in range(3)] == ["#1"] * 3
+    assert tr.cache_info() == (0, 0)
+
+
+def test_arguments_that_may_format_apart_bypass_the_cache() -> None:
+    """Floats and decimals equal to an int (or to each other) may format differently:
+    they are never cached, nor looked up."""
+    tr = Translator.from_sources({"en": "n = #{ $n }"})
+    assert tr.t("en", "n", n=1) == "#1"
+    plain = Translator.from_sources({"en": "n = #{ $n }"}, cache_size=0)
+    for value in (1.0, 1.5, -0.0, 0.0, Decimal("1.50"), Decimal("1")):
+        assert tr.t("en", "n", n=value) == plain.t("en", "n", n=value), value
+    assert tr.cache_info() == (0, 1)
+    assert tr.t("en", "n", n=None) == "#" and tr.t("en", "n", n=None) == "#"
+    assert tr.cache_info() == (1, 2)
+
+
+def test_errors_are_logged_every_time_not_cached(caplog: pytest.LogCaptureFixture) -> None:
+    tr = Translator.from_sources({"en": "hi = Hello, { $name }!"})
+    for _ in range(3):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="bot.i18n"):
+            assert "Hello" in tr.t("en", "hi")
+            assert tr.t("en", "nowhere") == "nowhere"
+        messages = [record.getMessage() for record in caplog.records]
+        assert any("hi" in message for message in messages)
+        assert any("nowhere" in message for message in messages)
+    assert tr.cache_info() == (0, 0)
