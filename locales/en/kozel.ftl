@@ -340,7 +340,7 @@ console-move-lead = lead
 console-move-beat = beat
 console-move-discard = discard
 console-move-molodka = molodka
-console-you = You
+console-you = Player (you)
 
 ## Discord: slash command names and options (lowercase, no spaces, at most 32 characters)
 

@@ -369,7 +369,7 @@ console-move-lead = зайти
 console-move-beat = побить
 console-move-discard = скинуть
 console-move-molodka = молодка
-console-you = Вы
+console-you = Игрок (вы)
 
 ## Discord: имена слеш-команд и их параметров (строчные, без пробелов, не длиннее 32 знаков)
 

@@ -144,3 +144,13 @@ def test_kozel_play_as_a_command_with_piped_input(tmp_path: Path) -> None:
     assert "Не понял: «x»" in done.stdout
     assert "Партия окончена" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_the_human_is_named_so_that_the_table_reads_right(tmp_path: Path) -> None:
+    """The table says "<name> leads"; the human's name fits that in both languages."""
+    moves = lines(*(["a"] * 40))
+    _, english = run_console(tmp_path / "en", moves, "--seed", "4", "--lang", "en")
+    assert "Player (you) to play" in english
+    assert not any(f"You {verb}" in english for verb in ("leads", "beats", "to play", "takes"))
+    _, russian = run_console(tmp_path / "ru", lines(*(["a"] * 40)), "--seed", "4", "--lang", "ru")
+    assert "Ходит Игрок (вы)" in russian and "Ходит Вы" not in russian
