@@ -30,11 +30,17 @@ class UserRef:
 
 @dataclass(frozen=True, slots=True, order=True)
 class ChatRef:
-    """A chat of one platform; ``thread`` is a forum topic (Telegram) if any."""
+    """A chat of one platform; ``thread`` is a forum topic (Telegram) if any.
+
+    ``language`` is the platform's word on the chat's language (a Discord server's
+    preferred locale), if it has one: the chat's default until somebody chooses one
+    with /lang. It is a hint, not part of the chat's identity.
+    """
 
     platform: Platform
     id: str
     thread: str | None = None
+    language: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequen
 from dataclasses import dataclass, replace
 
 from bot.errors import ErrorCode, ServiceError
+from bot.i18n import normalize_locale
 from bot.models import (
     TURN_TIMEOUTS,
     ChatRef,
@@ -165,8 +166,15 @@ class GameService:
         await self.storage.save_chat(replace(info, locale=locale))
 
     async def chat_locale(self, chat: ChatRef) -> str:
+        """The language chosen for the chat, else the platform's (``chat.language``),
+        else the bot's default."""
         info = await self.storage.get_chat(chat)
-        return info.locale if info and info.locale else self.default_locale
+        return info.locale if info and info.locale else self._default_chat_locale(chat)
+
+    def _default_chat_locale(self, chat: ChatRef) -> str:
+        if chat.language:
+            return normalize_locale(chat.language, self.default_locale)
+        return self.default_locale
 
     async def user_locale(self, user: UserRef, fallback: str | None = None) -> str:
         if user in self._user_locales:
@@ -245,7 +253,7 @@ class GameService:
             await self.touch_user(creator)
             info = await self.storage.get_chat(chat)
             settings = TableSettings(
-                locale=info.locale if info and info.locale else self.default_locale,
+                locale=info.locale if info and info.locale else self._default_chat_locale(chat),
                 turn_timeout=(
                     info.turn_timeout
                     if info and info.turn_timeout is not None

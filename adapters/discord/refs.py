@@ -26,7 +26,9 @@ def user_of(interaction: discord.Interaction[Any]) -> User:
 def chat_of(interaction: discord.Interaction[Any]) -> ChatRef:
     if interaction.channel_id is None:
         raise ValueError("an interaction without a channel")
-    return ChatRef(Platform.DISCORD, str(interaction.channel_id))
+    locale = interaction.guild_locale  # the server's preferred language, if in a server
+    language = str(locale.value) if locale is not None else None
+    return ChatRef(Platform.DISCORD, str(interaction.channel_id), language=language)
 
 
 def in_dm(interaction: discord.Interaction[Any]) -> bool:

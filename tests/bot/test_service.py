@@ -65,6 +65,24 @@ async def test_one_open_game_per_chat(service: GameService) -> None:
     assert other.id != game.id
 
 
+async def test_a_chats_language_chosen_else_the_platforms_else_the_default(
+    service: GameService,
+) -> None:
+    assert service.default_locale == "ru"
+    english = ChatRef(Platform.DISCORD, "777", language="en-GB")
+    assert english == ChatRef(Platform.DISCORD, "777")  # a hint, not the chat's identity
+    assert await service.chat_locale(english) == "en"
+    assert await service.chat_locale(ChatRef(Platform.DISCORD, "777", language="de")) == "en"
+    assert await service.chat_locale(ChatRef(Platform.DISCORD, "777", language="ru")) == "ru"
+    assert await service.chat_locale(ChatRef(Platform.DISCORD, "777")) == "ru"
+    game = await service.open_table(english, ALICE)
+    assert game.settings.locale == "en"
+    await service.cancel(game.id, None, ALICE.ref)
+    await service.set_chat_locale(english, "ru")
+    assert await service.chat_locale(english) == "ru"
+    assert (await service.open_table(english, ALICE)).settings.locale == "ru"
+
+
 async def test_seats_by_team_and_team_changes(service: GameService) -> None:
     game = await service.open_table(CHAT, ALICE)
     game = await service.join(game.id, game.version, ALICE, Team.A)

@@ -6,7 +6,7 @@ import re
 
 from bot import presenters
 from bot.presenters import COMMANDS
-from tests.adapters.discord.harness import ALICE, BOB, CHAT, EVE, Harness
+from tests.adapters.discord.harness import ALICE, BOB, CHAT, EVE, GUILD, Harness
 from tests.fakes.discord import FakeDiscord
 
 #: Discord's rule for command and option names.
@@ -101,3 +101,18 @@ async def test_a_restart_registers_the_commands_only_when_they_changed(
     dc.commands[None][0]["description_localizations"] = {"ru": "старое"}
     await harness.start()
     assert registrations() == 3
+
+
+async def test_the_servers_language_is_the_chats_default_until_lang(
+    harness: Harness, dc: FakeDiscord
+) -> None:
+    dc.guilds[GUILD].locale = "en-US"
+    rec = await harness.slash(ALICE, "help")
+    assert rec.content == harness.t("help-text", "en")
+    rec = await harness.slash(ALICE, "kozel")
+    game = await harness.game()
+    yard = harness.t("rules-name-yard", "en")
+    assert game.settings.locale == "en"
+    assert rec.content.startswith(harness.t("lobby-title", "en", rules=yard))
+    await harness.slash(BOB, "lang", {"language": "ru"})  # chosen: it beats the server's
+    assert (await harness.slash(BOB, "help")).content == harness.t("help-text")
