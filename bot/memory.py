@@ -38,6 +38,7 @@ from bot.rows import (
     user_to_row,
 )
 from core.events import DealResult, SeriesResult, Title, team_of
+from core.record import SnapshotCache
 
 _Key = tuple[str, str]
 
@@ -54,6 +55,8 @@ class MemoryStorage:
         self._deals: dict[int, dict[int, DealRow]] = {}
         self._series: dict[int, SeriesRow] = {}
         self._last_id = 0
+        #: Every save snapshots the game's series: this keeps the deals' text.
+        self._snapshots = SnapshotCache()
 
     # --- Users and chats -------------------------------------------------------------
 
@@ -103,10 +106,10 @@ class MemoryStorage:
         for row in new:
             if row["version"] in log:
                 raise DuplicateAction(game.id, row["version"])
-        game_row = game_to_row(game)
-        seats = participant_rows(game)
+        game_row = game_to_row(game, self._snapshots)
+        if game_row["seats"] != self._games[game.id]["seats"]:  # else the same rows
+            self._participants[game.id] = participant_rows(game)
         self._games[game.id] = game_row
-        self._participants[game.id] = seats
         for row in new:
             log[row["version"]] = row
         for number, result in deals:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, TypedDict
 
 from pydantic import TypeAdapter
@@ -40,7 +40,7 @@ from bot.models import (
 )
 from bot.ports import ChatInfo, LoggedAction
 from core.events import DealResult, SeriesResult
-from core.record import restore, snapshot
+from core.record import SnapshotCache, restore, snapshot
 
 #: Games whose recorded results count for statistics.
 COUNTED_STATUSES = (GameStatus.PLAYING, GameStatus.FINISHED)
@@ -175,6 +175,12 @@ def _messages_json() -> TypeAdapter[dict[str, str]]:
     return TypeAdapter(dict[str, str])
 
 
+@lru_cache(maxsize=4096)
+def _seats_text(seats: tuple[Seat | None, ...]) -> str:
+    """The seats' JSON; seats seldom change while every move saves them."""
+    return _seats_json().dump_json(list(seats)).decode()
+
+
 def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -214,8 +220,9 @@ def chat_from_row(row: Mapping[str, Any]) -> ChatInfo:
 # --- Games -------------------------------------------------------------------------------
 
 
-def game_to_row(game: Game) -> GameRow:
-    """A game as one ``games`` row (the series as its snapshot)."""
+def game_to_row(game: Game, snapshots: SnapshotCache | None = None) -> GameRow:
+    """A game as one ``games`` row (the series as its snapshot). A storage that saves
+    games over and over passes its ``snapshots`` cache: the text is the same."""
     return {
         "id": game.id,
         "platform": game.chat.platform.value,
@@ -226,8 +233,8 @@ def game_to_row(game: Game) -> GameRow:
         "status": GameStatus(game.status).value,
         "rule_set": game.settings.rule_set,
         "settings": _settings_json().dump_json(game.settings).decode(),
-        "seats": _seats_json().dump_json(list(game.seats)).decode(),
-        "snapshot": snapshot(game.series),
+        "seats": _seats_text(tuple(game.seats)),
+        "snapshot": snapshot(game.series) if snapshots is None else snapshots.snapshot(game.series),
         "version": game.version,
         "created_at": float(game.created_at),
         "updated_at": float(game.updated_at),
@@ -260,14 +267,20 @@ def game_from_row(row: Mapping[str, Any]) -> Game:
 
 def participant_rows(game: Game) -> list[ParticipantRow]:
     """Who sits at the game's taken seats: humans by user id, computers by kind."""
+    return seat_rows(game.id, game.seats)
+
+
+def seat_rows(game_id: int, seats: Sequence[Seat | None]) -> list[ParticipantRow]:
+    """The participant rows of a game's seats (see :func:`participant_rows`). They are a
+    function of the seats, so they change only when the row's ``seats`` JSON does."""
     rows: list[ParticipantRow] = []
-    for index, seat in enumerate(game.seats):
+    for index, seat in enumerate(seats):
         if seat is None:
             continue
         user = seat.user if seat.kind is SeatKind.HUMAN else None
         rows.append(
             {
-                "game_id": game.id,
+                "game_id": game_id,
                 "seat": index,
                 "platform": None if user is None else user.platform.value,
                 "user_id": None if user is None else str(user.id),

@@ -17,13 +17,14 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, TypeGuard
 
-from core.actions import Action, ActionKind
-from core.cards import DECK_SIZE, Card
-from core.deal import STOCK_SIZE, Deal
+from core.actions import KIND_BY_CODE, Action, ActionKind
+from core.cards import CARDS, DECK_SIZE, Card, cards_of
+from core.deal import STOCK_SIZE, Deal, RawAction
 from core.errors import KozelError, Reason, describe
 from core.series import Series
 
@@ -255,14 +256,108 @@ def replay(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
 
 
 # --- Snapshots -----------------------------------------------------------------------
+#
+# A bot saves a game's snapshot after every move, so snapshots are written as text
+# piece by piece, not built as a record and dumped whole: each action's text is
+# written once (a pure function of the engine's action, memoized), and a
+# :class:`SnapshotCache` keeps each deal's text, adding only the actions played
+# since. The text is exactly what ``json.dumps`` writes for the record, which the
+# tests check against the plain dump.
+
+
+#: Card codes by card index (``Card.code`` is slow to compute 36 times a deal).
+_CARD_CODES: tuple[str, ...] = tuple(card.code for card in CARDS)
+
+
+#: ``json.dumps(value, separators=(",", ":"))`` builds an encoder per call; one will do.
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+@lru_cache(maxsize=1 << 14)
+def _action_text(raw: RawAction) -> str:
+    """An engine action ``(seat, kind, mask)`` as its record's JSON text."""
+    seat, kind, mask = raw
+    return _dumps(action_to_json(Action(seat, KIND_BY_CODE[kind], cards_of(mask))))
+
+
+def _deal_head(deal: Deal) -> str:
+    """A deal's record text up to its first action."""
+    deck = _dumps([_CARD_CODES[card.index] for card in deal.deck])
+    return (
+        f'{{"dealer":{deal.dealer:d},"deck":{deck},"trump_index":{deal.trump_index:d},"actions":['
+    )
+
+
+def _series_text(series: Series, deal_text: Callable[[Deal], str]) -> str:
+    deals = ",".join([deal_text(deal) for deal in series.deals])
+    return (
+        f'{{"variant":{_dumps(VARIANT)},"options":{{}},"seed":null,"deals":[{deals}],'
+        f'"snapshot":{SNAPSHOT_VERSION:d},"first_dealer":{series.first_dealer:d}}}'
+    )
+
+
+def _deal_text(deal: Deal) -> str:
+    return _deal_head(deal) + ",".join([_action_text(raw) for raw in deal.log_raw()]) + "]}"
 
 
 def snapshot(series: Series) -> str:
-    """The whole series as JSON: its record, with a format version."""
-    data = series_to_record(series)
-    data["snapshot"] = SNAPSHOT_VERSION
-    data["first_dealer"] = series.first_dealer
-    return json.dumps(data, separators=(",", ":"))
+    """The whole series as JSON: its record, with a format version. A
+    :class:`SnapshotCache` writes the same text faster for a series saved often."""
+    return _series_text(series, _deal_text)
+
+
+@dataclass(slots=True)
+class _DealText:
+    deal: Deal  # held, so that no other deal takes its id while it is cached
+    actions: int  # how many of the deal's actions ``text`` holds
+    text: str  # the deal's record text without the closing "]}"
+
+
+class SnapshotCache:
+    """Writes :func:`snapshot` text for series that grow move by move.
+
+    It keeps the text of the deals it wrote, by deal object: a later snapshot adds
+    only the actions played since (a deal's log only grows) and copies finished
+    deals as they are. It holds up to ``size`` deals (the oldest go first), so a
+    process that saves its games through one cache pays for each action once.
+    Not for use from several threads at once.
+
+    >>> from core.series import Series
+    >>> import random
+    >>> series, cache = Series(), SnapshotCache()
+    >>> _ = series.deal(random.Random(7))
+    >>> cache.snapshot(series) == snapshot(series)
+    True
+    >>> _ = series.apply(series.legal_actions(0)[0])
+    >>> cache.snapshot(series) == snapshot(series)
+    True
+    """
+
+    __slots__ = ("_deals", "_size")
+
+    def __init__(self, size: int = 2048) -> None:
+        self._size = size
+        self._deals: dict[int, _DealText] = {}
+
+    def __len__(self) -> int:
+        return len(self._deals)
+
+    def snapshot(self, series: Series) -> str:
+        return _series_text(series, self._deal_text)
+
+    def _deal_text(self, deal: Deal) -> str:
+        log = deal.log_raw()
+        entry = self._deals.get(id(deal))
+        if entry is None or entry.deal is not deal or entry.actions > len(log):
+            entry = _DealText(deal, 0, _deal_head(deal))
+            if len(self._deals) >= self._size:
+                del self._deals[next(iter(self._deals))]
+            self._deals[id(deal)] = entry
+        if entry.actions < len(log):
+            new = ",".join([_action_text(raw) for raw in log[entry.actions :]])
+            entry.text = f"{entry.text},{new}" if entry.actions else entry.text + new
+            entry.actions = len(log)
+        return entry.text + "]}"
 
 
 def restore(text: str | bytes) -> Series:
@@ -285,6 +380,7 @@ def cards_json(cards: Sequence[Card]) -> list[str]:
 __all__ = [
     "Reason",
     "RecordError",
+    "SnapshotCache",
     "deal_to_record",
     "replay",
     "report",

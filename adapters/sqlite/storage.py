@@ -7,8 +7,29 @@ schema is migrated when the storage opens (:mod:`adapters.sqlite.migrations`).
 One connection serves the whole bot. aiosqlite runs its statements one by one on a
 worker thread, but a transaction spans several awaits, so a lock keeps each
 transaction (and each read) whole: another task never slips a statement into it
-nor reads what it has not committed yet. A chat bot's load is far below what one
-connection writes.
+nor reads what it has not committed yet.
+
+Saving a game is the hot path (every move saves), so :meth:`SqliteStorage.save_game`
+commits in groups. A call turns the game into rows at once, queues them and waits;
+one writer task takes every save queued so far and, holding the lock, writes them
+all in ONE transaction by ONE call on the connection's worker thread (aiosqlite's
+``Connection._execute``, see :func:`_on_connection_thread`), so a batch costs one
+thread round trip and one commit instead of several of each per save. (A second,
+plain sqlite3 connection on an executor thread would avoid aiosqlite's private
+method, but ``sqlite://`` in memory would then be two databases, and the two
+connections' write transactions would wait on each other through SQLite's file
+lock and busy timeout instead of the lock.)
+
+Inside the transaction each save runs in a savepoint: a save that fails
+(``NoSuchGame``, ``DuplicateAction``, any error) is rolled back to its savepoint and
+raises in its caller alone, while the others of the batch commit. Should the
+transaction fail as a whole (its commit, or an error that ends it), nothing of it is
+kept and each save is tried again alone, in a transaction of its own; if it cannot
+begin (the database is locked past the busy timeout), every save of the batch
+raises that error. A caller's ``await`` returns only once its save is committed. A
+save cancelled while it waits in the queue is dropped; one cancelled after its batch
+went to the thread is committed or not, never in part. Reads take the same lock and
+run between batches, so they see only committed data.
 """
 
 from __future__ import annotations
@@ -19,19 +40,25 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote
 
 import aiosqlite
 
 from adapters.sqlite.migrations import migrate
-from bot.models import ChatRef, Game, Platform, User, UserRef
+from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, UserStats
 from bot.rows import (
+    ActionRow,
+    DealRow,
     DuplicateAction,
+    GameRow,
     NoSuchGame,
+    SeriesRow,
     action_from_row,
     chat_from_row,
     chat_to_row,
@@ -40,13 +67,17 @@ from bot.rows import (
     game_from_row,
     game_to_row,
     participant_rows,
+    seat_rows,
     series_row,
     user_from_row,
     user_to_row,
 )
 from core.events import DealResult, SeriesResult, Title
+from core.record import SnapshotCache
 
 MEMORY = ":memory:"
+#: The most saves one group commit writes; more wait for the next one.
+MAX_BATCH = 512
 _SCHEMES = ("sqlite", "sqlite3", "sqlite+aiosqlite")
 
 
@@ -199,6 +230,106 @@ _INSERT_SERIES = """
 """
 
 
+# --- Group commit (runs on the connection's worker thread) ------------------------------
+
+_T = TypeVar("_T")
+
+
+async def _on_connection_thread(
+    db: aiosqlite.Connection, function: Callable[[sqlite3.Connection], _T]
+) -> _T:
+    """Run ``function`` with the sqlite3 connection on ``db``'s worker thread, as one
+    call, and return what it returns.
+
+    aiosqlite offers no public way to do this. ``Connection._execute`` queues a call
+    on the worker thread, as every aiosqlite method does, and ``Connection._conn`` is
+    the sqlite3 connection (aiosqlite 0.20 to 0.22); the tests in
+    tests/adapters/sqlite run through both. A closed connection raises ``ValueError``.
+    """
+    # aiosqlite leaves ``_execute`` unannotated.
+    result: _T = await db._execute(lambda: function(db._conn))  # type: ignore[no-untyped-call]
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class _Save:
+    """The rows of one :meth:`SqliteStorage.save_game` call."""
+
+    game_id: int
+    game: GameRow
+    seats: tuple[Seat | None, ...]  # their participant rows only if they changed
+    actions: list[ActionRow]
+    deals: list[DealRow]
+    series: SeriesRow | None
+
+
+def _write_save(db: sqlite3.Connection, save: _Save) -> None:
+    """One save's statements (the caller holds a transaction)."""
+    stored = db.execute("SELECT seats FROM games WHERE id = ?", (save.game_id,)).fetchone()
+    if stored is None:
+        raise NoSuchGame(save.game_id)
+    db.execute(_UPDATE_GAME, save.game)
+    # The participants are the seats' (``participant_rows``), written with them every
+    # time: unchanged seats need no rewrite, the costliest part of a save otherwise.
+    if stored[0] != save.game["seats"]:
+        db.execute("DELETE FROM participants WHERE game_id = ?", (save.game_id,))
+        db.executemany(_INSERT_PARTICIPANT, seat_rows(save.game_id, save.seats))
+    for action in save.actions:
+        try:
+            db.execute(_INSERT_ACTION, action)
+        except sqlite3.IntegrityError as error:
+            if error.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+                raise DuplicateAction(save.game_id, action["version"]) from error
+            raise
+    db.executemany(_INSERT_DEAL, save.deals)
+    if save.series is not None:
+        db.execute(_INSERT_SERIES, save.series)
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    if db.in_transaction:
+        with suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+
+
+def _write_batch(db: sqlite3.Connection, saves: Sequence[_Save]) -> list[Exception | None]:
+    """Write ``saves`` in one transaction, each in a savepoint; return what each one
+    raised (None: kept). A save that raised kept nothing; the others are committed.
+
+    If the transaction cannot begin, every save fails with that error. If it fails
+    later as a whole (an error that ended it, or the commit), nothing of it is kept
+    and each save is tried again alone.
+    """
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as error:
+        return [error] * len(saves)
+    outcomes: list[Exception | None] = []
+    try:
+        for save in saves:
+            db.execute("SAVEPOINT save")
+            try:
+                _write_save(db, save)
+            except Exception as error:
+                if not db.in_transaction:
+                    raise  # the error ended the whole transaction
+                db.execute("ROLLBACK TO save")
+                outcomes.append(error)
+            else:
+                outcomes.append(None)
+            db.execute("RELEASE save")
+        db.execute("COMMIT")
+    except sqlite3.Error as error:
+        _rollback(db)
+        if len(saves) == 1:
+            return [error]
+        return [_write_batch(db, [save])[0] for save in saves]
+    except BaseException:
+        _rollback(db)
+        raise
+    return outcomes
+
+
 class SqliteStorage:
     """A :class:`~bot.ports.Storage` in one SQLite file. Open it with :meth:`open`."""
 
@@ -207,6 +338,11 @@ class SqliteStorage:
     ) -> None:
         self._db = db
         self._lock = asyncio.Lock()
+        #: Saves waiting for the writer, each with the future its caller awaits.
+        self._queue: list[tuple[_Save, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        #: Every save snapshots the game's series: this keeps the deals' text.
+        self._snapshots = SnapshotCache()
         self._now = now
         self.path = path
 
@@ -240,7 +376,10 @@ class SqliteStorage:
         return cls(db, path, now)
 
     async def close(self) -> None:
-        """Finish the running transaction, then close; closing twice is harmless."""
+        """Finish the queued saves and the running transaction, then close; closing
+        twice is harmless."""
+        if self._writer is not None:
+            await asyncio.wait([self._writer])
         async with self._lock:
             await self._db.close()
 
@@ -360,27 +499,54 @@ class SqliteStorage:
     ) -> None:
         """Update the game's row, replace its seats, append its new actions and keep
         the results it reached, in one transaction: on any error nothing of it is
-        kept."""
+        kept. Concurrent saves share a transaction (see the module's docstring); the
+        game is saved as it is when this is called."""
         new = check_actions(game, actions)
-        row = game_to_row(game)
-        seats = participant_rows(game)
-        async with self._transaction() as db:
-            async with db.execute(_UPDATE_GAME, row) as cursor:
-                if cursor.rowcount == 0:
-                    raise NoSuchGame(game.id)
-            await db.execute("DELETE FROM participants WHERE game_id = ?", (game.id,))
-            await db.executemany(_INSERT_PARTICIPANT, seats)
-            for action in new:
-                try:
-                    await db.execute(_INSERT_ACTION, action)
-                except sqlite3.IntegrityError as error:
-                    if error.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
-                        raise DuplicateAction(game.id, action["version"]) from error
-                    raise
-            for number, result in deals:
-                await db.execute(_INSERT_DEAL, deal_row(game.id, number, result, game.updated_at))
-            if series is not None:
-                await db.execute(_INSERT_SERIES, series_row(game.id, series, game.updated_at))
+        save = _Save(
+            game.id,
+            game_to_row(game, self._snapshots),
+            tuple(game.seats),
+            new,
+            [deal_row(game.id, number, result, game.updated_at) for number, result in deals],
+            None if series is None else series_row(game.id, series, game.updated_at),
+        )
+        done = asyncio.get_running_loop().create_future()
+        self._queue.append((save, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued(), name="sqlite-group-commit")
+        await done
+
+    async def _write_queued(self) -> None:
+        """The writer: commit queued saves, a batch at a time, until none is left."""
+        batch: list[tuple[_Save, asyncio.Future[None]]] = []
+        try:
+            while self._queue:
+                async with self._lock:
+                    # Saves queued while the lock was busy join this batch.
+                    batch = [item for item in self._queue[:MAX_BATCH] if not item[1].done()]
+                    del self._queue[:MAX_BATCH]
+                    if not batch:
+                        continue
+                    saves = [save for save, _ in batch]
+                    try:
+                        outcomes = await _on_connection_thread(
+                            self._db, partial(_write_batch, saves=saves)
+                        )
+                    except Exception as error:  # the connection is closed, say
+                        outcomes = [error] * len(batch)
+                for (_, done), outcome in zip(batch, outcomes, strict=True):
+                    if done.done():  # the caller was cancelled
+                        continue
+                    if outcome is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(outcome)
+                batch = []
+        finally:
+            # Only if the writer itself was cancelled or broke: nobody may wait forever.
+            for _, done in [*batch, *self._queue]:
+                done.cancel()
+            self._queue.clear()
 
     async def load_game(self, game_id: int) -> Game | None:
         row = await self._fetchone("SELECT * FROM games WHERE id = ?", (game_id,))

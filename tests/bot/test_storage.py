@@ -6,6 +6,7 @@ behaves exactly like it.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import dataclass, replace
 
@@ -336,6 +337,77 @@ async def test_logs_of_games_are_separate(storage: Storage) -> None:
     await storage.save_game(two, [logged(two, 1), logged(two, 2)])
     assert [a.version for a in await storage.game_actions(one.id)] == [1]
     assert [a.version for a in await storage.game_actions(two.id)] == [1, 2]
+
+
+async def test_concurrent_saves_of_many_games_are_all_kept_in_order(storage: Storage) -> None:
+    games = [await new_game(storage, ChatRef(TG, str(-i))) for i in range(40)]
+
+    async def play(game: Game) -> None:
+        for version in range(1, 6):
+            game.version = version
+            game.messages = {"table": f"{game.id}-{version}"}
+            await storage.save_game(game, [logged(game, version, seat=version % 4)])
+
+    await asyncio.gather(*(play(game) for game in games))
+    for game in games:
+        assert await storage.load_game(game.id) == game
+        log = await storage.game_actions(game.id)
+        assert [(a.version, a.seat) for a in log] == [(v, v % 4) for v in range(1, 6)]
+
+
+async def test_a_refused_save_among_concurrent_ones_keeps_nothing(storage: Storage) -> None:
+    seats: list[Seat | None] = [human(ALICE, "Al"), None, None, None]
+    good = await new_game(storage, CHAT_X, seats, GameStatus.PLAYING)
+    bad = await new_game(storage, CHAT_Y, seats, GameStatus.PLAYING)
+    await storage.save_game(bad, [logged(bad, 1)])
+    before = await storage.load_game(bad.id)
+
+    good.version = bad.version = 2
+    bad.seats = [None, None, None, None]
+    bad.status = GameStatus.FINISHED
+    ghost = replace(full_game(), id=12345)
+    won = deal((70, 50), (0, 2), Team.A)
+    outcomes = await asyncio.gather(
+        storage.save_game(good, [logged(good, 1), logged(good, 2)], deals=[(0, won)]),
+        storage.save_game(
+            bad, [logged(bad, 2), logged(bad, 1)], deals=[(0, won)], series=series_lost_by(Team.B)
+        ),
+        storage.save_game(ghost, [logged(ghost, 1)]),
+        return_exceptions=True,
+    )
+    assert outcomes[0] is None
+    assert isinstance(outcomes[1], DuplicateAction) and outcomes[1].version == 1
+    assert isinstance(outcomes[2], NoSuchGame)
+
+    assert await storage.load_game(good.id) == good
+    assert [a.version for a in await storage.game_actions(good.id)] == [1, 2]
+    assert await storage.load_game(bad.id) == before
+    assert [a.version for a in await storage.game_actions(bad.id)] == [1]
+    # Only the good game's deal counts: the refused save kept no result.
+    stats = await storage.user_stats(ALICE)
+    assert stats is not None
+    assert (stats.deals_played, stats.series_played) == (1, 0)
+
+
+async def test_results_saved_with_the_game_are_kept_once(storage: Storage) -> None:
+    game = await new_game(storage, seats=[human(ALICE, "Al"), None, None, None])
+    game.status = GameStatus.PLAYING
+    game.version = 1
+    await storage.save_game(game, [logged(game, 1)], deals=[(0, deal((70, 50), (0, 2), Team.A))])
+    game.status = GameStatus.FINISHED
+    game.version = 2
+    await storage.save_game(
+        game,
+        [logged(game, 2)],
+        deals=[(0, deal((0, 120), (12, 0), Team.B)), (1, deal((20, 100), (12, 0), Team.B))],
+        series=series_lost_by(Team.B),
+    )
+    game.version = 3
+    await storage.save_game(game, [logged(game, 3)], series=series_lost_by(Team.A))
+    stats = await storage.user_stats(ALICE)
+    assert stats is not None
+    assert (stats.deals_played, stats.deals_won, stats.points) == (2, 1, 70 + 20)
+    assert (stats.series_played, stats.series_won) == (1, 1)
 
 
 # --- Results and statistics -------------------------------------------------------------

@@ -340,11 +340,9 @@ async def test_concurrent_saves_do_not_corrupt(storage: SqliteStorage) -> None:
     assert await scalar(storage, "PRAGMA integrity_check") == "ok"
 
 
-async def test_a_save_cancelled_mid_transaction_is_rolled_back(
+async def test_a_create_cancelled_mid_transaction_is_rolled_back(
     storage: SqliteStorage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = await storage.create_game(seated_game())
-    before = await storage.load_game(game.id)
     inside = asyncio.Event()
     executemany = storage.connection.executemany
 
@@ -356,18 +354,17 @@ async def test_a_save_cancelled_mid_transaction_is_rolled_back(
         return cursor
 
     monkeypatch.setattr(storage.connection, "executemany", stall)
-    game.version = 1
-    game.seats = [None, None, None, None]
-    task = asyncio.create_task(storage.save_game(game, [action(game, 1)]))
+    task = asyncio.create_task(storage.create_game(seated_game()))
     await asyncio.wait_for(inside.wait(), timeout=10)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
     monkeypatch.undo()
 
-    assert await storage.load_game(game.id) == before
-    assert await storage.game_actions(game.id) == []
-    assert await scalar(storage, "SELECT COUNT(*) FROM participants") == 3
+    assert await scalar(storage, "SELECT COUNT(*) FROM games") == 0
+    assert await scalar(storage, "SELECT COUNT(*) FROM participants") == 0
     # The storage goes on working.
+    game = await storage.create_game(seated_game())
+    game.version = 1
     await storage.save_game(game, [action(game, 1)])
     assert await storage.load_game(game.id) == game
