@@ -4,7 +4,8 @@ N games run at once, each in its own group: one human with three computer player
 (no move delay). Two processes:
 
 - **the bot** (this process): the real :class:`~adapters.telegram.TelegramAdapter`
-  (aiogram Bot and Dispatcher, long polling, pacing off), the game service and a
+  (aiogram Bot and Dispatcher, long polling, pacing off; ``--webhook``: the fake
+  POSTs the updates to the bot's webhook server instead), the game service and a
   SQLite file (``--storage memory`` for the in-memory one);
 - **Telegram** (a child process): the fake Bot API server of the tests and the N
   simulated humans. A human plays through the hand message only, like a person:
@@ -42,6 +43,7 @@ import logging
 import multiprocessing
 import random
 import resource
+import socket
 import statistics
 import subprocess
 import sys
@@ -94,12 +96,12 @@ class Human:
     done: bool = False
 
 
-def telegram_main(conn: Connection, games: int, deals: int, think: float) -> None:
+def telegram_main(conn: Connection, games: int, deals: int, think: float, webhook: bool) -> None:
     """The child process: serve the fake Bot API, play the humans, report timings."""
-    asyncio.run(_telegram(conn, games, deals, think))
+    asyncio.run(_telegram(conn, games, deals, think, webhook))
 
 
-async def _telegram(conn: Connection, games: int, deals: int, think: float) -> None:
+async def _telegram(conn: Connection, games: int, deals: int, think: float, webhook: bool) -> None:
     from tests.fakes.telegram import FakeMessage, FakeTelegram
 
     humans = [Human(i) for i in range(games)]
@@ -189,6 +191,8 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float) -> N
         conn.send(tg.base_url)
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, conn.recv)  # the tables are set
+        if webhook:
+            await tg.wait_for(lambda t: t.webhook, timeout=30)
         started = tg.clock()
         cpu_started = time.process_time()
         counted["requests"] = 0
@@ -271,14 +275,17 @@ def _rss_mb() -> float:
 # --- The bot (this process) -------------------------------------------------------------
 
 
-async def run_bot(games: int, deals: int, storage_kind: str, think: float) -> dict[str, Any]:
+async def run_bot(
+    games: int, deals: int, storage_kind: str, think: float, webhook: bool = False
+) -> dict[str, Any]:
     from aiogram import Bot
-    from aiogram.client.session.aiohttp import AiohttpSession
     from aiogram.client.telegram import TelegramAPIServer
+
+    from adapters.telegram.session import LeanSession
 
     context = multiprocessing.get_context("spawn")
     conn, child_conn = context.Pipe()
-    child = context.Process(target=telegram_main, args=(child_conn, games, deals, think))
+    child = context.Process(target=telegram_main, args=(child_conn, games, deals, think, webhook))
     child.start()
     loop = asyncio.get_running_loop()
     base_url = await loop.run_in_executor(None, conn.recv)
@@ -292,8 +299,16 @@ async def run_bot(games: int, deals: int, storage_kind: str, think: float) -> di
         tr = Translator.from_dir()
         service = GameService(storage, rng=random.Random(1), computer_delay=0)
         interactions = Interactions(service, tr)
-        settings = Settings(telegram_api_url=base_url, _env_file=None)
-        session = AiohttpSession(api=TelegramAPIServer.from_base(base_url), limit=1000)
+        settings = Settings(telegram_api_url=base_url, telegram_webhook_url=None, _env_file=None)
+        if webhook:
+            port = _free_port()
+            settings = Settings(
+                telegram_api_url=base_url,
+                telegram_webhook_url=f"http://127.0.0.1:{port}/telegram",
+                telegram_webhook_port=port,
+                _env_file=None,
+            )
+        session = LeanSession(api=TelegramAPIServer.from_base(base_url), limit=1000)
         bot = Bot(TOKEN, session=session)
         adapter = TelegramAdapter(settings, service, interactions, tr, bot=bot, pacing=False)
         polling = asyncio.create_task(adapter.run())
@@ -321,8 +336,16 @@ async def run_bot(games: int, deals: int, storage_kind: str, think: float) -> di
     child.join()
     result["bot_cpu_percent"] = cpu
     result["storage"] = storage_kind
+    result["updates"] = "webhook" if webhook else "polling"
     result["peak_rss_mb"] = _rss_mb()
     return result
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -331,17 +354,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=1, help="deals per game (0: a series)")
     parser.add_argument("--storage", choices=("sqlite", "memory"), default="sqlite")
     parser.add_argument("--think", type=float, default=0.0, help="a human's mean seconds")
+    parser.add_argument("--webhook", action="store_true", help="updates to a webhook, no polling")
     parser.add_argument("--runs", type=int, default=1, help="runs, each in new processes")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     if args.runs == 1:
-        result = asyncio.run(run_bot(args.games, args.deals, args.storage, args.think))
+        result = asyncio.run(
+            run_bot(args.games, args.deals, args.storage, args.think, args.webhook)
+        )
         results = [result]
     else:  # each run in a fresh process, so that peak memory is that run's
         command = [sys.executable, "-m", "bench.telegram", "--json", "--runs", "1"]
         command += ["--games", str(args.games), "--deals", str(args.deals)]
         command += ["--storage", args.storage, "--think", str(args.think)]
+        command += ["--webhook"] if args.webhook else []
         results = [
             json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
             for _ in range(args.runs)

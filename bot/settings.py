@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
+import re
+from urllib.parse import urlsplit
+
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: What Telegram takes as a webhook's secret token.
+_WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
 class Settings(BaseSettings):
@@ -16,6 +22,19 @@ class Settings(BaseSettings):
     telegram_api_url: str = Field(
         default="https://api.telegram.org", description="Bot API server base URL"
     )
+    telegram_webhook_url: str | None = Field(
+        default=None,
+        pattern=r"^https?://[^/\s]+(/\S*)?$",
+        description="public URL Telegram posts updates to (webhook mode); unset: long polling",
+    )
+    telegram_webhook_secret: SecretStr | None = Field(
+        default=None, description="the webhook's secret token; unset: a random one per start"
+    )
+    telegram_webhook_host: str = Field(default="127.0.0.1", description="address to listen on")
+    telegram_webhook_port: int = Field(default=8080, ge=1, le=65535)
+    telegram_webhook_path: str | None = Field(
+        default=None, pattern="^/", description="path to serve; unset: the URL's path"
+    )
     discord_bot_token: SecretStr | None = Field(default=None, description="Discord bot token")
     database_url: str = Field(default="sqlite:///./data/kozel.sqlite3")
     default_locale: str = Field(default="ru", pattern="^(ru|en)$")
@@ -24,6 +43,32 @@ class Settings(BaseSettings):
     max_missed_turns: int = Field(default=3, ge=1, le=20)
     log_level: str = Field(default="INFO")
 
+    @field_validator("telegram_webhook_url", "telegram_webhook_secret", "telegram_webhook_path",
+                     mode="before")  # fmt: skip
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        """``TELEGRAM_WEBHOOK_URL=`` (as in ``.env.example``) means unset."""
+        return None if value == "" else value
+
+    @field_validator("telegram_webhook_secret")
+    @classmethod
+    def _secret_telegram_takes(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not _WEBHOOK_SECRET.fullmatch(value.get_secret_value()):
+            raise ValueError("1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
     @property
     def has_platform(self) -> bool:
         return bool(self.telegram_bot_token or self.discord_bot_token)
+
+    @property
+    def telegram_webhook(self) -> bool:
+        """Whether Telegram posts updates to the bot (else the bot polls)."""
+        return self.telegram_webhook_url is not None
+
+    @property
+    def webhook_path(self) -> str:
+        """The path the webhook server serves: the setting, else the URL's path."""
+        if self.telegram_webhook_path is not None:
+            return self.telegram_webhook_path
+        return urlsplit(self.telegram_webhook_url or "").path or "/"

@@ -1,17 +1,20 @@
 """The Telegram bot: aiogram 3 over the application's :class:`Interactions`.
 
 :class:`TelegramAdapter` wires a ``Bot`` (pointed at ``settings.telegram_api_url``,
-any Bot API server), a ``Dispatcher`` with the routers of
-:mod:`adapters.telegram.handlers`, the :class:`~adapters.telegram.outbox.Outbox`
-that paces every message, and the publisher the game service calls on each change.
+any Bot API server, through the :class:`~adapters.telegram.session.LeanSession`), a
+``Dispatcher`` with the routers of :mod:`adapters.telegram.handlers`, the
+:class:`~adapters.telegram.outbox.Outbox` that paces every message, and the
+publisher the game service calls on each change. Updates come by long polling, or
+to a webhook when ``settings.telegram_webhook_url`` is set
+(:mod:`adapters.telegram.webhook`).
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 
 from aiogram import Bot, Dispatcher
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import BotCommand
@@ -20,6 +23,8 @@ from adapters.telegram.handlers import routers
 from adapters.telegram.middlewares import AnswerCallbacks
 from adapters.telegram.outbox import Outbox, Pacing
 from adapters.telegram.publisher import TelegramPublisher
+from adapters.telegram.session import LeanSession
+from adapters.telegram.webhook import WebhookServer
 from bot import presenters
 from bot.i18n import Translator
 from bot.interactions import Interactions
@@ -36,17 +41,22 @@ def build_dispatcher(
     interactions: Interactions,
     tr: Translator,
     outbox: Outbox,
+    into_webhook: bool = False,
 ) -> Dispatcher:
     """A Dispatcher with fresh routers; the services are handed to the handlers by
-    name (``service``, ``interactions``, ``tr``, ``outbox``)."""
-    dp = Dispatcher(service=service, interactions=interactions, tr=tr, outbox=outbox)
-    dp.callback_query.outer_middleware(AnswerCallbacks())
+    name (``service``, ``interactions``, ``tr``, ``outbox``). The bot keeps no
+    per-user state in aiogram, so its FSM (a storage lookup per update) is off.
+    ``into_webhook``: callback queries are answered in the webhook's response."""
+    dp = Dispatcher(
+        disable_fsm=True, service=service, interactions=interactions, tr=tr, outbox=outbox
+    )
+    dp.callback_query.outer_middleware(AnswerCallbacks(into_webhook=into_webhook))
     dp.include_routers(*routers())
     return dp
 
 
 class TelegramAdapter:
-    """Runs the bot with long polling until cancelled."""
+    """Runs the bot, with long polling or a webhook, until cancelled or stopped."""
 
     def __init__(
         self,
@@ -66,40 +76,69 @@ class TelegramAdapter:
             if settings.telegram_bot_token is None:
                 raise ValueError("TELEGRAM_BOT_TOKEN is not set")
             api = TelegramAPIServer.from_base(settings.telegram_api_url)
-            bot = Bot(
-                settings.telegram_bot_token.get_secret_value(), session=AiohttpSession(api=api)
-            )
+            bot = Bot(settings.telegram_bot_token.get_secret_value(), session=LeanSession(api=api))
         self.bot = bot
         if isinstance(pacing, bool):
             pacing = Pacing() if pacing else Pacing.off()
         self.outbox = Outbox(bot, pacing, remember=service.set_message, on_migrate=self._migrate)
         self.publisher = TelegramPublisher(interactions, self.outbox)
         service.add_publisher(Platform.TELEGRAM, self.publisher)
+        url = settings.telegram_webhook_url
         self.dp = build_dispatcher(
-            service=service, interactions=interactions, tr=tr, outbox=self.outbox
+            service=service,
+            interactions=interactions,
+            tr=tr,
+            outbox=self.outbox,
+            into_webhook=url is not None,
         )
+        self.webhook: WebhookServer | None = None
+        if url is not None:
+            secret = settings.telegram_webhook_secret
+            self.webhook = WebhookServer(
+                self.dp,
+                bot,
+                url=url,
+                secret_token=secret.get_secret_value() if secret else secrets.token_urlsafe(32),
+                host=settings.telegram_webhook_host,
+                port=settings.telegram_webhook_port,
+                path=settings.webhook_path,
+            )
 
     async def run(self) -> None:
-        """Register the command menus, then poll until cancelled or :meth:`stop`;
-        queued messages still go out (for a few seconds) before the session closes."""
+        """Register the command menus, then take updates until cancelled or :meth:`stop`
+        (polling, or serving the webhook); queued messages still go out (for a few
+        seconds) before the session closes."""
         try:
             try:
                 await self.set_commands()
             except TelegramAPIError as error:  # the menus are a nicety: play anyway
                 log.warning("could not register the command menus: %s", error.message)
-            await self.dp.start_polling(
-                self.bot,
-                handle_signals=False,
-                close_bot_session=False,
-                allowed_updates=self.dp.resolve_used_update_types(),
-            )
+            if self.webhook is not None:
+                await self.webhook.run()
+            else:
+                await self._poll()
         finally:
             await self.outbox.close()
             await self.bot.session.close()
 
+    async def _poll(self) -> None:
+        try:  # a webhook left by a webhook-mode run would refuse every getUpdates (409)
+            await self.bot.delete_webhook()
+        except TelegramAPIError as error:
+            log.warning("could not remove the webhook: %s", error.message)
+        await self.dp.start_polling(
+            self.bot,
+            handle_signals=False,
+            close_bot_session=False,
+            allowed_updates=self.dp.resolve_used_update_types(),
+        )
+
     async def stop(self) -> None:
-        """Stop polling (``run`` then returns)."""
-        await self.dp.stop_polling()
+        """Stop taking updates (``run`` then returns)."""
+        if self.webhook is not None:
+            self.webhook.stop()
+        else:
+            await self.dp.stop_polling()
 
     async def set_commands(self) -> None:
         """The command menus, in Russian and English, and the default language's for

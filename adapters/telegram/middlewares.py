@@ -1,6 +1,11 @@
 """Every callback query is answered: the handler answers first (with an alert if
 the press was refused), and whatever happens after, unanswered queries get an empty
-answer here."""
+answer here.
+
+In webhook mode the answer needs no request of its own: it goes back as the answer
+to Telegram's POST of the update ("reply into webhook"), once the handler returned.
+If the handler fails, it is sent as a request at once instead.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
+from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.exceptions import TelegramAPIError
+from aiogram.methods import AnswerCallbackQuery
 from aiogram.types import CallbackQuery, TelegramObject
 
 log = logging.getLogger(__name__)
@@ -20,26 +27,51 @@ MAX_ANSWER = 200
 
 class CallbackAnswer:
     """Answers one callback query, once: ``await answer(text)`` shows ``text`` as an
-    alert, ``await answer()`` just stops the button's spinner."""
+    alert, ``await answer()`` just stops the button's spinner. With ``into_webhook``
+    the answer is kept in :attr:`method` for the webhook's response."""
 
-    def __init__(self, query: CallbackQuery) -> None:
+    __slots__ = ("answered", "into_webhook", "method", "query")
+
+    def __init__(self, query: CallbackQuery, *, into_webhook: bool = False) -> None:
         self.query = query
+        self.into_webhook = into_webhook
         self.answered = False
+        self.method: AnswerCallbackQuery | None = None
 
     async def __call__(self, alert: str | None = None) -> None:
         if self.answered:
             return
         self.answered = True
         text = alert[:MAX_ANSWER] if alert else None
+        method = self.query.answer(text=text, show_alert=True if text else None)
+        if self.into_webhook:
+            self.method = method
+        else:
+            await self._send(method)
+
+    async def flush(self) -> None:
+        """Answer now with a request (what was kept for the webhook, or nothing)."""
+        await self()
+        method, self.method = self.method, None
+        if method is not None:
+            await self._send(method)
+
+    @staticmethod
+    async def _send(method: AnswerCallbackQuery) -> None:
         try:
-            await self.query.answer(text=text, show_alert=True if text else None)
+            await method
         except TelegramAPIError as error:  # too late, or Telegram hiccuped
             log.warning("could not answer a callback query: %s", error.message)
 
 
 class AnswerCallbacks(BaseMiddleware):
     """An outer middleware: hands a :class:`CallbackAnswer` to the handler as
-    ``answer`` and answers the query if nobody did (no handler, an error)."""
+    ``answer`` and answers the query if nobody did (no handler, an error). With
+    ``into_webhook`` the answer is returned (aiogram then puts it in the webhook's
+    response) unless the handler returned something else."""
+
+    def __init__(self, *, into_webhook: bool = False) -> None:
+        self.into_webhook = into_webhook
 
     async def __call__(
         self,
@@ -49,8 +81,15 @@ class AnswerCallbacks(BaseMiddleware):
     ) -> Any:
         if not isinstance(event, CallbackQuery):
             return await handler(event, data)
-        answer = data["answer"] = CallbackAnswer(event)
+        answer = data["answer"] = CallbackAnswer(event, into_webhook=self.into_webhook)
         try:
-            return await handler(event, data)
-        finally:
-            await answer()
+            result = await handler(event, data)
+        except BaseException:
+            await answer.flush()
+            raise
+        await answer()
+        if answer.method is not None:
+            if result is None or result is UNHANDLED:
+                return answer.method
+            await answer.flush()
+        return result

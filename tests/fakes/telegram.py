@@ -13,7 +13,14 @@ It enforces the limits a game host must respect (see docs in PLATFORMS.md): call
 not modified", a per-group flood limit answered with 429 + retry_after, unknown messages and
 stale callback queries. Errors use real HTTP statuses, because aiogram picks its exception
 type from the status. ``getUpdates`` calls are not recorded in ``calls`` (they would drown the
-interesting ones); everything else is.
+interesting ones; ``polls`` counts them); everything else is. Requests may come as JSON, a
+form or a query string (``Call.content_type`` tells which).
+
+Like Telegram, once a bot called ``setWebhook`` the updates are POSTed to its URL (with the
+``X-Telegram-Bot-Api-Secret-Token`` header, at most ``max_connections`` at a time) instead
+of waiting for ``getUpdates`` (which then answers 409); a method in the webhook's answer is
+executed and recorded like a request (``Call.via_webhook``). ``deliveries`` keeps each POST's
+update id and HTTP status (0: no connection).
 """
 
 from __future__ import annotations
@@ -23,12 +30,15 @@ import contextlib
 import itertools
 import json
 import math
+import re
 import time
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
+from urllib.parse import parse_qsl
 
+import aiohttp
 from aiohttp import web
 
 T = TypeVar("T")
@@ -36,10 +46,18 @@ Json = dict[str, Any]
 
 # Form fields that must stay strings even when they look like JSON numbers.
 _STRING_FIELDS = frozenset(
-    {"text", "callback_query_id", "url", "caption", "title", "description", "parse_mode"}
-)
+    {
+        "text", "callback_query_id", "url", "caption", "title", "description", "parse_mode",
+        "secret_token",
+    }
+)  # fmt: skip
 # Methods that only get recorded in `calls` and answer True.
-_RECORD_ONLY = frozenset({"setwebhook", "deletewebhook", "logout", "close"})
+_RECORD_ONLY = frozenset({"logout", "close"})
+_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+_WEBHOOK_ACTIVE = (
+    "Conflict: can't use getUpdates method while webhook is active; "
+    "use deleteWebhook to delete the webhook first"
+)
 _ADMIN_RIGHTS = (  # noqa: SIM905 (all required by aiogram's ChatMemberAdministrator)
     "can_be_edited is_anonymous can_manage_chat can_delete_messages can_manage_video_chats "
     "can_restrict_members can_promote_members can_change_info can_invite_users "
@@ -114,6 +132,30 @@ class Call:
     time: float  # the fake's (injectable) monotonic clock
     status: int  # HTTP status answered
     description: str | None = None  # error description when status != 200
+    content_type: str = ""  # of the request: "application/json", "multipart/form-data", ...
+    via_webhook: bool = False  # sent as the answer to a webhook's POST
+
+
+@dataclass
+class Webhook:
+    """What ``setWebhook`` registered."""
+
+    url: str
+    secret_token: str | None = None
+    max_connections: int = 40
+    last_error: str | None = None
+    slots: asyncio.Semaphore = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.slots = asyncio.Semaphore(self.max_connections)
+
+
+@dataclass
+class Delivery:
+    """One POST of an update to the webhook."""
+
+    update_id: int
+    status: int  # the webhook's HTTP status; 0 when it could not be reached
 
 
 class FakeTelegram:
@@ -156,6 +198,11 @@ class FakeTelegram:
         self._closing = False
         self._runner: web.AppRunner | None = None
         self.base_url = ""
+        self.polls = 0  # getUpdates requests
+        self.webhook: Webhook | None = None
+        self.deliveries: list[Delivery] = []
+        self._posting: set[asyncio.Task[None]] = set()
+        self._http: aiohttp.ClientSession | None = None
 
     # ---- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -174,6 +221,12 @@ class FakeTelegram:
         self._closing = True  # pending long polls return at once
         async with self._changed:
             self._changed.notify_all()
+        for task in list(self._posting):
+            task.cancel()
+        await asyncio.gather(*self._posting, return_exceptions=True)
+        if self._http is not None:
+            await self._http.close()
+            self._http = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -189,8 +242,17 @@ class FakeTelegram:
     async def _handle(self, request: web.Request) -> web.Response:
         name = request.match_info.get("method", "file")  # files are not served: 404
         params = await self._read_params(request)
+        status, body = await self._call(name, params, request.content_type)
+        return web.json_response(body, status=status)
+
+    async def _call(
+        self, name: str, params: Json, content_type: str, *, via_webhook: bool = False
+    ) -> tuple[int, Json]:
+        """Run a Bot API method; its HTTP status and answer."""
         polling = name.lower() == "getupdates"
-        if not polling:
+        if polling:
+            self.polls += 1
+        else:
             self._touch(+1)
         body: Json
         try:
@@ -208,22 +270,25 @@ class FakeTelegram:
                 body["parameters"] = e.parameters
         if not polling:
             self._touch(-1)
-            self.calls.append(Call(name, params, self.clock(), status, body.get("description")))
+            call = Call(name, params, self.clock(), status, body.get("description"))
+            call.content_type, call.via_webhook = content_type, via_webhook
+            self.calls.append(call)
             await self._notify()
-        return web.json_response(body, status=status)
+        return status, body
 
     async def _read_params(self, request: web.Request) -> Json:
+        """The request's parameters: from a JSON body as they are; from the query string
+        or a form (where nested objects are JSON strings) decoded."""
         raw: dict[str, Any] = dict(request.query)
+        if request.can_read_body and request.content_type != "application/json":
+            for key, value in (await request.post()).items():
+                if isinstance(value, str):
+                    raw[key] = value
+                elif isinstance(value, web.FileField):  # an uploaded file
+                    raw[key] = {"filename": value.filename, "size": len(value.file.read())}
+        params = _decoded(raw)
         if request.content_type == "application/json":
-            raw.update(await request.json())
-        elif request.can_read_body:
-            raw.update({k: v for k, v in (await request.post()).items() if isinstance(v, str)})
-        params: Json = {}
-        for key, value in raw.items():
-            if isinstance(value, str) and key not in _STRING_FIELDS:
-                with contextlib.suppress(ValueError):  # else a plain string: "@channel"
-                    value = json.loads(value)
-            params[key] = value
+            params.update(await request.json())
         return params
 
     def _touch(self, delta: int) -> None:
@@ -292,6 +357,8 @@ class FakeTelegram:
         return {**self._bot_user(), "can_join_groups": True, "can_read_all_group_messages": False}
 
     async def _m_getupdates(self, params: Json) -> list[Json]:
+        if self.webhook is not None:
+            raise ApiError(409, _WEBHOOK_ACTIVE)
         offset = int(params.get("offset", 0))
         if offset:
             self._updates = [u for u in self._updates if u["update_id"] >= offset]
@@ -360,6 +427,101 @@ class FakeTelegram:
             raise ApiError(400, _QUERY_INVALID)
         self.callback_answers[query_id] = params
         return True
+
+    async def _m_senddocument(self, params: Json) -> Json:
+        chat = self._chat(params.get("chat_id"))
+        document = params.get("document")
+        if isinstance(document, str) and document.startswith("attach://"):
+            document = params.get(document.removeprefix("attach://"))  # an uploaded file
+        if not isinstance(document, dict):  # a file id or URL: not served here
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        msg = self._store(chat.id, self.bot_id, None, extra={"caption": params.get("caption")})
+        msg.extra["document"] = {
+            "file_id": f"doc{msg.message_id}",
+            "file_unique_id": f"u{msg.message_id}",
+            "file_name": document["filename"],
+            "file_size": document["size"],
+        }
+        return self.message_dict(msg)
+
+    # ---- webhooks ----------------------------------------------------------------------------
+    async def _m_setwebhook(self, params: Json) -> bool:
+        url = params.get("url") or ""
+        if not url:  # like Telegram: an empty URL removes the webhook
+            return await self._m_deletewebhook(params)
+        secret = params.get("secret_token")
+        if secret is not None and not _SECRET.fullmatch(str(secret)):
+            raise ApiError(400, "Bad Request: secret token contains unallowed characters")
+        if "allowed_updates" in params:
+            self._allowed = set(params["allowed_updates"]) or None
+        if params.get("drop_pending_updates"):
+            self._updates.clear()
+        self.webhook = Webhook(url, secret, int(params.get("max_connections", 40)))
+        pending, self._updates = self._ready_updates(), []
+        for update in pending:
+            self._post(update)
+        return True
+
+    async def _m_deletewebhook(self, params: Json) -> bool:
+        self.webhook = None
+        if params.get("drop_pending_updates"):
+            self._updates.clear()
+        return True
+
+    async def _m_getwebhookinfo(self, params: Json) -> Json:
+        hook = self.webhook
+        info: Json = {
+            "url": hook.url if hook else "",
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._updates) + len(self._posting),
+        }
+        if hook is not None:
+            info["max_connections"] = hook.max_connections
+            if self._allowed is not None:
+                info["allowed_updates"] = sorted(self._allowed)
+            if hook.last_error is not None:
+                info["last_error_date"] = int(time.time())
+                info["last_error_message"] = hook.last_error
+        return info
+
+    def _post(self, update: Json) -> None:
+        """Deliver an update to the webhook, in the background."""
+        task = asyncio.get_running_loop().create_task(self._deliver(update))
+        self._posting.add(task)
+        task.add_done_callback(self._posting.discard)
+
+    async def _deliver(self, update: Json) -> None:
+        hook = self.webhook
+        if hook is None:  # removed meanwhile: back to getUpdates
+            self._updates.append(update)
+            return
+        if self._http is None:
+            self._http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=100))
+        headers = {"Content-Type": "application/json"}
+        if hook.secret_token:
+            headers["X-Telegram-Bot-Api-Secret-Token"] = hook.secret_token
+        status, reply = 0, None
+        try:
+            async with hook.slots:
+                self._touch(0)
+                async with self._http.post(
+                    hook.url, data=json.dumps(update), headers=headers
+                ) as resp:
+                    status = resp.status
+                    if status == 200:
+                        reply = await _webhook_reply(resp)
+                    else:
+                        hook.last_error = f"Wrong response from the webhook: {status} {resp.reason}"
+        except aiohttp.ClientError as error:
+            hook.last_error = f"Connection failed: {error}"
+        finally:
+            self.deliveries.append(Delivery(update["update_id"], status))
+            self._touch(0)
+        if reply and isinstance(reply.get("method"), str):
+            name = reply.pop("method")
+            await self._call(name, reply, "webhook reply", via_webhook=True)
+        else:
+            await self._notify()
 
     async def _m_setmycommands(self, params: Json) -> bool:
         self.commands[json.dumps(params.get("scope"), sort_keys=True)] = params["commands"]
@@ -459,7 +621,10 @@ class FakeTelegram:
 
     async def _queue(self, kind: str, payload: Json) -> Json:
         update = {"update_id": next(self._update_ids), kind: payload}
-        self._updates.append(update)
+        if self.webhook is None:
+            self._updates.append(update)
+        elif self._allowed is None or kind in self._allowed:
+            self._post(update)
         self._last_activity = asyncio.get_running_loop().time()
         await self._notify()
         return update
@@ -646,12 +811,47 @@ class FakeTelegram:
         while True:
             now = loop.time()
             idle = now - self._last_activity
-            busy = self._inflight or any(u["update_id"] > self._delivered for u in self._updates)
+            busy = (
+                self._inflight
+                or self._posting
+                or any(u["update_id"] > self._delivered for u in self._updates)
+            )
             if not busy and idle >= quiet:
                 return
             if now >= deadline:
                 raise TimeoutError(f"bot still busy after {timeout}s")
             await asyncio.sleep(min(max(quiet - idle, 0.01), deadline - now))
+
+
+async def _webhook_reply(resp: aiohttp.ClientResponse) -> Json | None:
+    """The method a webhook answered with (JSON, a form or multipart form data), if any."""
+    if resp.content_type == "multipart/form-data":
+        fields: dict[str, Any] = {}
+        reader = aiohttp.MultipartReader(resp.headers, resp.content)
+        while (part := await reader.next()) is not None:
+            assert isinstance(part, aiohttp.BodyPartReader) and part.name is not None
+            fields[part.name] = await part.text()
+        return _decoded(fields)
+    body = await resp.read()
+    if not body:
+        return None
+    if resp.content_type == "application/json":
+        reply = json.loads(body)
+        return reply if isinstance(reply, dict) else None
+    if resp.content_type == "application/x-www-form-urlencoded":
+        return _decoded(dict(parse_qsl(body.decode())))
+    return None
+
+
+def _decoded(raw: dict[str, Any]) -> Json:
+    """Form fields with their JSON values (numbers, objects) decoded."""
+    params: Json = {}
+    for key, value in raw.items():
+        if isinstance(value, str) and key not in _STRING_FIELDS:
+            with contextlib.suppress(ValueError):  # else a plain string: "@channel"
+                value = json.loads(value)
+        params[key] = value
+    return params
 
 
 def _uid(user: FakeUser | int) -> int:

@@ -72,7 +72,7 @@ async def _show(
             query.from_user.full_name, url, tr, reply.game.settings.locale
         )
         outbox.send(chat, screen, thread=thread)
-    if _is_confirmation(message) and verb in (Verb.CANCEL, Verb.REFRESH):
+    if verb in (Verb.CANCEL, Verb.REFRESH) and _is_confirmation(message):
         if not reply.alert:  # answered: the question goes away
             outbox.delete(chat, message.message_id)
     elif reply.hand is not None and reply.game is not None and reply.seat is not None:

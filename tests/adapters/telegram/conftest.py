@@ -48,14 +48,20 @@ def pacing(request: pytest.FixtureRequest) -> Pacing:
 
 
 @pytest.fixture
+def webhook(request: pytest.FixtureRequest) -> bool:
+    """Long polling, unless a test parametrizes it: then the fake posts to a webhook."""
+    return bool(getattr(request, "param", False))
+
+
+@pytest.fixture
 async def h(
-    tg: FakeTelegram, storage: Storage, tr: Translator, pacing: Pacing
+    tg: FakeTelegram, storage: Storage, tr: Translator, pacing: Pacing, webhook: bool
 ) -> AsyncIterator[Harness]:
-    """The adapter polling the fake; fails the test on any handler exception, failed
-    message, ERROR log or unanswered callback query."""
+    """The adapter polling the fake (or serving its webhook); fails the test on any
+    handler exception, failed message, ERROR log or unanswered callback query."""
     errors = ErrorLog()
     logging.getLogger().addHandler(errors)
-    harness = Harness(tg, storage, tr, pacing)
+    harness = Harness(tg, storage, tr, pacing, webhook)
     tg.add_group(GROUP, "Kozel club", admins=[1])
     try:
         await harness.start()

@@ -2,9 +2,10 @@
 
 A :class:`Harness` owns a storage, a game service with a hand-moved clock and no
 computer delay, and a :class:`TelegramAdapter` whose Dispatcher polls the fake in a
-task. Handler exceptions (``dp.errors``), failed outbox jobs and ERROR logs fail
-the test at teardown. Everything waits on the fake's state (``wait_for``; ``settle`` waits until the
-bot is idle): no sleeps.
+task (or, with ``webhook``, serves a webhook on 127.0.0.1 the fake posts to).
+Handler exceptions (``dp.errors``), failed outbox jobs and ERROR logs fail the test
+at teardown. Everything waits on the fake's state (``wait_for``; ``settle`` waits
+until the bot is idle): no sleeps.
 """
 
 from __future__ import annotations
@@ -12,16 +13,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from aiogram import Bot
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.types import ErrorEvent
 
 from adapters.telegram import Pacing, TelegramAdapter
 from adapters.telegram.publisher import TABLE, hand_key
+from adapters.telegram.session import LeanSession
 from bot import presenters
 from bot.codec import CodecError, Command, Verb, decode, encode
 from bot.i18n import Translator
@@ -64,6 +66,7 @@ class Harness:
     storage: Storage
     tr: Translator
     pacing: Pacing = FAST
+    webhook: bool = False
     clock: FakeClock = field(default_factory=FakeClock)
     seed: int = 7
     errors: list[BaseException] = field(default_factory=list)
@@ -79,9 +82,19 @@ class Harness:
             self.storage, clock=self.clock, rng=random.Random(self.seed), computer_delay=0
         )
         self.interactions = Interactions(self.service, self.tr)
-        settings = Settings(telegram_api_url=self.tg.base_url, _env_file=None)
+        settings = Settings(
+            telegram_api_url=self.tg.base_url, telegram_webhook_url=None, _env_file=None
+        )
+        if self.webhook:
+            port = free_port()
+            settings = Settings(
+                telegram_api_url=self.tg.base_url,
+                telegram_webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
+                telegram_webhook_port=port,
+                _env_file=None,
+            )
         api = TelegramAPIServer.from_base(self.tg.base_url)
-        bot = Bot(TOKEN, session=AiohttpSession(api=api))
+        bot = Bot(TOKEN, session=LeanSession(api=api))
         self.adapter = TelegramAdapter(
             settings, self.service, self.interactions, self.tr, bot=bot, pacing=self.pacing
         )
@@ -92,9 +105,10 @@ class Harness:
             return True
 
         await self.service.restore()
-        getme = len(self.tg.calls_of("getMe"))
+        started = "setWebhook" if self.webhook else "getMe"  # serving, or polling
+        before = len(self.tg.calls_of(started))
         self.task = asyncio.create_task(self.adapter.run())
-        await self.tg.wait_for(lambda t: len(t.calls_of("getMe")) > getme)  # polling
+        await self.tg.wait_for(lambda t: len(t.calls_of(started)) > before)
 
     async def stop(self) -> None:
         """Let the bot finish what it does, then stop polling and close the session."""
@@ -251,6 +265,14 @@ class Harness:
             if player.plays_itself:
                 continue  # a computer is about to move
             await self.play_turn(game_id, rng)
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 (for the bot's webhook server)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
 
 
 def message(tg: FakeTelegram, chat: int, message_id: int | None) -> FakeMessage | None:

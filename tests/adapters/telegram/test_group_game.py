@@ -28,7 +28,9 @@ def with_url(tg: FakeTelegram) -> FakeMessage | None:
     return None
 
 
-@pytest.mark.parametrize("storage", ["memory", "sqlite"], indirect=True)
+@pytest.mark.parametrize(
+    ("storage", "webhook"), [("memory", False), ("sqlite", False), ("memory", True)], indirect=True
+)
 async def test_four_players_play_a_whole_deal(h: Harness) -> None:
     tg = h.tg
     alice, bob, carol = h.user(1, "Alice"), h.user(2, "Bob"), h.user(3, "Carol")

@@ -1,0 +1,280 @@
+"""The lean session: JSON bodies, answers parsed from bytes, and aiogram's own
+exceptions and results, exactly as with aiogram's form-data session."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+from aiogram import Bot
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ChatAction
+from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramNotFound,
+    TelegramRetryAfter,
+)
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    EditMessageText,
+    GetChatMember,
+    GetUpdates,
+    SendMessage,
+)
+from aiogram.methods.base import TelegramMethod
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BufferedInputFile,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    ReplyParameters,
+    Update,
+)
+
+from adapters.telegram import TelegramAdapter
+from adapters.telegram.session import LeanSession
+from bot.i18n import Translator
+from bot.interactions import Interactions
+from bot.memory import MemoryStorage
+from bot.service import GameService
+from bot.settings import Settings
+from tests.fakes.telegram import FakeTelegram
+
+TOKEN = "123456:TEST-token"
+GROUP = -1001
+KEYBOARD = InlineKeyboardMarkup(
+    inline_keyboard=[
+        [InlineKeyboardButton(text="7♠", callback_data="k:s:1:2:7s")],
+        [InlineKeyboardButton(text="Web", url="https://t.me/kozel_test_bot?start=x")],
+    ]
+)
+JSON = "application/json"
+
+
+def lean(tg: FakeTelegram, **kwargs: Any) -> Bot:
+    return Bot(TOKEN, session=LeanSession(api=TelegramAPIServer.from_base(tg.base_url)), **kwargs)
+
+
+def stock(tg: FakeTelegram, **kwargs: Any) -> Bot:
+    return Bot(
+        TOKEN, session=AiohttpSession(api=TelegramAPIServer.from_base(tg.base_url)), **kwargs
+    )
+
+
+@pytest.fixture
+async def tg(request: pytest.FixtureRequest) -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(**getattr(request, "param", {})) as fake:
+        fake.add_group(GROUP, "Kozel club", admins=[1])
+        fake.add_user(1, "Alice", language_code="en")
+        fake.user_starts(1)
+        yield fake
+
+
+@pytest.fixture
+async def bot(tg: FakeTelegram) -> AsyncIterator[Bot]:
+    bot = lean(tg)
+    yield bot
+    await bot.session.close()
+
+
+async def test_a_request_goes_as_one_json_document(tg: FakeTelegram, bot: Bot) -> None:
+    sent = await bot.send_message(GROUP, "42", reply_markup=KEYBOARD, message_thread_id=7)
+    [call] = tg.calls_of("sendMessage")
+    assert call.content_type == JSON
+    assert call.params == {
+        "chat_id": GROUP,
+        "text": "42",  # a string, though it looks like a number
+        "message_thread_id": 7,
+        "reply_markup": json.loads(KEYBOARD.model_dump_json(exclude_none=True)),
+    }
+    # The answer is a Message bound to the bot, nested objects too.
+    assert isinstance(sent, Message) and sent.text == "42"
+    assert sent.bot is bot and sent.chat.bot is bot
+    assert sent.reply_markup is not None
+    assert sent.reply_markup.model_dump() == KEYBOARD.model_dump()
+
+
+Request = Callable[[Bot], Awaitable[Any]]
+REQUESTS: dict[str, Request] = {
+    "message with defaults": lambda b: b.send_message(
+        GROUP, "<b>hi</b>", reply_parameters=ReplyParameters(message_id=1), reply_markup=KEYBOARD
+    ),
+    "edit": lambda b: b.edit_message_text("edited", chat_id=GROUP, message_id=1),
+    "false stays false": lambda b: b.answer_callback_query("404", text="x", show_alert=False),
+    "an enum": lambda b: b.send_chat_action(GROUP, ChatAction.TYPING),
+    "a date": lambda b: b.ban_chat_member(
+        GROUP, 1, until_date=datetime.datetime(2030, 1, 1, tzinfo=datetime.UTC)
+    ),
+    "nested objects": lambda b: b.set_my_commands(
+        [BotCommand(command="kozel", description="play")], scope=BotCommandScopeAllGroupChats()
+    ),
+    "an empty list": lambda b: b.set_webhook("https://example.org/hook", allowed_updates=[]),
+}
+
+
+@pytest.mark.parametrize("request_of", REQUESTS.values(), ids=REQUESTS.keys())
+async def test_the_bot_api_gets_what_the_form_said(tg: FakeTelegram, request_of: Request) -> None:
+    """Every kind of value arrives as aiogram's form-data session sends it (the bot's
+    defaults resolved, ``None`` left out, ``False`` and ``[]`` kept); only a date
+    stays the string aiogram makes of it instead of becoming a number."""
+    defaults = DefaultBotProperties(parse_mode="HTML", link_preview_is_disabled=True)
+    for make in (stock, lean):
+        bot = make(tg, default=defaults)
+        try:
+            await request_of(bot)
+        except TelegramAPIError:
+            pass  # unknown to the fake, a stale query: what was sent is recorded anyway
+        finally:
+            await bot.session.close()
+    form, body = tg.calls[-2], tg.calls[-1]
+    assert form.content_type == "application/x-www-form-urlencoded"
+    assert body.content_type == JSON
+    assert {k: str(v) for k, v in body.params.items()} == {
+        k: str(v) for k, v in form.params.items()
+    }
+    assert {k: v for k, v in body.params.items() if k != "until_date"} == {
+        k: v for k, v in form.params.items() if k != "until_date"
+    }
+
+
+async def test_files_go_as_a_form(tg: FakeTelegram, bot: Bot) -> None:
+    document = BufferedInputFile(b"kozel", filename="rules.txt")
+    sent = await bot.send_document(GROUP, document, caption="rules")
+    [call] = tg.calls_of("sendDocument")
+    assert call.content_type == "multipart/form-data"
+    [upload] = [v for v in call.params.values() if isinstance(v, dict)]
+    assert upload == {"filename": "rules.txt", "size": 5}
+    assert call.params["caption"] == "rules"
+    assert sent.document is not None and sent.document.file_name == "rules.txt"
+
+
+@pytest.mark.parametrize("tg", [{"group_limit": 1, "retry_after": 3}], indirect=True)
+async def test_errors_raise_what_aiogram_raises(tg: FakeTelegram, bot: Bot) -> None:
+    first = await bot.send_message(GROUP, "one")
+    with pytest.raises(TelegramRetryAfter) as flood:
+        await bot.send_message(GROUP, "two")
+    assert flood.value.retry_after == 3
+    tg.group_limit = 100
+    with pytest.raises(TelegramBadRequest, match="message is not modified"):
+        await bot.edit_message_text("one", chat_id=GROUP, message_id=first.message_id)
+    tg.add_user(2, "Bob")  # never wrote to the bot
+    with pytest.raises(TelegramForbiddenError, match="can't initiate conversation"):
+        await bot.send_message(2, "your hand")
+    with pytest.raises(TelegramNotFound):
+        await bot.get_user_profile_photos(1)
+    await tg.migrate(GROUP, -1009)
+    with pytest.raises(TelegramMigrateToChat) as moved:
+        await bot.send_message(GROUP, "hello?")
+    assert moved.value.migrate_to_chat_id == -1009
+    assert {c.content_type for c in tg.calls} == {JSON}
+
+
+ANSWERS: list[tuple[int, bytes]] = [
+    (200, b'{"ok":true,"result":true}'),
+    (429, b'{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 7",'
+          b'"parameters":{"retry_after":7}}'),
+    (400, b'{"ok":false,"error_code":400,"description":"Bad Request: group chat was upgraded",'
+          b'"parameters":{"migrate_to_chat_id":-1009}}'),
+    (400, b'{"ok":false,"error_code":400,"description":"Bad Request: message is not modified"}'),
+    (403, b'{"ok":false,"error_code":403,"description":"Forbidden: bot was blocked by the user"}'),
+    (500, b'{"ok":false,"error_code":500,"description":"Internal Server Error: restart"}'),
+    (502, b"<html><body>502 Bad Gateway</body></html>"),
+    (200, b'{"ok":true}'),
+    (200, b'{"ok":true,"result":{"message_id":"not a number"}}'),
+    (418, b'{"ok":false,"error_code":418,"description":"I\'m a teapot"}'),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("status", "raw"), ANSWERS)
+def test_an_answer_parses_or_fails_as_in_aiogram(status: int, raw: bytes) -> None:
+    session = LeanSession()
+    bot = Bot(TOKEN, session=session)
+    method = EditMessageText(text="x", chat_id=GROUP, message_id=1)
+    outcomes: list[tuple[object, object]] = []
+    for parse in (session.parse_response, _aiogram_parse(session)):
+        try:
+            outcomes.append(("result", parse(bot, method, status, raw)))
+        except TelegramAPIError as error:
+            outcomes.append((type(error), str(error)))
+        except ClientDecodeError as error:
+            outcomes.append((type(error), error.message))
+    assert outcomes[0] == outcomes[1]
+
+
+def _aiogram_parse(session: LeanSession) -> Callable[..., Any]:
+    def parse(bot: Bot, method: TelegramMethod[Any], status: int, raw: bytes) -> Any:
+        return session.check_response(bot, method, status, raw.decode()).result
+
+    return parse
+
+
+async def test_results_are_those_aiogram_builds(tg: FakeTelegram, bot: Bot) -> None:
+    """Messages with keyboards, chat members (a union), updates with callback
+    queries: parsed from bytes, they equal aiogram's ``json.loads`` + validation."""
+    session = bot.session
+    assert isinstance(session, LeanSession)
+    sent = await bot.send_message(GROUP, "table", reply_markup=KEYBOARD)
+    message = tg.message_dict(tg.messages(GROUP)[-1])
+    assert message["message_id"] == sent.message_id and "reply_markup" in message
+    member = {"status": "member", "user": tg.users[1].to_dict()}
+    update = {
+        "update_id": 5,
+        "callback_query": {
+            "id": "77",
+            "from": tg.users[1].to_dict(),
+            "message": message,
+            "chat_instance": "1",
+            "data": "k:s:1:2:7s",
+        },
+    }
+    cases: list[tuple[TelegramMethod[Any], Any]] = [
+        (SendMessage(chat_id=GROUP, text="table"), message),
+        (EditMessageText(text="table", chat_id=GROUP, message_id=1), message),
+        (GetChatMember(chat_id=GROUP, user_id=1), member),
+        (AnswerCallbackQuery(callback_query_id="77"), True),
+    ]
+    for method, result in cases:
+        raw = json.dumps({"ok": True, "result": result}).encode()
+        ours = session.parse_response(bot, method, 200, raw)
+        assert ours == session.check_response(bot, method, 200, raw.decode()).result
+    raw = json.dumps({"ok": True, "result": [update]}).encode()
+    [parsed] = session.parse_response(bot, GetUpdates(), 200, raw)
+    assert parsed == Update.model_validate(update, context={"bot": bot})
+    assert parsed.callback_query is not None and parsed.callback_query.bot is bot
+    message_of_query = parsed.callback_query.message
+    assert isinstance(message_of_query, Message) and message_of_query.bot is bot
+
+
+def test_response_models_are_kept() -> None:
+    session = LeanSession()
+    assert session.response_model(Message) is session.response_model(Message)
+    assert session.response_model(bool) is not session.response_model(Message)
+
+
+async def test_the_adapter_talks_through_the_lean_session(tr: Translator) -> None:
+    service = GameService(MemoryStorage())
+    settings = Settings(
+        telegram_bot_token="123456:TEST-token",
+        telegram_api_url="http://127.0.0.1:9",
+        telegram_webhook_url=None,
+        _env_file=None,
+    )
+    adapter = TelegramAdapter(settings, service, Interactions(service, tr), tr)
+    try:
+        assert isinstance(adapter.bot.session, LeanSession)
+        assert adapter.bot.session.api.base == "http://127.0.0.1:9/bot{token}/{method}"
+        assert adapter.webhook is None
+    finally:
+        await adapter.bot.session.close()
+        await service.close()
