@@ -4,7 +4,8 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    DATABASE_URL=sqlite:////data/kozel.sqlite3
+    DATABASE_URL=sqlite:////data/kozel.sqlite3 \
+    TELEGRAM_WEBHOOK_HOST=0.0.0.0
 
 WORKDIR /app
 COPY pyproject.toml README.md ./
@@ -19,4 +20,6 @@ RUN pip install . \
 
 USER kozel
 VOLUME ["/data"]
+# The Telegram webhook's port, used only when TELEGRAM_WEBHOOK_URL is set.
+EXPOSE 8080
 CMD ["python", "-m", "bot"]

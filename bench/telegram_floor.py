@@ -13,7 +13,10 @@ cost on this machine, the least any aiogram bot pays per press. With ``N`` press
 always waiting, the mean latency is about ``N`` divided by the throughput (Little's
 law), so it also says how many updates a second a bot would need for a latency.
 ``--session aiogram`` uses aiogram's stock ``AiohttpSession``, ``--session lean``
-(the default) the bot's :class:`~adapters.telegram.session.LeanSession`.
+(the default) the bot's :class:`~adapters.telegram.session.LeanSession`;
+``--webhook`` has the fake POST the updates to the bot's
+:class:`~adapters.telegram.webhook.WebhookServer`, the callback answer going back in
+the webhook's response (two requests a press then, plus that answer).
 """
 
 from __future__ import annotations
@@ -42,11 +45,11 @@ REQUESTS_PER_PRESS = 3  # the answer, the hand, the table
 # --- Telegram: the fake server and the users (the child process) ----------------------
 
 
-def telegram_main(conn: Connection, games: int, presses: int) -> None:
-    asyncio.run(_telegram(conn, games, presses))
+def telegram_main(conn: Connection, games: int, presses: int, webhook: bool) -> None:
+    asyncio.run(_telegram(conn, games, presses, webhook))
 
 
-async def _telegram(conn: Connection, games: int, presses: int) -> None:
+async def _telegram(conn: Connection, games: int, presses: int, webhook: bool) -> None:
     from tests.fakes.telegram import FakeTelegram
 
     latencies: list[float] = []
@@ -89,6 +92,8 @@ async def _telegram(conn: Connection, games: int, presses: int) -> None:
         conn.send(tg.base_url)
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, conn.recv)  # the messages are there
+        if webhook:
+            await tg.wait_for(lambda t: t.webhook, timeout=30)
         hands = {}
         for i in range(games):
             message = tg.last_message(USER_BASE + i)
@@ -118,17 +123,22 @@ async def _telegram(conn: Connection, games: int, presses: int) -> None:
 # --- The bot (this process) -------------------------------------------------------------
 
 
-async def run_bot(games: int, presses: int, session_kind: str) -> dict[str, Any]:
+async def run_bot(
+    games: int, presses: int, session_kind: str, webhook: bool = False
+) -> dict[str, Any]:
     from aiogram import Bot, Dispatcher, Router
     from aiogram.client.session.aiohttp import AiohttpSession
     from aiogram.client.telegram import TelegramAPIServer
+    from aiogram.methods import AnswerCallbackQuery
     from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup
 
     from adapters.telegram.session import LeanSession
+    from adapters.telegram.webhook import WebhookServer
+    from bench.telegram import _free_port
 
     context = multiprocessing.get_context("spawn")
     conn, child_conn = context.Pipe()
-    child = context.Process(target=telegram_main, args=(child_conn, games, presses))
+    child = context.Process(target=telegram_main, args=(child_conn, games, presses, webhook))
     child.start()
     loop = asyncio.get_running_loop()
     base_url = await loop.run_in_executor(None, conn.recv)
@@ -141,16 +151,18 @@ async def run_bot(games: int, presses: int, session_kind: str) -> dict[str, Any]
     tables: dict[int, int] = {}  # user -> the table message in the user's group
     counts: dict[int, int] = {}
 
-    async def pressed(query: CallbackQuery, bot: Bot) -> None:
+    async def pressed(query: CallbackQuery, bot: Bot) -> AnswerCallbackQuery | None:
         user, message = query.from_user.id, query.message
         assert message is not None
         count = counts[user] = counts.get(user, 0) + 1
-        await query.answer()
+        if not webhook:
+            await query.answer()
         await bot.edit_message_text(
             text=f"Hand {count}", chat_id=user, message_id=message.message_id, reply_markup=keyboard
         )
         group = GROUP_BASE - (user - USER_BASE)
         await bot.edit_message_text(text=f"Table {count}", chat_id=group, message_id=tables[user])
+        return query.answer() if webhook else None  # in the webhook's response
 
     router = Router()
     router.callback_query.register(pressed)
@@ -160,20 +172,32 @@ async def run_bot(games: int, presses: int, session_kind: str) -> dict[str, Any]
         user, group = USER_BASE + i, GROUP_BASE - i
         tables[user] = (await bot.send_message(group, "Table")).message_id
         await bot.send_message(user, "Hand", reply_markup=keyboard)
-    polling = asyncio.create_task(
-        dp.start_polling(bot, handle_signals=False, close_bot_session=False)
-    )
+    if webhook:
+        port = _free_port()
+        url = f"http://127.0.0.1:{port}/floor"
+        server = WebhookServer(
+            dp, bot, url=url, secret_token="floor", host="127.0.0.1", port=port, path="/floor"
+        )
+        receiving = asyncio.create_task(server.run())
+    else:
+        receiving = asyncio.create_task(
+            dp.start_polling(bot, handle_signals=False, close_bot_session=False)
+        )
     conn.send("set")
     cpu_started, started = time.process_time(), time.monotonic()
     result: dict[str, Any] = await loop.run_in_executor(None, conn.recv)
     cpu = 100 * (time.process_time() - cpu_started) / (time.monotonic() - started)
-    await dp.stop_polling()
-    await polling
+    if webhook:
+        server.stop()
+    else:
+        await dp.stop_polling()
+    await receiving
     await bot.session.close()
     conn.send("stop")
     child.join()
     result["bot_cpu_percent"] = cpu
     result["session"] = session_kind
+    result["updates"] = "webhook" if webhook else "polling"
     result["peak_rss_mb"] = _rss_mb()
     result["updates_per_second_for_100ms"] = games / 0.1
     return result
@@ -184,16 +208,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="concurrent chats")
     parser.add_argument("--presses", type=int, default=30, help="presses per user")
     parser.add_argument("--session", choices=("lean", "aiogram"), default="lean")
+    parser.add_argument("--webhook", action="store_true", help="updates to a webhook, no polling")
     parser.add_argument("--runs", type=int, default=1, help="runs, each in new processes")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     if args.runs == 1:
-        results = [asyncio.run(run_bot(args.games, args.presses, args.session))]
+        results = [asyncio.run(run_bot(args.games, args.presses, args.session, args.webhook))]
     else:
         command = [sys.executable, "-m", "bench.telegram_floor", "--json", "--runs", "1"]
         command += ["--games", str(args.games), "--presses", str(args.presses)]
-        command += ["--session", args.session]
+        command += ["--session", args.session] + (["--webhook"] if args.webhook else [])
         results = [
             json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
             for _ in range(args.runs)

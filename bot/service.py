@@ -74,6 +74,22 @@ class Outcome:
 
 Sleep = Callable[[float], Awaitable[None]]
 
+#: At most this many computer moves (made without a delay) are saved together.
+MAX_MOVES_PER_SAVE = 8
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One applied action, not saved yet: what it logs, reached and set off."""
+
+    action: Action
+    auto: bool
+    events: list[Event]
+    dealt: list[Event]
+    logged: LoggedAction
+    scored: list[DealScored]
+    finished: list[SeriesFinished]
+
 
 class GameService:
     """Tables, series, computer players and turn timers, for every platform."""
@@ -497,22 +513,27 @@ class GameService:
         self, game: Game, action: Action, *, user: UserRef | None, auto: bool = False
     ) -> list[Event]:
         """Apply a checked action, deal on or finish, save, publish. Holds the lock."""
+        step = self._advance(game, action, user=user, auto=auto)
+        await self._commit(game, [step])
+        return step.events + step.dealt
+
+    def _advance(
+        self, game: Game, action: Action, *, user: UserRef | None, auto: bool = False
+    ) -> _Step:
+        """Apply a checked action to the game in memory (dealing on after a scored
+        deal) and let the computer players see it; :meth:`_commit` saves it."""
         series = game.series
-        snapshot_before = (len(series.deals), game.status, game.version)
         events = series.apply(action)
         game.version += 1
-        now = self.clock.now()
-        logged = [
-            LoggedAction(
-                game_id=game.id,
-                version=game.version,
-                seat=action.seat,
-                user=user,
-                action=action_to_json(action),
-                at=now,
-                auto=auto,
-            )
-        ]
+        logged = LoggedAction(
+            game_id=game.id,
+            version=game.version,
+            seat=action.seat,
+            user=user,
+            action=action_to_json(action),
+            at=self.clock.now(),
+            auto=auto,
+        )
         scored = [e for e in events if isinstance(e, DealScored)]
         finished = [e for e in events if isinstance(e, SeriesFinished)]
         dealt: list[Event] = []
@@ -521,26 +542,34 @@ class GameService:
         elif scored:
             dealt = series.deal(self.rng)
         self._set_deadline(game)
+        self._observe(game, events + dealt)
+        return _Step(action, auto, events, dealt, logged, scored, finished)
+
+    async def _commit(self, game: Game, steps: list[_Step]) -> None:
+        """Save the steps' actions and results in one transaction, then publish what
+        each changed. If the save fails the cached game (and what the computer players
+        saw) is dropped: the next request reloads the last saved state."""
+        scored = [(e.number, e.result) for step in steps for e in step.scored]
+        finished = [e.result for step in steps for e in step.finished]
         try:
-            await self._save(game, logged)
-            for scored_event in scored:
-                await self.storage.record_deal(game, scored_event.number, scored_event.result, now)
-            for finished_event in finished:
-                await self.storage.record_series(game, finished_event.result, now)
+            await self._save(
+                game,
+                [step.logged for step in steps],
+                deals=scored,
+                series=finished[-1] if finished else None,
+            )
         except BaseException:
-            # Nothing a failed save touched may stay: drop the cached game, so the
-            # next request reloads the last saved state.
-            log.exception("saving game %s failed (was %s)", game.id, snapshot_before)
+            log.exception("saving game %s failed (at version %s)", game.id, game.version)
             self._forget(game.id)
             raise
-        self._observe(game, events + dealt)
-        change_kind = ChangeKind.FINISHED if finished else ChangeKind.PLAYED
-        await self._publish(game, Change(change_kind, tuple(events), seat=action.seat, auto=auto))
-        if dealt:
-            await self._publish(game, Change(ChangeKind.DEALT, tuple(dealt)))
+        for step in steps:
+            kind = ChangeKind.FINISHED if step.finished else ChangeKind.PLAYED
+            seat = step.action.seat
+            await self._publish(game, Change(kind, tuple(step.events), seat=seat, auto=step.auto))
+            if step.dealt:
+                await self._publish(game, Change(ChangeKind.DEALT, tuple(step.dealt)))
         if finished:
             self._forget(game.id)
-        return events + dealt
 
     def _set_deadline(self, game: Game) -> None:
         game.reminded = False
@@ -640,11 +669,17 @@ class GameService:
                 async with self._locked(game_id) as game:
                     if game.version != version:
                         continue  # a human acted meanwhile: look again
-                    move = self._next_computer_move(game)
-                    if move is None:
-                        continue
-                    _, action, for_human = move
-                    await self._apply(game, action, user=None, auto=for_human)
+                    steps: list[_Step] = []
+                    # Without a delay the computers' moves in a row are one save.
+                    while len(steps) < MAX_MOVES_PER_SAVE and (
+                        move := self._next_computer_move(game)
+                    ):
+                        _, action, for_human = move
+                        steps.append(self._advance(game, action, user=None, auto=for_human))
+                        if self.computer_delay > 0 or steps[-1].scored:
+                            break
+                    if steps:
+                        await self._commit(game, steps)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -366,6 +366,69 @@ async def test_a_failing_save_changes_nothing(service: GameService, storage: Sto
     await service.play(game_id, version, PLAYERS[seat].ref, action)
 
 
+async def play_a_deal_with_saves_recorded(
+    service: GameService, storage: Storage
+) -> tuple[int, list[tuple[list[int], list[int], bool]]]:
+    """Alice and three computers play the first deal; each save_game call as (the
+    versions of its actions, the numbers of the deals it records, a series or not)."""
+    saves: list[tuple[list[int], list[int], bool]] = []
+    real_save = storage.save_game
+
+    async def recording(game, actions=(), *, deals=(), series=None):  # type: ignore[no-untyped-def]
+        saves.append(([a.version for a in actions], [n for n, _ in deals], series is not None))
+        await real_save(game, actions, deals=deals, series=series)
+
+    async def refused(*args: object) -> None:
+        raise AssertionError("results are saved with the game, in its transaction")
+
+    storage.save_game = recording  # type: ignore[method-assign]
+    storage.record_deal = refused  # type: ignore[method-assign]
+    storage.record_series = refused  # type: ignore[method-assign]
+    game_id = await full_table(service, humans=1)
+    await service.settle()
+    while not (await service.game(game_id)).series.deals[0].is_over:
+        seat, version, action = await turn_user(service, game_id)
+        assert seat == 0
+        await service.play(game_id, version, ALICE.ref, action)
+        await service.settle()
+    return game_id, saves
+
+
+async def test_computer_moves_without_a_delay_are_saved_together(
+    service: GameService, storage: Storage
+) -> None:
+    game_id, saves = await play_a_deal_with_saves_recorded(service, storage)
+    logged = [a.version for a in await storage.game_actions(game_id)]
+    moves = [versions for versions, _, _ in saves if versions]
+    assert [v for versions in moves for v in versions] == logged  # all of them, in order
+    assert max(len(versions) for versions in moves) > 1  # computers in a row: one save
+    assert len(moves) < len(logged)
+    for versions in moves:
+        assert versions == list(range(versions[0], versions[0] + len(versions)))
+    # The deal's result went with the save of the move that ended it.
+    (ending,) = [(versions, deals) for versions, deals, _ in saves if deals]
+    first_deal = (await service.game(game_id)).series.deals[0]
+    assert ending[1] == [0] and ending[0][-1] == logged[len(first_deal.actions) - 1]
+    stats = await storage.user_stats(ALICE.ref)
+    assert stats is not None and stats.deals_played == 1
+
+
+async def test_computer_moves_with_a_delay_are_saved_one_by_one(
+    storage: Storage, clock: FakeClock
+) -> None:
+    async def no_wait(seconds: float) -> None:
+        await asyncio.sleep(0)
+
+    service = GameService(
+        storage, clock=clock, rng=random.Random(7), computer_delay=1.0, sleep=no_wait
+    )
+    try:
+        _, saves = await play_a_deal_with_saves_recorded(service, storage)
+    finally:
+        await service.close()
+    assert all(len(versions) <= 1 for versions, _, _ in saves)
+
+
 # --- Turn timers ---------------------------------------------------------------------------
 
 
