@@ -562,12 +562,14 @@ class GameService:
             log.exception("saving game %s failed (at version %s)", game.id, game.version)
             self._forget(game.id)
             raise
-        for step in steps:
-            kind = ChangeKind.FINISHED if step.finished else ChangeKind.PLAYED
-            seat = step.action.seat
-            await self._publish(game, Change(kind, tuple(step.events), seat=seat, auto=step.auto))
-            if step.dealt:
-                await self._publish(game, Change(ChangeKind.DEALT, tuple(step.dealt)))
+        # One change for the lot: a publisher shows the state they led to once.
+        last = steps[-1]
+        kind = ChangeKind.FINISHED if finished else ChangeKind.PLAYED
+        events = tuple(event for step in steps for event in step.events)
+        await self._publish(game, Change(kind, events, seat=last.action.seat, auto=last.auto))
+        dealt = tuple(event for step in steps for event in step.dealt)
+        if dealt:
+            await self._publish(game, Change(ChangeKind.DEALT, dealt))
         if finished:
             self._forget(game.id)
 

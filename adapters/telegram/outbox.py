@@ -125,6 +125,8 @@ class _SlotState:
     chat_id: int
     message_id: int | None
     version: int = -1
+    #: The game version of the last screen a player's press asked for (a selection).
+    pressed: int = -1
     shown: Screen | None = None
     pending: _Job | None = None
     busy: bool = False
@@ -196,19 +198,26 @@ class Outbox:
         thread: int | None = None,
         quiet: bool = False,
         linger: bool = False,
+        pressed: bool = False,
     ) -> None:
         """Show ``screen`` in a slot's message: edit it in place, or send it the first
         time. ``screen`` may be a :data:`Render`, called only when the message is
         about to go out (so coalesced states are never rendered). ``known`` is the
         message id the game remembered, if any. With ``linger`` the message waits
-        (at most ``pacing.linger``) for a newer screen known to follow at once."""
+        (at most ``pacing.linger``) for a newer screen known to follow at once.
+
+        ``pressed``: the screen answers the player's press (his selected cards). A
+        screen of the game that is not newer than it does not replace it: the game
+        has not changed since, and the player's selection stays."""
         state = self._slots.get(slot)
         if state is None:
             state = self._slots[slot] = _SlotState(chat_id, _message_id(known))
-        if version < state.version:
+        if version < state.version or (not pressed and version <= state.pressed):
             self.stats.skipped += 1
             return  # an older state than one already queued or shown
         state.version = version
+        if pressed:
+            state.pressed = version
         if state.chat_id != chat_id:  # the chat moved (a group became a supergroup)
             state.chat_id, state.message_id, state.shown = chat_id, None, None
         pending = state.pending

@@ -17,7 +17,7 @@ from bot.service import GameService
 from core.actions import Action, ActionKind
 from core.ai import safe_move
 from core.deal import Deal
-from core.events import Team
+from core.events import CardsBeaten, CardsDiscarded, CardsLed, MolodkaDeclared, Team
 from core.record import replay, series_to_record
 from tests.bot.conftest import (
     ALICE,
@@ -366,6 +366,10 @@ async def test_a_failing_save_changes_nothing(service: GameService, storage: Sto
     await service.play(game_id, version, PLAYERS[seat].ref, action)
 
 
+#: The events of one action each.
+PLAY_EVENTS = (CardsLed, CardsBeaten, CardsDiscarded, MolodkaDeclared)
+
+
 async def play_a_deal_with_saves_recorded(
     service: GameService, storage: Storage
 ) -> tuple[int, list[tuple[list[int], list[int], bool]]]:
@@ -395,11 +399,18 @@ async def play_a_deal_with_saves_recorded(
 
 
 async def test_computer_moves_without_a_delay_are_saved_together(
-    service: GameService, storage: Storage
+    service: GameService, storage: Storage, publisher: RecordingPublisher
 ) -> None:
     game_id, saves = await play_a_deal_with_saves_recorded(service, storage)
     logged = [a.version for a in await storage.game_actions(game_id)]
     moves = [versions for versions, _, _ in saves if versions]
+    # Each save is shown once, with every event of its moves, at its last version.
+    played = [(version, change) for _, version, change in publisher.changes]
+    played = [(v, c) for v, c in played if c.kind in (ChangeKind.PLAYED, ChangeKind.FINISHED)]
+    assert [v for v, _ in played] == [versions[-1] for versions in moves]
+    for (_, change), versions in zip(played, moves, strict=True):
+        plays = [e for e in change.events if isinstance(e, PLAY_EVENTS)]
+        assert len(plays) == len(versions)
     assert [v for versions in moves for v in versions] == logged  # all of them, in order
     assert max(len(versions) for versions in moves) > 1  # computers in a row: one save
     assert len(moves) < len(logged)

@@ -80,7 +80,9 @@ async def _show(
         known = game.messages.get(key)
         if outbox.message_id((game.id, key), known) in (message.message_id, None) or chat != user:
             # The player's hand message (a hand asked for elsewhere goes there too).
-            outbox.show(user, (game.id, key), reply.hand, version=game.version, known=known)
+            outbox.show(
+                user, (game.id, key), reply.hand, version=game.version, known=known, pressed=True
+            )
         else:  # an older hand message of this game
             outbox.edit(chat, message.message_id, reply.hand)
     if reply.screen is not None:

@@ -74,7 +74,7 @@ async def _post_hand(
         return
     key = hand_key(seat)
     slot, known = (game.id, key), game.messages.get(key)
-    outbox.show(int(user.ref.id), slot, reply.hand, version=game.version, known=known)
+    outbox.show(int(user.ref.id), slot, reply.hand, version=game.version, known=known, pressed=True)
 
 
 def router() -> Router:
