@@ -24,7 +24,9 @@ not the simulation. Printed, ``name: value`` a line:
   cards);
 - ``peak_rss_mb``: the bot process's peak resident memory (``getrusage``);
 - counts: games, presses, requests per press, the humans' reaction time (from the
-  bot's last request to their next press), seconds of play, CPU use of both sides.
+  bot's last request to their next press), seconds of play, CPU use of both sides;
+  ``stalled_games``: games whose human waited 30 s for a turn that never showed (the
+  run then fails with exit status 1 and prints what those humans saw).
 
 With every human pressing the moment the bot answered (no ``--think``), the load is
 a closed loop: N presses are always waiting, so the latency is about N divided by
@@ -105,6 +107,7 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float, webh
     from tests.fakes.telegram import FakeMessage, FakeTelegram
 
     humans = [Human(i) for i in range(games)]
+    stall = 30.0 + 2 * think  # seconds without a press that fail the run
     by_chat: dict[int, Human] = {}
     changed: dict[int, asyncio.Event] = {}
     all_done = asyncio.Event()
@@ -202,7 +205,7 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float, webh
             event.set()  # every hand is there: look at it
         players = [asyncio.create_task(play(tg, human)) for human in humans]
         conn.send("go")
-        await all_done.wait()
+        await _until_done(all_done, humans, stall)
         elapsed = tg.clock() - started
         telegram_cpu = time.process_time() - cpu_started
         for task in players:
@@ -218,8 +221,13 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float, webh
             for i, ms in found
             if human.plays[i]
         ]
+        stuck = [h.index for h in humans if not h.done]
+        for index in stuck:  # what a stuck human sees: to find out why
+            hand = hand_of(tg, user_of(index))
+            print(f"stalled: game {index}: {hand.text if hand else None!r}", file=sys.stderr)
         conn.send(
             {
+                "stalled_games": len(stuck),
                 "games": games,
                 "presses": presses,
                 "updates_per_second": presses / elapsed,
@@ -236,6 +244,19 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float, webh
             }
         )
         await loop.run_in_executor(None, conn.recv)  # the bot stopped
+
+
+async def _until_done(all_done: asyncio.Event, humans: list[Human], stall: float) -> None:
+    """Until every game is over, or no human pressed for ``stall`` seconds (a bug: a
+    human waits for a hand that never shows his turn); then the run fails."""
+    presses = -1
+    while not all_done.is_set():
+        pressed = sum(len(h.presses) for h in humans)
+        if pressed == presses:
+            return
+        presses = pressed
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(all_done.wait(), stall)
 
 
 def _verb(data: object) -> Verb | None:
@@ -370,12 +391,15 @@ def main(argv: list[str] | None = None) -> int:
         command += ["--storage", args.storage, "--think", str(args.think)]
         command += ["--webhook"] if args.webhook else []
         results = [
-            json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+            json.loads(subprocess.run(command, check=False, capture_output=True, text=True).stdout)
             for _ in range(args.runs)
         ]
     if args.json:
         print(json.dumps(results[0]))
-        return 0
+        return 1 if results[0]["stalled_games"] else 0
+    if any(result["stalled_games"] for result in results):
+        print("error: games stalled (a human never saw his turn)", file=sys.stderr)
+        return 1
     for name, value in results[0].items():
         values = [result[name] for result in results]
         if isinstance(value, float | int) and not isinstance(value, bool):
