@@ -390,16 +390,28 @@ def main(argv: list[str] | None = None) -> int:
         command += ["--games", str(args.games), "--deals", str(args.deals)]
         command += ["--storage", args.storage, "--think", str(args.think)]
         command += ["--webhook"] if args.webhook else []
-        results = [
-            json.loads(subprocess.run(command, check=False, capture_output=True, text=True).stdout)
-            for _ in range(args.runs)
-        ]
+        results = fresh_runs(command, args.runs)
     if args.json:
         print(json.dumps(results[0]))
         return 1 if results[0]["stalled_games"] else 0
     if any(result["stalled_games"] for result in results):
         print("error: games stalled (a human never saw his turn)", file=sys.stderr)
         return 1
+    print_results(results)
+    return 0
+
+
+def fresh_runs(command: list[str], runs: int) -> list[dict[str, Any]]:
+    """The JSON results of ``command`` run ``runs`` times, each in a new process (so
+    that peak memory is that run's)."""
+    return [
+        json.loads(subprocess.run(command, check=False, capture_output=True, text=True).stdout)
+        for _ in range(runs)
+    ]
+
+
+def print_results(results: list[dict[str, Any]]) -> None:
+    """``name: median (run, run, ...)`` a line; text values as they are."""
     for name, value in results[0].items():
         values = [result[name] for result in results]
         if isinstance(value, float | int) and not isinstance(value, bool):
@@ -409,7 +421,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {text}{runs}")
         else:
             print(f"{name}: {value}")
-    return 0
 
 
 if __name__ == "__main__":

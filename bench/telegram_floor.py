@@ -27,13 +27,12 @@ import json
 import logging
 import multiprocessing
 import statistics
-import subprocess
 import sys
 import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from bench.telegram import _percentile, _rss_mb
+from bench.telegram import _percentile, _rss_mb, fresh_runs, print_results
 
 TOKEN = "123456:FLOOR-token"
 GROUP_BASE = -2_000_000
@@ -219,22 +218,11 @@ def main(argv: list[str] | None = None) -> int:
         command = [sys.executable, "-m", "bench.telegram_floor", "--json", "--runs", "1"]
         command += ["--games", str(args.games), "--presses", str(args.presses)]
         command += ["--session", args.session] + (["--webhook"] if args.webhook else [])
-        results = [
-            json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
-            for _ in range(args.runs)
-        ]
+        results = fresh_runs(command, args.runs)
     if args.json:
         print(json.dumps(results[0]))
         return 0
-    for name, value in results[0].items():
-        values = [result[name] for result in results]
-        if isinstance(value, float | int) and not isinstance(value, bool):
-            median = statistics.median(values)
-            text = f"{median:.1f}" if isinstance(value, float) else f"{median:g}"
-            runs = " (" + ", ".join(f"{v:.1f}" for v in values) + ")" if len(values) > 1 else ""
-            print(f"{name}: {text}{runs}")
-        else:
-            print(f"{name}: {value}")
+    print_results(results)
     return 0
 
 

@@ -59,7 +59,12 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 @functools.lru_cache(maxsize=4096)
-def _b36(number: int) -> str:
+def base36(number: int) -> str:
+    """A number in base 36 (lowercase), as tokens and deep links carry it.
+
+    >>> base36(0), base36(35), base36(1295)
+    ('0', 'z', 'zz')
+    """
     if number < 0:
         raise CodecError("negative number")
     out = ""
@@ -76,7 +81,7 @@ def encode(command: Command) -> str:
     >>> encode(Command(Verb.PLAY, 1295, 36, "lAS"))
     'k:p:zz:10:lAS'
     """
-    game, version, arg = _b36(command.game_id), _b36(command.version), command.arg
+    game, version, arg = base36(command.game_id), base36(command.version), command.arg
     token = f"{PREFIX}:{command.verb.value}:{game}:{version}:{arg}"
     # What _TOKEN demands, checked directly (a hand's keyboard encodes many tokens).
     fits = len(game) <= 12 and len(version) <= 12 and len(arg) <= 40

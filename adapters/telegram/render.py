@@ -19,6 +19,7 @@ from aiogram import types
 from aiogram.enums import ChatType
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.codec import base36
 from bot.models import ChatRef, Platform, User, UserRef
 from bot.presenters import Button, Screen
 
@@ -26,7 +27,6 @@ from bot.presenters import Button, Screen
 MAX_TEXT = 4096
 #: A deep-link payload: ``j<game id in base 36>_<team>`` (``t.me/<bot>?start=<payload>``).
 _JOIN_PAYLOAD = re.compile(r"j([0-9a-z]{1,12})_([AB])")
-_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 def text_of(screen: Screen) -> str:
@@ -88,19 +88,10 @@ def thread_id(ref: ChatRef) -> int | None:
     return int(ref.thread) if ref.thread else None
 
 
-def _b36(number: int) -> str:
-    out = ""
-    while True:
-        number, digit = divmod(number, 36)
-        out = _DIGITS[digit] + out
-        if number == 0:
-            return out
-
-
 def join_payload(game_id: int, team: str) -> str:
     """The ``/start`` payload that seats its sender in a game's team (≤ 64 characters
     of ``A-Za-z0-9_-``, as Telegram asks)."""
-    return f"j{_b36(game_id)}_{team}"
+    return f"j{base36(game_id)}_{team}"
 
 
 def parse_join_payload(payload: str | None) -> tuple[int, str] | None:

@@ -6,21 +6,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.codec import MAX_TOKEN_BYTES, CodecError, Command, Verb, decode, encode
+from bot.codec import MAX_TOKEN_BYTES, CodecError, Command, Verb, base36, decode, encode
 
 ARGS = st.text(
     alphabet="0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", max_size=40
 )
 NUMBERS = st.integers(min_value=0, max_value=36**12 - 1)
-
-
-def base36(number: int) -> str:
-    digits = ""
-    while True:
-        number, digit = divmod(number, 36)
-        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
-        if not number:
-            return digits
 
 
 @given(st.sampled_from(list(Verb)), NUMBERS, NUMBERS, ARGS)

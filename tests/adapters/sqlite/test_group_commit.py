@@ -30,20 +30,6 @@ WON = DealResult((70, 50), (5, 3), (0, 2), False, Team.A, 0)
 TIMEOUT = 10
 
 
-@pytest.fixture
-def db_file(tmp_path: Path) -> Path:
-    return tmp_path / "kozel.sqlite3"
-
-
-@pytest.fixture
-async def storage(db_file: Path) -> AsyncIterator[SqliteStorage]:
-    opened = await SqliteStorage.open(db_file)
-    try:
-        yield opened
-    finally:
-        await opened.close()
-
-
 def game_in(chat: str) -> Game:
     return Game(
         0,

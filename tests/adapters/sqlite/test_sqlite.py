@@ -9,7 +9,6 @@ import asyncio
 import sqlite3
 import sys
 import textwrap
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -35,20 +34,6 @@ TABLES = {
     "deal_results",
     "series_results",
 }
-
-
-@pytest.fixture
-def db_file(tmp_path: Path) -> Path:
-    return tmp_path / "kozel.sqlite3"
-
-
-@pytest.fixture
-async def storage(db_file: Path) -> AsyncIterator[SqliteStorage]:
-    opened = await SqliteStorage.open(db_file)
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 async def scalar(storage: SqliteStorage, sql: str, parameters: tuple[object, ...] = ()) -> object:
