@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 from core.ai import LEVELS, make_player, play_deal, play_series
 from core.ai.players import Player
-from core.deal import Deal
-from core.events import Team
+from core.seats import Team
+from core.yard.deal import Deal
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from core.deal import Deal
+from core.yard.deal import Deal
 
 
 def playout_deal(rng: random.Random, dealer: int) -> Deal:

@@ -34,8 +34,8 @@ from bot.memory import MemoryStorage
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, SeatKind, UserRef
 from bot.ports import LoggedAction, Storage
 from bot.rows import game_to_row
-from core.events import DealResult, DealScored, SeriesFinished, SeriesResult
-from core.record import action_to_json
+from core.yard.events import DealResult, DealScored, SeriesFinished, SeriesResult
+from core.yard.record import action_to_json
 
 PLATFORM = Platform.TELEGRAM
 

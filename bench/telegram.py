@@ -66,7 +66,7 @@ from bot.models import ChatRef, Platform, User, UserRef
 from bot.ports import Storage
 from bot.service import GameService
 from bot.settings import Settings
-from core.events import Team
+from core.seats import Team
 
 TOKEN = "123456:BENCH-token"
 GROUP_BASE = -1_000_000

@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from core.actions import Action, ActionKind
 from core.cards import Card
 from core.errors import KozelError
+from core.yard.actions import Action, ActionKind
 
 MAX_TOKEN_BYTES = 64
 PREFIX = "k"

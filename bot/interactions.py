@@ -19,7 +19,8 @@ from bot.models import ChatRef, Game, GameStatus, User, UserRef
 from bot.ports import Change, ChangeKind
 from bot.presenters import Screen
 from bot.service import LOCALES, GameService
-from core.events import DealScored, SeriesFinished, Team
+from core.seats import Team
+from core.yard.events import DealScored, SeriesFinished
 
 CanMessage = Callable[[], Awaitable[bool]]
 

@@ -37,8 +37,9 @@ from bot.rows import (
     user_from_row,
     user_to_row,
 )
-from core.events import DealResult, SeriesResult, Title, team_of
-from core.record import SnapshotCache
+from core.seats import team_of
+from core.yard.events import DealResult, SeriesResult, Title
+from core.yard.record import SnapshotCache
 
 _Key = tuple[str, str]
 

@@ -1,7 +1,7 @@
 """The application's records: users, chats, tables (games) and their seats.
 
 A *game* is one table in one chat: it starts as a lobby, plays a series of deals
-(the core's :class:`~core.series.Series`) and ends finished or cancelled. Only one
+(the core's :class:`~core.yard.series.Series`) and ends finished or cancelled. Only one
 open game per chat. The game's ``version`` grows with every accepted change; every
 button carries it, so a stale or repeated press is refused.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from core.series import Series
+from core.yard.series import Series
 
 
 class Platform(StrEnum):

@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from bot.models import ChatRef, Game, Platform, User, UserRef
-from core.events import DealResult, Event, SeriesResult
+from core.yard.events import DealResult, Event, SeriesResult
 
 
 @dataclass(frozen=True, slots=True)

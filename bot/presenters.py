@@ -6,8 +6,8 @@ acts carries a token of the action codec (:mod:`bot.codec`) with the game's id a
 version. Texts come from the locales through a :class:`~bot.i18n.Translator`.
 
 Presenters are pure: no I/O, no clock (``now`` is passed in). The public table is
-built from :meth:`core.deal.Deal.table_view` only, so it never shows a hidden card;
-a hand screen is built from that seat's own :class:`~core.views.SeatView`.
+built from :meth:`core.yard.deal.Deal.table_view` only, so it never shows a hidden card;
+a hand screen is built from that seat's own :class:`~core.yard.views.SeatView`.
 
 Deal numbers from the core (``TableView.number``, ``DealScored.number``) count
 from 0; screens show them counting from 1.
@@ -28,9 +28,10 @@ from bot.codec import Command, Verb, action_arg, encode
 from bot.i18n import LOCALES, Translator
 from bot.models import TURN_TIMEOUTS, Game, GameStatus, Seat
 from bot.ports import LeaderboardRow, UserStats
-from core.actions import Action, ActionKind
 from core.cards import CARDS, Card, Rank, Suit, mask_of
-from core.events import (
+from core.seats import Team
+from core.yard.actions import Action, ActionKind
+from core.yard.events import (
     CardsBeaten,
     CardsDiscarded,
     CardsLed,
@@ -39,12 +40,11 @@ from core.events import (
     Event,
     MolodkaDeclared,
     SeriesResult,
-    Team,
     Title,
     TrickTaken,
 )
-from core.series import LOSS_LIMIT
-from core.views import PlayedSet, TableView
+from core.yard.series import LOSS_LIMIT
+from core.yard.views import PlayedSet, TableView
 
 #: A face-down card on the table.
 CARD_BACK = "🂠"

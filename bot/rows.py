@@ -7,7 +7,7 @@ drift from production.
 
 A row holds only ``str``, ``int``, ``float`` and ``None``; structured fields (a
 game's settings, seats and message ids, an action) are JSON text, and the series is
-its :func:`core.record.snapshot`. Booleans are stored as 0/1, as SQLite returns them.
+its :func:`core.yard.record.snapshot`. Booleans are stored as 0/1, as SQLite returns them.
 
 >>> from bot.models import ChatRef, Game, Platform, UserRef
 >>> game = Game(7, ChatRef(Platform.TELEGRAM, "-100", "5"), UserRef(Platform.TELEGRAM, "1"))
@@ -39,8 +39,8 @@ from bot.models import (
     UserRef,
 )
 from bot.ports import ChatInfo, LoggedAction
-from core.events import DealResult, SeriesResult
-from core.record import SnapshotCache, restore, snapshot
+from core.yard.events import DealResult, SeriesResult
+from core.yard.record import SnapshotCache, restore, snapshot
 
 #: Games whose recorded results count for statistics.
 COUNTED_STATUSES = (GameStatus.PLAYING, GameStatus.FINISHED)
@@ -102,7 +102,7 @@ class GameRow(TypedDict):
     rule_set: str
     settings: str  # JSON: TableSettings
     seats: str  # JSON: list of Seat or null
-    snapshot: str  # core.record.snapshot of the series
+    snapshot: str  # core.yard.record.snapshot of the series
     version: int
     created_at: float
     updated_at: float

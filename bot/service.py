@@ -44,12 +44,13 @@ from bot.ports import (
     Storage,
     UserStats,
 )
-from core.actions import Action, ActionKind
 from core.ai import Observer, Player, make_player, safe_move
 from core.errors import KozelError
-from core.events import DealResult, DealScored, Event, SeriesFinished, SeriesResult, Team
-from core.record import action_to_json, series_to_record
-from core.series import Series
+from core.seats import Team
+from core.yard.actions import Action, ActionKind
+from core.yard.events import DealResult, DealScored, Event, SeriesFinished, SeriesResult
+from core.yard.record import action_to_json, series_to_record
+from core.yard.series import Series
 
 log = logging.getLogger(__name__)
 

@@ -1,8 +1,16 @@
 """The one error type of the core, and the reason codes it carries.
 
-Adapters map a :class:`Reason` to a locale id (``err-`` + the code with dashes); the
-core writes no user-facing text. ``describe`` gives plain English words for the
-machine-facing tools (``kozel replay``).
+Every rule set raises the one :class:`KozelError`, carrying a reason code: a member
+of a :class:`ReasonCode` enum. :class:`Reason` holds the codes all rule sets share
+(whose turn, which seat, which input, rule sets and options) and the yard game's own
+codes (it came first). Another rule set keeps the codes only it uses in an enum of
+its own package, subclassing :class:`ReasonCode`, and raises the shared ones from
+:class:`Reason`, so "not your turn" has one code and one text whatever the table
+plays. Codes are unique across all the enums.
+
+Adapters map a code to a locale id (``err-`` + the code); the core writes no
+user-facing text. ``describe`` gives plain English words for the machine-facing
+tools (``kozel replay``).
 """
 
 from __future__ import annotations
@@ -10,8 +18,17 @@ from __future__ import annotations
 from enum import StrEnum
 
 
-class Reason(StrEnum):
-    """Why an action or an input was refused."""
+class ReasonCode(StrEnum):
+    """The base of every rule set's reason codes: a kebab-case code and its words."""
+
+    @property
+    def words(self) -> str:
+        """Plain English words for the code (a rule set's enum gives its own)."""
+        return self.value.replace("-", " ")
+
+
+class Reason(ReasonCode):
+    """Why an action or an input was refused: the shared codes and the yard game's."""
 
     # Whose action it is.
     BAD_SEAT = "bad-seat"
@@ -19,7 +36,7 @@ class Reason(StrEnum):
     DEAL_OVER = "deal-over"
     SERIES_OVER = "series-over"
     DEAL_NOT_OVER = "deal-not-over"
-    # Which cards.
+    # Which cards (yard).
     NO_CARDS = "no-cards"
     DUPLICATE_CARDS = "duplicate-cards"
     NOT_IN_HAND = "not-in-hand"
@@ -29,7 +46,7 @@ class Reason(StrEnum):
     DOES_NOT_BEAT = "does-not-beat"
     MUST_LEAD = "must-lead"
     ALREADY_LED = "already-led"
-    # Molodka.
+    # Molodka (yard).
     MOLODKA_NOT_HELD = "molodka-not-held"
     MOLODKA_BY_LEADER = "molodka-by-leader"
     MOLODKA_NOT_NEAREST = "molodka-not-nearest"
@@ -41,6 +58,13 @@ class Reason(StrEnum):
     BAD_DECK = "bad-deck"
     BAD_RECORD = "bad-record"
     BAD_DEALER = "bad-dealer"
+    # Rule sets and their options.
+    UNKNOWN_RULE_SET = "unknown-rule-set"
+    BAD_OPTIONS = "bad-options"
+
+    @property
+    def words(self) -> str:
+        return _WORDS[self]
 
 
 _WORDS: dict[Reason, str] = {
@@ -68,12 +92,14 @@ _WORDS: dict[Reason, str] = {
     Reason.BAD_DECK: "the deck must hold each of the 36 cards once",
     Reason.BAD_RECORD: "not a valid game record",
     Reason.BAD_DEALER: "the dealer must be the seat before the last trick's winner",
+    Reason.UNKNOWN_RULE_SET: "there is no rule set by that name",
+    Reason.BAD_OPTIONS: "the options are not valid for this rule set",
 }
 
 
-def describe(reason: Reason) -> str:
+def describe(reason: ReasonCode) -> str:
     """Plain English words for a reason, for machine-facing tools."""
-    return _WORDS[reason]
+    return reason.words
 
 
 class KozelError(ValueError):
@@ -84,7 +110,7 @@ class KozelError(ValueError):
     (<Reason.NOT_YOUR_TURN: 'not-your-turn'>, "it is not this seat's turn")
     """
 
-    def __init__(self, reason: Reason, detail: str | None = None) -> None:
+    def __init__(self, reason: ReasonCode, detail: str | None = None) -> None:
         super().__init__(detail or describe(reason))
         self.reason = reason
         self.detail = detail

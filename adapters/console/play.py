@@ -24,10 +24,11 @@ from bot.models import ChatRef, Game, GameStatus, Platform, User, UserRef
 from bot.ports import Change, ChangeKind
 from bot.service import GameService
 from bot.settings import Settings
-from core.actions import Action, ActionKind
 from core.ai import safe_move
 from core.cards import Card
-from core.events import DealScored, SeriesFinished, Team
+from core.seats import Team
+from core.yard.actions import Action, ActionKind
+from core.yard.events import DealScored, SeriesFinished
 
 YOU = User(UserRef(Platform.CONSOLE, "you"), "You")
 HUMAN_CHAT = ChatRef(Platform.CONSOLE, "terminal")

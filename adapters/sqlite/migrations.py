@@ -48,7 +48,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             rule_set         TEXT NOT NULL,
             settings         TEXT NOT NULL,  -- JSON: TableSettings
             seats            TEXT NOT NULL,  -- JSON: [Seat | null, ...]
-            snapshot         TEXT NOT NULL,  -- core.record.snapshot of the series
+            snapshot         TEXT NOT NULL,  -- core.yard.record.snapshot of the series
             version          INTEGER NOT NULL,
             created_at       REAL NOT NULL,
             updated_at       REAL NOT NULL,

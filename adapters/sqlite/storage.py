@@ -72,8 +72,8 @@ from bot.rows import (
     user_from_row,
     user_to_row,
 )
-from core.events import DealResult, SeriesResult, Title
-from core.record import SnapshotCache
+from core.yard.events import DealResult, SeriesResult, Title
+from core.yard.record import SnapshotCache
 
 MEMORY = ":memory:"
 #: The most saves one group commit writes; more wait for the next one.

@@ -1,10 +1,10 @@
 """Computer players of yard Kozel and the driver that plays deals with them.
 
-A player sees only its seat's :class:`~core.views.SeatView` and answers with one of
+A player sees only its seat's :class:`~core.yard.views.SeatView` and answers with one of
 its legal actions (or None to do nothing now):
 
 >>> import random
->>> from core.deal import Deal
+>>> from core.yard.deal import Deal
 >>> deal = Deal.shuffled(3, random.Random(4))
 >>> player = make_player("baseline")
 >>> player.choose(deal.view(0), random.Random(0)) in deal.legal_actions(0)
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import random
 
-from core.actions import Action, ActionKind
 from core.ai.baseline import DEFAULT_WEIGHTS, BaselinePlayer, Weights
 from core.ai.counter import CardCounter
 from core.ai.play import play_deal, play_series
 from core.ai.players import Observer, Player, RandomPlayer
 from core.errors import KozelError, Reason
-from core.views import SeatView
+from core.yard.actions import Action, ActionKind
+from core.yard.views import SeatView
 
 __all__ = [
     "DEFAULT_WEIGHTS",

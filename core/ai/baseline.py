@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from functools import cache
 from math import comb
 
-from core.actions import Action, ActionKind
 from core.ai.counter import CardCounter
 from core.cards import FULL_MASK, SUIT_BITS, indexes_of, mask_of
-from core.deal import points_in
-from core.events import Event
-from core.rules import BEATERS
-from core.views import SeatView
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import points_in
+from core.yard.events import Event
+from core.yard.rules import BEATERS
+from core.yard.views import SeatView
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +232,7 @@ class BaselinePlayer:
     through :meth:`observe`); without it the player judges from the view alone. The
     choice is deterministic: the ``rng`` of :meth:`choose` is not used.
 
-    >>> from core.deal import Deal
+    >>> from core.yard.deal import Deal
     >>> deal = Deal.shuffled(3, random.Random(1))
     >>> BaselinePlayer().choose(deal.view(0), random.Random(0)) in deal.legal_actions(0)
     True

@@ -1,12 +1,12 @@
 """A memory of the cards a seat has seen played face up during a deal.
 
-The counter is fed only public events (:mod:`core.events`), so it never learns a
+The counter is fed only public events (:mod:`core.yard.events`), so it never learns a
 hidden card. It remembers the face-up cards of finished tricks; the current trick
-is on the table of every :class:`~core.views.SeatView` anyway. Cards that a molodka
+is on the table of every :class:`~core.yard.views.SeatView` anyway. Cards that a molodka
 sends back to their owners' hands are forgotten again: they are back in play.
 
 >>> from core.cards import Card
->>> from core.events import CardsLed, TrickTaken, Team
+>>> from core.yard.events import CardsLed, TrickTaken, Team
 >>> counter = CardCounter()
 >>> counter.observe(CardsLed(0, (Card.parse("AS"), Card.parse("TS"))))
 >>> counter.gone
@@ -19,7 +19,7 @@ sends back to their owners' hands are forgotten again: they are back in play.
 from __future__ import annotations
 
 from core.cards import Card, cards_of, mask_of
-from core.events import (
+from core.yard.events import (
     CardsBeaten,
     CardsLed,
     DealStarted,

@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from core.actions import Action
 from core.ai.players import Observer, Player
-from core.deal import Deal
 from core.errors import KozelError, Reason
-from core.events import DealResult, DealStarted, Event
-from core.series import Series
+from core.yard.actions import Action
+from core.yard.deal import Deal
+from core.yard.events import DealResult, DealStarted, Event
+from core.yard.series import Series
 
 
 def _tell(observers: Sequence[Observer], events: Sequence[Event]) -> None:

@@ -1,6 +1,6 @@
 """The computer player interface and the random player.
 
-A player sees one seat's :class:`~core.views.SeatView` and nothing else: its own
+A player sees one seat's :class:`~core.yard.views.SeatView` and nothing else: its own
 hand, the table (face-down discards as counts), the trump card, the stock size,
 whose turn it is and its own legal actions. It answers with one of
 ``view.legal``, or None to do nothing now.
@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from core.actions import Action
-from core.events import Event
-from core.views import SeatView
+from core.yard.actions import Action
+from core.yard.events import Event
+from core.yard.views import SeatView
 
 
 @runtime_checkable
@@ -42,7 +42,7 @@ class RandomPlayer:
     """Uniform among the seat's legal actions on its turn (molodka included);
     None when it is not its turn.
 
-    >>> from core.deal import Deal
+    >>> from core.yard.deal import Deal
     >>> deal = Deal.shuffled(3, random.Random(1))
     >>> RandomPlayer().choose(deal.view(1), random.Random(2)) is None
     True

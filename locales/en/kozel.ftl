@@ -301,6 +301,8 @@ err-unknown-action = There is no such move.
 err-bad-deck = The deck must hold 36 different cards.
 err-bad-record = This is not a game record.
 err-bad-dealer = The dealer must be the player before the one who took the last trick.
+err-unknown-rule-set = There are no such rules.
+err-bad-options = These options do not fit these rules.
 
 ## Play log: one line per public event (console, and the table's last-move line).
 log-lead = { $name } leads { $cards }

@@ -23,11 +23,12 @@ from bot.models import (
     UserRef,
 )
 from bot.ports import LeaderboardRow, UserStats
-from core.actions import Action, ActionKind
 from core.cards import CARDS, Card, Rank
-from core.deal import HAND_SIZE
 from core.errors import Reason
-from core.events import DealResult, SeriesResult, Team, Title
+from core.seats import Team
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import HAND_SIZE
+from core.yard.events import DealResult, SeriesResult, Title
 
 LANGUAGES = ("ru", "en")
 NAMES = ("Вася", "Петя", "Маша", "Коля")

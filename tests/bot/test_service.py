@@ -14,11 +14,13 @@ from bot.memory import MemoryStorage
 from bot.models import ChatRef, GameStatus, Platform, SeatKind
 from bot.ports import ChangeKind, Storage
 from bot.service import GameService
-from core.actions import Action, ActionKind
 from core.ai import safe_move
-from core.deal import Deal
-from core.events import CardsBeaten, CardsDiscarded, CardsLed, MolodkaDeclared, Team
-from core.record import replay, series_to_record
+from core.record import replay
+from core.seats import Team
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import Deal
+from core.yard.events import CardsBeaten, CardsDiscarded, CardsLed, MolodkaDeclared
+from core.yard.record import series_to_record
 from tests.bot.conftest import (
     ALICE,
     BOB,

@@ -25,8 +25,9 @@ from bot.models import (
 )
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Storage, UserStats
 from bot.rows import DuplicateAction, NoSuchGame
-from core.events import DealResult, SeriesResult, Team, Title
-from core.series import Series
+from core.seats import Team
+from core.yard.events import DealResult, SeriesResult, Title
+from core.yard.series import Series
 
 TG = Platform.TELEGRAM
 DC = Platform.DISCORD

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from core.actions import Action, ActionKind
 from core.cards import CARDS, Card, Suit, mask_of, points_of
-from core.deal import Deal
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import Deal
 
 HAND = 4
 DEALT = 16

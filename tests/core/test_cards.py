@@ -19,7 +19,7 @@ from core.cards import (
     points_of,
 )
 from core.errors import KozelError, Reason
-from core.rules import beats
+from core.yard.rules import beats
 
 #: Yard strength within a suit, low to high: the ten is above the king.
 ORDER = ["6", "7", "8", "9", "J", "Q", "K", "T", "A"]

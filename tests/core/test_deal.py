@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from core.actions import Action, ActionKind
 from core.cards import CARDS, Card, Suit
-from core.deal import Deal
 from core.errors import KozelError, Reason
-from core.events import (
+from core.seats import Team
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import Deal
+from core.yard.events import (
     CardsBeaten,
     CardsDiscarded,
     CardsDrawn,
     CardsLed,
-    Team,
     TrickStarted,
     TrickTaken,
 )

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.actions import Action, ActionKind
 from core.cards import Card
-from core.deal import Deal
 from core.errors import KozelError, Reason, describe
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import Deal
 
 from .decks import act, cards, make_deal, play, three_tricks
 
@@ -104,6 +104,9 @@ def test_every_deal_reason_has_a_case() -> None:
         Reason.UNKNOWN_CARD,
         Reason.BAD_DECK,
         Reason.BAD_RECORD,
+        # Not about a deal: tested with the rule sets.
+        Reason.UNKNOWN_RULE_SET,
+        Reason.BAD_OPTIONS,
         # A five-card lead: see the test below.
         Reason.TOO_MANY_CARDS,
     }

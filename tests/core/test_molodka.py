@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from core.actions import Action, ActionKind
 from core.cards import Card, mask_of
-from core.deal import Deal, is_molodka
 from core.errors import KozelError, Reason
-from core.events import CardsDiscarded, CardsDrawn, MolodkaDeclared, Team, TrickTaken
-from core.views import PlayedSet
+from core.seats import Team
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import Deal, is_molodka
+from core.yard.events import CardsDiscarded, CardsDrawn, MolodkaDeclared, TrickTaken
+from core.yard.views import PlayedSet
 
 from .decks import act, cards, make_deal, play
 

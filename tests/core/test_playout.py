@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.cards import Card
-from core.deal import MOLODKA, Deal
+from core.yard.deal import MOLODKA, Deal
 
 
 def with_molodka(seed: int) -> Deal:

@@ -11,14 +11,15 @@ from itertools import combinations, permutations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.actions import Action, ActionKind
 from core.cards import CARDS, Card, Suit
-from core.deal import Deal, loss_points_for
 from core.errors import KozelError
-from core.events import CardsDrawn, DealScored, Event, SeriesFinished, TrickStarted, TrickTaken
-from core.record import replay, report, restore, series_from_record, series_to_record, snapshot
-from core.rules import beats
-from core.series import LOSS_LIMIT, Series
+from core.record import replay
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import Deal, loss_points_for
+from core.yard.events import CardsDrawn, DealScored, Event, SeriesFinished, TrickStarted, TrickTaken
+from core.yard.record import report, restore, series_from_record, series_to_record, snapshot
+from core.yard.rules import beats
+from core.yard.series import LOSS_LIMIT, Series
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 FAST = settings(max_examples=100, deadline=None)

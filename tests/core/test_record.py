@@ -7,19 +7,18 @@ from typing import Any
 
 import pytest
 
-from core.actions import Action
 from core.errors import Reason, describe
-from core.record import (
-    RecordError,
+from core.record import RecordError, replay
+from core.yard.actions import Action
+from core.yard.record import (
     deal_to_record,
-    replay,
     report,
     restore,
     series_from_record,
     series_to_record,
     snapshot,
 )
-from core.series import Series
+from core.yard.series import Series
 
 from .decks import PILES, Plan, act, build_deck, three_tricks
 

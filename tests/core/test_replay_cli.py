@@ -13,8 +13,8 @@ import pytest
 
 from bot.cli import main
 from core.errors import Reason, describe
-from core.record import series_to_record
-from core.series import Series
+from core.yard.record import series_to_record
+from core.yard.series import Series
 
 from .decks import PILES, Plan, three_tricks
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.cards import CARDS, Card, Suit
-from core.rules import beats, set_beats
+from core.yard.rules import beats, set_beats
 
 from .decks import cards
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.deal import loss_points_for
-from core.events import DealResult, DealScored, Team
+from core.seats import Team
+from core.yard.deal import loss_points_for
+from core.yard.events import DealResult, DealScored
 
 from .decks import PILES, pile_points, three_tricks
 

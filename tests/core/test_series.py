@@ -7,16 +7,16 @@ import random
 import pytest
 
 from core.errors import KozelError, Reason
-from core.events import (
+from core.seats import Team
+from core.yard.events import (
     DealScored,
     DealStarted,
     SeriesFinished,
     SeriesResult,
-    Team,
     Title,
     TrickStarted,
 )
-from core.series import Series
+from core.yard.series import Series
 
 from .decks import PILES, Plan, three_tricks
 

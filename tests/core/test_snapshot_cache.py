@@ -9,10 +9,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.actions import Action
-from core.events import Event
-from core.record import SNAPSHOT_VERSION, SnapshotCache, restore, series_to_record, snapshot
-from core.series import Series
+from core.yard.actions import Action
+from core.yard.events import Event
+from core.yard.record import SNAPSHOT_VERSION, SnapshotCache, restore, series_to_record, snapshot
+from core.yard.series import Series
 
 from .test_properties import SEEDS, random_play
 

@@ -7,10 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.actions import Action, ActionKind
 from core.cards import Card
-from core.deal import Deal
-from core.events import (
+from core.seats import Team
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import Deal
+from core.yard.events import (
     CardsBeaten,
     CardsDiscarded,
     CardsDrawn,
@@ -18,12 +19,11 @@ from core.events import (
     DealScored,
     DealStarted,
     MolodkaDeclared,
-    Team,
     TrickStarted,
     TrickTaken,
 )
-from core.series import Series
-from core.views import SeatView, TableView
+from core.yard.series import Series
+from core.yard.views import SeatView, TableView
 
 from .decks import PILES, act, cards, make_deal, play, three_tricks
 

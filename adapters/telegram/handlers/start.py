@@ -21,7 +21,7 @@ from bot.interactions import Interactions
 from bot.models import GameStatus, User
 from bot.presenters import Screen
 from bot.service import GameService
-from core.events import Team
+from core.seats import Team
 
 
 async def start(

@@ -17,9 +17,9 @@ from adapters.console.play import choose_action, parse_move
 from adapters.sqlite import SqliteStorage
 from bot.models import GameStatus
 from bot.settings import Settings
-from core.actions import Action, ActionKind
 from core.cards import Card
 from core.record import replay
+from core.yard.actions import Action, ActionKind
 
 
 def settings(tmp_path: Path) -> Settings:

@@ -24,8 +24,8 @@ from bot.ports import Storage
 from bot.presenters import SELECTED_MARK, card_label
 from bot.service import GameService
 from bot.settings import Settings
-from core.actions import Action, ActionKind
 from core.ai import safe_move
+from core.yard.actions import Action, ActionKind
 from tests.fakes.discord import JSON, FakeDiscord, FakeInteraction
 
 GUILD, CHANNEL = 100, 200

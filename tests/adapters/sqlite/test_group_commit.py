@@ -22,7 +22,8 @@ from adapters.sqlite import storage as module
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, SeatKind, UserRef
 from bot.ports import LoggedAction
 from bot.rows import DuplicateAction, NoSuchGame
-from core.events import DealResult, Team
+from core.seats import Team
+from core.yard.events import DealResult
 
 TG = Platform.TELEGRAM
 ALICE = UserRef(TG, "1")

@@ -18,7 +18,8 @@ from adapters.sqlite import SCHEMA_VERSION, SchemaTooNew, SqliteStorage, databas
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, SeatKind, User, UserRef
 from bot.ports import ChatInfo, LoggedAction
 from bot.rows import DuplicateAction
-from core.events import DealResult, SeriesResult, Team, Title
+from core.seats import Team
+from core.yard.events import DealResult, SeriesResult, Title
 
 ROOT = Path(__file__).resolve().parents[3]
 TG = Platform.TELEGRAM

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.actions import Action
 from core.cards import CARDS, Card
-from core.deal import Deal
+from core.yard.actions import Action
+from core.yard.deal import Deal
 
 
 def cards(codes: str) -> tuple[Card, ...]:

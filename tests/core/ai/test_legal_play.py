@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from core.actions import Action, ActionKind
 from core.ai import BaselinePlayer, CardCounter, RandomPlayer, make_player, play_deal
 from core.ai.players import Player
 from core.cards import Card
-from core.deal import Deal
-from core.events import Event
-from core.views import SeatView
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import Deal
+from core.yard.events import Event
+from core.yard.views import SeatView
 
 
 class Checked:
@@ -125,7 +125,8 @@ def test_the_baseline_decides_from_its_view_alone(seed: int, seat: int) -> None:
 
 
 def test_card_counter_forgets_cards_a_molodka_gives_back() -> None:
-    from core.events import CardsLed, MolodkaDeclared, Team, TrickTaken
+    from core.seats import Team
+    from core.yard.events import CardsLed, MolodkaDeclared, TrickTaken
 
     counter = CardCounter()
     six = Card.parse("6S")
@@ -139,7 +140,8 @@ def test_card_counter_forgets_cards_a_molodka_gives_back() -> None:
 
 
 def test_card_counter_starts_afresh_with_each_deal() -> None:
-    from core.events import CardsLed, Team, TrickStarted, TrickTaken
+    from core.seats import Team
+    from core.yard.events import CardsLed, TrickStarted, TrickTaken
 
     counter = CardCounter()
     counter.observe(CardsLed(0, (Card.parse("AS"),)))

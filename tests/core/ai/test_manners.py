@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from core.actions import Action, ActionKind
 from core.ai import BaselinePlayer, CardCounter, RandomPlayer, play_deal
 from core.ai.players import Player
 from core.cards import Card, Suit
-from core.deal import Deal
-from core.events import Event
-from core.views import SeatView
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import Deal
+from core.yard.events import Event
+from core.yard.views import SeatView
 
 
 def _big(cards: tuple[Card, ...]) -> int:

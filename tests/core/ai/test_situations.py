@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from core.actions import Action, ActionKind
 from core.ai import BaselinePlayer, RandomPlayer, make_player, safe_move
 from core.errors import KozelError
+from core.yard.actions import Action, ActionKind
 from tests.core.ai.positions import cards, deal_from_hands, play
 
 RNG = random.Random(0)

@@ -10,18 +10,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from core.actions import Action
 from core.cards import Card
-from core.deal import Deal
 from core.errors import KozelError, Reason
-from core.events import (
+from core.seats import Team
+from core.yard.actions import Action
+from core.yard.deal import Deal
+from core.yard.events import (
     DealResult,
     DealScored,
     DealStarted,
     Event,
     SeriesFinished,
     SeriesResult,
-    Team,
     Title,
     TrickStarted,
 )

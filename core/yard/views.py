@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.actions import Action, ActionKind
 from core.cards import Card, Suit
-from core.events import DealResult
+from core.yard.actions import Action, ActionKind
+from core.yard.events import DealResult
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,28 +8,10 @@ own view only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum, StrEnum
+from enum import StrEnum
 
 from core.cards import Card
-
-
-class Team(IntEnum):
-    """Team A holds seats 0 and 2, team B seats 1 and 3."""
-
-    A = 0
-    B = 1
-
-    @property
-    def seats(self) -> tuple[int, int]:
-        return (int(self), int(self) + 2)
-
-    @property
-    def other(self) -> Team:
-        return Team(1 - self)
-
-
-def team_of(seat: int) -> Team:
-    return Team(seat % 2)
+from core.seats import Team
 
 
 class Title(StrEnum):

@@ -1,6 +1,6 @@
 """One deal of yard Kozel as a state machine.
 
-The public API speaks :class:`~core.cards.Card` and :class:`~core.actions.Action`;
+The public API speaks :class:`~core.cards.Card` and :class:`~core.yard.actions.Action`;
 inside, cards are ints and sets of cards are bitmasks (see :mod:`core.cards`), so
 that whole random deals run fast enough for computer players and benchmarks.
 
@@ -24,7 +24,6 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from math import factorial
 
-from core.actions import KIND_BY_CODE, Action, ActionKind, Kind
 from core.cards import (
     DECK_SIZE,
     FULL_MASK,
@@ -38,7 +37,9 @@ from core.cards import (
     mask_of,
 )
 from core.errors import KozelError, Reason
-from core.events import (
+from core.seats import Team
+from core.yard.actions import KIND_BY_CODE, Action, ActionKind, Kind
+from core.yard.events import (
     CardsBeaten,
     CardsDiscarded,
     CardsDrawn,
@@ -47,12 +48,11 @@ from core.events import (
     DealScored,
     Event,
     MolodkaDeclared,
-    Team,
     TrickStarted,
     TrickTaken,
 )
-from core.rules import BEATERS, set_beats_mask
-from core.views import PlayedSet, SeatView, TableView
+from core.yard.rules import BEATERS, set_beats_mask
+from core.yard.views import PlayedSet, SeatView, TableView
 
 HAND_SIZE = 4
 STOCK_SIZE = DECK_SIZE - 4 * HAND_SIZE
