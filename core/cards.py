@@ -1,9 +1,11 @@
-"""Cards, suits and ranks of the 36-card deck, and their compact integer form.
+"""Cards, suits and ranks, shared by every rule set, and their compact integer form.
 
-A card is a small frozen value at the API and a small int inside the engine:
-``index = suit * 9 + rank``, where ``rank`` is the card's strength within its suit
-in the yard rules (6 lowest, the ten above the king, the ace highest). A set of
-cards is a bitmask with bit ``index`` set for each card.
+The ranks cover both decks: the yard game's 36 cards (:data:`CARDS`) and the classic
+game's 32 (:data:`SHORT_DECK`, the same without the sixes). A card is a small frozen
+value at the API and a small int inside the engine: ``index = suit * 9 + rank``,
+where ``rank`` is the card's order within its suit (6 lowest, the ten above the
+king, the ace highest); a rule set's own strength (trumps, permanent trumps) is its
+own. A set of cards is a bitmask with bit ``index`` set for each card.
 
 >>> Card.parse("TH")
 Card(rank=Rank.TEN, suit=Suit.HEARTS)
@@ -40,7 +42,7 @@ class Suit(IntEnum):
 
 
 class Rank(IntEnum):
-    """Ranks by their strength within a suit (yard rules: the ten is above the king)."""
+    """Ranks by their order within a suit (the ten is above the king)."""
 
     SIX = 0
     SEVEN = 1
@@ -75,7 +77,7 @@ POINTS: tuple[int, ...] = tuple(_RANK_POINTS[i % SUIT_BITS] for i in range(DECK_
 
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
-    """A playing card. Ordered by suit, then by yard strength."""
+    """A playing card. Ordered by suit, then by rank."""
 
     rank: Rank
     suit: Suit
@@ -114,6 +116,8 @@ class Card:
 
 #: Every card of the 36-card deck, by index.
 CARDS: tuple[Card, ...] = tuple(Card(Rank(i % SUIT_BITS), Suit(i // SUIT_BITS)) for i in range(36))
+#: The 32 cards of the short deck (no sixes), by index.
+SHORT_DECK: tuple[Card, ...] = tuple(card for card in CARDS if card.rank is not Rank.SIX)
 _BY_CODE = {card.code: card for card in CARDS}
 _BY_CODE.update({"10" + card.suit.letter: card for card in CARDS if card.rank is Rank.TEN})
 

@@ -10,6 +10,7 @@ from core.cards import (
     CARDS,
     FULL_MASK,
     POINTS,
+    SHORT_DECK,
     Card,
     Rank,
     Suit,
@@ -131,3 +132,10 @@ def test_masks_round_trip_in_suit_then_strength_order() -> None:
     assert mask.bit_count() == 5
     assert [card.code for card in cards_of(mask)] == ["6C", "KH", "TH", "AH", "6D"]
     assert points_of(mask) == 11 + 10 + 4
+
+
+def test_short_deck_is_32_cards_without_sixes_worth_120_points() -> None:
+    assert len(SHORT_DECK) == 32 and len(set(SHORT_DECK)) == 32
+    assert {card.rank for card in SHORT_DECK} == set(Rank) - {Rank.SIX}
+    assert set(SHORT_DECK) < set(full_deck())
+    assert sum(card.points for card in SHORT_DECK) == 120

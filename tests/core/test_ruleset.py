@@ -1,0 +1,293 @@
+"""The rule-set contract (core.ruleset): the registry, options, and the yard game
+played, saved and replayed through the contract only."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from bot.cli import main
+from core.cards import Card
+from core.errors import KozelError, Reason
+from core.record import replay
+from core.ruleset import AnyGame, RuleOptions, get_rule_set, parse_options, rule_set_ids, rule_sets
+from core.yard.record import report, series_to_record
+from core.yard.ruleset import YARD, YardGame, YardOptions
+from core.yard.series import Series
+
+SEEDS = range(6)
+
+
+def play_to_the_end(game: AnyGame, rng: random.Random) -> list[str]:
+    """Random legal play through the contract until the game is over; the snapshot
+    after every step."""
+    snapshots = []
+    while not game.is_over:
+        if game.needs_deal:
+            game.deal(rng)
+        else:
+            actions = game.legal_actions()
+            assert actions, "a game that is not over has a legal action"
+            action = rng.choice(actions)
+            assert game.can(action)
+            game.verify(action)
+            assert game.apply(action)
+        snapshots.append(game.snapshot())
+    return snapshots
+
+
+# --- The registry -----------------------------------------------------------------
+
+
+def test_the_registry_lists_and_finds_the_yard_rule_set() -> None:
+    assert rule_set_ids() == ("yard",)
+    assert get_rule_set("yard") is YARD
+    assert rule_sets() == (YARD,)
+    assert (YARD.id, YARD.name, YARD.rules_text) == ("yard", "rules-name-yard", "rules-yard")
+
+
+@pytest.mark.parametrize("name", ["hearts", "Yard", "", None, 3])
+def test_an_unknown_rule_set_is_refused(name: Any) -> None:
+    with pytest.raises(KozelError) as caught:
+        get_rule_set(name)
+    assert caught.value.reason is Reason.UNKNOWN_RULE_SET
+
+
+# --- Options ----------------------------------------------------------------------
+
+
+class Sample(RuleOptions):
+    """Options with fields, to check the model's rules (the yard game has none)."""
+
+    ace_ban: bool = True
+    pairs: int = 6
+
+
+def test_options_take_their_defaults_and_are_frozen() -> None:
+    options = parse_options(Sample, None)
+    assert options == Sample() == parse_options(Sample, {})
+    assert (options.ace_ban, options.pairs) == (True, 6)
+    assert parse_options(Sample, {"ace_ban": False}).to_json() == {"ace_ban": False, "pairs": 6}
+    with pytest.raises(ValidationError):
+        options.ace_ban = False  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        ({"colour": "red"}, "colour"),
+        ({"ace_ban": 1}, "ace_ban"),  # 1 is not true
+        ({"pairs": "6"}, "pairs"),
+        ([("ace_ban", True)], "object"),
+    ],
+)
+def test_bad_options_are_refused_with_the_key(raw: Any, words: str) -> None:
+    with pytest.raises(KozelError) as caught:
+        parse_options(Sample, raw)
+    assert caught.value.reason is Reason.BAD_OPTIONS
+    assert words in str(caught.value)
+
+
+def test_the_yard_game_has_no_options() -> None:
+    assert YARD.options() == YardOptions() == YARD.options({})
+    assert YARD.options().to_json() == {}
+    assert YARD.new_game(random.Random(1)).options == YardOptions()
+    with pytest.raises(KozelError) as caught:
+        YARD.options({"praise": "pants"})
+    assert caught.value.reason is Reason.BAD_OPTIONS
+
+
+def test_a_new_game_refuses_another_rule_sets_options() -> None:
+    with pytest.raises(KozelError) as caught:
+        YARD.new_game(random.Random(1), Sample())
+    assert caught.value.reason is Reason.BAD_OPTIONS
+
+
+# --- Playing through the contract ---------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_random_yard_game_plays_to_the_end_through_the_contract(seed: int) -> None:
+    rng = random.Random(seed)
+    game: AnyGame = YARD.new_game(rng, YARD.options(), first_dealer=seed % 4)
+    play_to_the_end(game, rng)
+    assert game.is_over and not game.needs_deal
+    assert game.legal_actions() == []
+    result = game.report()
+    assert result["series"]["finished"] is True
+    assert max(result["series"]["loss_points"]) >= 12
+    assert game.record(seed=seed)["seed"] == seed
+    assert replay(game.record()) == result
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_views_through_the_contract_show_a_seat_its_own_hand_and_legal_actions(
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    game = YARD.new_game(rng)
+    assert isinstance(game, YardGame)
+    for _ in range(30):
+        table = game.spectator_view()
+        for seat in range(4):
+            view = game.seat_view(seat)
+            assert view.table == table
+            assert view.hand == game.series.current.hand(seat)  # type: ignore[union-attr]
+            assert list(view.legal) == game.legal_actions(seat)
+        if game.needs_deal or game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+
+
+def test_the_contract_game_is_the_series_it_adapts() -> None:
+    rng, twin = random.Random(5), random.Random(5)
+    game, series = YARD.new_game(rng), Series()
+    series.deal(twin)
+    for _ in range(40):
+        actions = game.legal_actions()
+        assert actions == series.legal_actions()
+        if not actions:
+            break
+        action = rng.choice(actions)
+        assert game.apply(action) == series.apply(twin.choice(series.legal_actions()))
+    assert game.record() == series_to_record(series)
+    assert game.report() == report(series)
+
+
+def test_an_illegal_action_through_the_contract_changes_nothing() -> None:
+    game = YARD.new_game(random.Random(2))
+    leader = game.spectator_view().leader
+    action = game.legal_actions(leader)[0]
+    wrong_seat = type(action)((leader + 1) % 4, action.kind, action.cards)
+    before = game.snapshot()
+    assert not game.can(wrong_seat)
+    with pytest.raises(KozelError) as caught:
+        game.verify(wrong_seat)
+    assert caught.value.reason is Reason.NOT_YOUR_TURN
+    with pytest.raises(KozelError):
+        game.apply(wrong_seat)
+    assert game.snapshot() == before
+
+
+def test_a_game_made_without_an_rng_waits_for_its_first_deal() -> None:
+    game = YARD.new_game(first_dealer=1)
+    assert game.needs_deal and not game.is_over
+    assert game.legal_actions() == []
+    with pytest.raises(KozelError):
+        game.seat_view(0)
+    with pytest.raises(KozelError):
+        game.spectator_view()
+    deck = [Card.from_index(i) for i in range(36)]
+    events = game.deal_from(deck, trump_index=7)
+    assert events and not game.needs_deal
+    assert game.spectator_view().dealer == 1
+    assert game.spectator_view().trump_card == deck[16 + 7]
+
+
+def test_a_given_yard_deck_needs_its_trump_index() -> None:
+    game = YARD.new_game()
+    with pytest.raises(KozelError) as caught:
+        game.deal_from([Card.from_index(i) for i in range(36)])
+    assert caught.value.reason is Reason.BAD_DECK
+    assert game.needs_deal
+
+
+# --- Snapshots, records, replay ------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_snapshot_at_any_step_restores_through_the_contract_and_plays_on_equally(
+    seed: int,
+) -> None:
+    rng = random.Random(seed)
+    game = YARD.new_game(rng)
+    snapshots = play_to_the_end(game, rng)
+    pick = random.Random(seed + 100)
+    for text in pick.sample(snapshots, 5):
+        restored, again = YARD.restore(text), YARD.restore(text)
+        assert restored.snapshot() == text
+        assert restored == again
+        steps = random.Random(seed)
+        for _ in range(20):
+            if restored.is_over:
+                break
+            if restored.needs_deal:
+                state = steps.getstate()
+                restored.deal(steps)
+                steps.setstate(state)
+                again.deal(steps)
+            else:
+                action = steps.choice(restored.legal_actions())
+                assert restored.apply(action) == again.apply(action)
+            assert restored.snapshot() == again.snapshot()
+
+
+def test_from_record_rebuilds_the_game() -> None:
+    rng = random.Random(9)
+    game = YARD.new_game(rng)
+    for _ in range(25):
+        game.apply(rng.choice(game.legal_actions()))
+    rebuilt = YARD.from_record(json.loads(json.dumps(game.record())))
+    assert rebuilt == game
+    assert YARD.replay(game.record()) == game.report()
+
+
+def test_replay_picks_the_rule_set_by_variant() -> None:
+    game = YARD.new_game(random.Random(4))
+    record = game.record()
+    assert replay(record) == YARD.replay(record) == game.report()
+    without = {key: value for key, value in record.items() if key != "variant"}
+    assert replay(without) == game.report()  # a record that names no variant is yard
+
+
+@pytest.mark.parametrize(
+    ("variant", "reason"),
+    [
+        ("hearts", "unknown variant 'hearts' (this replay knows 'yard')"),
+        (7, "unknown variant 7 (this replay knows 'yard')"),
+        (None, "unknown variant None (this replay knows 'yard')"),
+    ],
+)
+def test_replay_of_an_unknown_variant_gives_the_error_json(variant: object, reason: str) -> None:
+    assert replay({"variant": variant, "deals": []}) == {"error": {"reason": reason}}
+    assert replay(json.dumps({"variant": variant, "deals": []})) == {"error": {"reason": reason}}
+
+
+class Echo:
+    """A second rule set for the registry: its replay says what it was given."""
+
+    def replay(self, record: dict[str, Any]) -> dict[str, Any]:
+        return {"echo": record["deals"]}
+
+
+ECHO = Echo()
+
+
+def test_replay_hands_a_record_to_the_rule_set_its_variant_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from core import ruleset
+
+    monkeypatch.setitem(ruleset._REGISTRY, "echo", f"{__name__}:ECHO")
+    assert rule_set_ids() == ("yard", "echo")
+    assert replay({"variant": "echo", "deals": [1, 2]}) == {"echo": [1, 2]}
+    assert "error" not in replay(YARD.new_game(random.Random(1)).record())
+
+
+def test_kozel_replay_of_an_unknown_variant_exits_2_with_the_error_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad, good = tmp_path / "bad.json", tmp_path / "good.json"
+    bad.write_text(json.dumps({"variant": "hearts", "deals": []}), encoding="utf-8")
+    good.write_text(json.dumps(YARD.new_game(random.Random(1)).record()), encoding="utf-8")
+    assert main(["replay", str(good), str(bad)]) == 2
+    out, err = capsys.readouterr()
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert "deals" in first
+    assert second == {"error": {"reason": "unknown variant 'hearts' (this replay knows 'yard')"}}
+    assert err == ""
