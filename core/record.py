@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
+from core.ruleset import get_rule_set, rule_set_ids
+
 #: The variant of a record that names none.
 DEFAULT_VARIANT = "yard"
 
@@ -68,8 +70,6 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
 
 def variant_of(data: Mapping[str, Any]) -> str:
     """The record's rule set id; raise :class:`RecordError` if no rule set has it."""
-    from core.ruleset import rule_set_ids
-
     variant = data.get("variant", DEFAULT_VARIANT)
     known = rule_set_ids()
     if not isinstance(variant, str) or variant not in known:
@@ -83,8 +83,6 @@ def replay(source: str | bytes | Mapping[str, Any]) -> dict[str, Any]:
 
     The rule set is the record's ``variant``; its own replay checks the rest.
     """
-    from core.ruleset import get_rule_set
-
     try:
         data = load_record(source)
         rule_set = get_rule_set(variant_of(data))

@@ -16,7 +16,8 @@ to know which rules a table plays:
   its record.
 
 The registry is a table of ids and where their rule set lives, imported on first
-use, so no rule set is loaded before it is asked for.
+use, so no rule set is loaded before it is asked for; a new rule set adds its line
+there, and ``kozel replay`` (:func:`core.record.replay`) then reads its records.
 
 >>> yard = get_rule_set("yard")
 >>> yard.id, yard.name, rule_set_ids()
