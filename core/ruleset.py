@@ -33,6 +33,7 @@ True
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from importlib import import_module
@@ -77,7 +78,13 @@ def parse_options(model: type[OptionsT], raw: Mapping[str, Any] | None) -> Optio
     if not isinstance(raw, Mapping):
         raise KozelError(Reason.BAD_OPTIONS, "options must be an object")
     try:
-        return model.model_validate(dict(raw))
+        text = json.dumps(dict(raw))
+    except (TypeError, ValueError):
+        raise KozelError(Reason.BAD_OPTIONS, "options must be JSON values") from None
+    try:
+        # Validated as JSON, the options' own form: strict, yet an enum field takes
+        # its value's string.
+        return model.model_validate_json(text)
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])

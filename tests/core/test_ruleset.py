@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -61,18 +62,31 @@ def test_an_unknown_rule_set_is_refused(name: Any) -> None:
 # --- Options ----------------------------------------------------------------------
 
 
+class Praise(StrEnum):
+    SIMPLE = "simple"
+    PANTS = "pants"
+
+
 class Sample(RuleOptions):
     """Options with fields, to check the model's rules (the yard game has none)."""
 
     ace_ban: bool = True
     pairs: int = 6
+    praise: Praise = Praise.SIMPLE
 
 
 def test_options_take_their_defaults_and_are_frozen() -> None:
     options = parse_options(Sample, None)
     assert options == Sample() == parse_options(Sample, {})
     assert (options.ace_ban, options.pairs) == (True, 6)
-    assert parse_options(Sample, {"ace_ban": False}).to_json() == {"ace_ban": False, "pairs": 6}
+    assert parse_options(Sample, {"ace_ban": False}).to_json() == {
+        "ace_ban": False,
+        "pairs": 6,
+        "praise": "simple",
+    }
+    chosen = parse_options(Sample, {"praise": "pants"})
+    assert chosen.praise is Praise.PANTS
+    assert parse_options(Sample, chosen.to_json()) == chosen
     with pytest.raises(ValidationError):
         options.ace_ban = False  # type: ignore[misc]
 
@@ -83,6 +97,8 @@ def test_options_take_their_defaults_and_are_frozen() -> None:
         ({"colour": "red"}, "colour"),
         ({"ace_ban": 1}, "ace_ban"),  # 1 is not true
         ({"pairs": "6"}, "pairs"),
+        ({"praise": "mirror"}, "praise"),
+        ({"pairs": object()}, "JSON"),
         ([("ace_ban", True)], "object"),
     ],
 )
