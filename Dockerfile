@@ -1,20 +1,32 @@
 # Kozel: a slim non-root image running the bot; the database lives on a volume.
+# The dependencies are the versions locked in uv.lock (as for `make install`); the
+# project is installed as a wheel, its locales as package data.
 FROM python:3.11-slim
 
+ARG UV_VERSION=0.13.9
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
+    UV_NO_CACHE=1 \
+    UV_LINK_MODE=copy \
+    UV_PYTHON_DOWNLOADS=never \
+    UV_PROJECT_ENVIRONMENT=/app/.venv \
+    PATH=/app/.venv/bin:$PATH \
     DATABASE_URL=sqlite:////data/kozel.sqlite3 \
     TELEGRAM_WEBHOOK_HOST=0.0.0.0
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+RUN pip install "uv==${UV_VERSION}"
+# The locked dependencies first: this layer is rebuilt only when the lock changes.
+COPY pyproject.toml uv.lock ./
+RUN uv sync --locked --no-install-project
+COPY setup.py README.md LICENSE ./
 COPY core ./core
 COPY bot ./bot
 COPY adapters ./adapters
-COPY bench ./bench
 COPY locales ./locales
-RUN pip install . \
+RUN uv sync --locked --no-editable \
+    && pip uninstall --yes uv \
     && useradd --create-home --uid 10001 kozel \
     && mkdir -p /data && chown kozel /data
 

@@ -1,27 +1,44 @@
 # The two commands: `make run` and `make test`. Both build .venv when it is missing.
+#
+# Every install takes the versions locked in uv.lock (`uv sync --locked` refuses a
+# lock that no longer matches pyproject.toml). uv itself is pinned and bootstrapped
+# from PyPI into .tools/ with the machine's Python, so a fresh machine needs only
+# Python 3.11+ and make. `make lock` re-locks after a change of dependencies.
 PYTHON ?= python3
+UV_VERSION := 0.13.9
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
+# uv's project environment is ./.venv, built with this Python, never a downloaded one.
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+export UV_PYTHON := $(PYTHON)
+export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install install-dev run test lint typecheck pytest bench clean
+.PHONY: install install-dev lock run test lint typecheck pytest bench clean
 
-$(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+$(UV):
+	rm -rf $(TOOLS)
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+$(STAMP): pyproject.toml setup.py uv.lock | $(UV)
+	$(UV) sync --locked --quiet
+	rm -f $(DEV_STAMP)
 	touch $@
 
-$(DEV_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+$(DEV_STAMP): pyproject.toml setup.py uv.lock | $(UV)
+	$(UV) sync --locked --quiet --extra dev
 	touch $(STAMP) $@
 
 install: $(STAMP)
 
 install-dev: $(DEV_STAMP)
+
+lock: | $(UV)
+	$(UV) lock
 
 run: $(STAMP)
 	$(BIN)/python -m bot
@@ -42,4 +59,4 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.engine
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(TOOLS)

@@ -1,6 +1,8 @@
 """Translations: the one wrapper around Fluent, so that nothing else imports it.
 
-Texts live in ``locales/<lang>/*.ftl``. A :class:`Translator` holds one
+Texts live in ``locales/<lang>/*.ftl``: the repository's top-level ``locales/``
+folder, shipped in the wheel as the ``bot.locales`` package data (see
+:func:`default_locales_dir`). A :class:`Translator` holds one
 ``FluentBundle`` per language and never raises: a missing message falls back to
 the other languages, then to its id; formatting errors are logged.
 
@@ -21,6 +23,8 @@ import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from fluent.runtime import FluentBundle, FluentResource
@@ -58,13 +62,20 @@ def normalize_locale(code: str | None, default: str = "en") -> str:
     return "ru" if code.strip().lower().startswith("ru") else "en"
 
 
-def default_locales_dir() -> Path:
-    """The repository's ``locales/`` folder (next to the ``bot`` package), or
-    ``./locales`` when the package was installed elsewhere."""
+def default_locales_dir() -> Traversable:
+    """The bot's locales, found through the ``bot`` package, never the current folder.
+
+    An installed wheel holds them as package data, ``bot/locales/<lang>/*.ftl``
+    (:mod:`importlib.resources`); a source checkout (and an editable install, which
+    runs it) keeps them in the top-level ``locales/`` folder beside ``bot/``.
+    """
+    packaged = resources.files("bot").joinpath("locales")
+    if packaged.is_dir():
+        return packaged
     beside = Path(__file__).resolve().parent.parent / "locales"
     if beside.is_dir():
         return beside
-    return Path.cwd() / "locales"
+    raise FileNotFoundError(f"no locales in {packaged} nor in {beside}")
 
 
 def _bundle(locale: str, sources: Iterable[tuple[str, str]]) -> FluentBundle:
@@ -110,19 +121,25 @@ class Translator:
     @classmethod
     def from_dir(
         cls,
-        path: Path | str | None = None,
+        path: Traversable | str | None = None,
         default: str = DEFAULT_LOCALE,
         *,
         cache_size: int = CACHE_SIZE,
     ) -> Translator:
-        """Load every ``<path>/<lang>/*.ftl`` (``path`` defaults to
-        :func:`default_locales_dir`)."""
-        root = Path(path) if path is not None else default_locales_dir()
+        """Load every ``<path>/<lang>/*.ftl`` (``path``, a folder or a package's
+        resource folder, defaults to :func:`default_locales_dir`)."""
+        if path is None:
+            root = default_locales_dir()
+        else:
+            root = Path(path) if isinstance(path, str) else path
         bundles: dict[str, FluentBundle] = {}
-        for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-            files = sorted(folder.glob("*.ftl"))
+        for folder in sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: p.name):
+            files = sorted(
+                (f for f in folder.iterdir() if f.is_file() and f.name.endswith(".ftl")),
+                key=lambda f: f.name,
+            )
             if files:
-                sources = [(str(f), f.read_text(encoding="utf-8")) for f in files]
+                sources = [(f"{folder.name}/{f.name}", f.read_text("utf-8")) for f in files]
                 bundles[folder.name] = _bundle(folder.name, sources)
         if not bundles:
             raise FileNotFoundError(f"no locales in {root}")
