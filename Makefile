@@ -25,12 +25,12 @@ $(UV):
 	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
 $(STAMP): pyproject.toml setup.py uv.lock | $(UV)
-	$(UV) sync --locked --quiet
+	$(UV) sync --locked --quiet --compile-bytecode
 	rm -f $(DEV_STAMP)
 	touch $@
 
 $(DEV_STAMP): pyproject.toml setup.py uv.lock | $(UV)
-	$(UV) sync --locked --quiet --extra dev
+	$(UV) sync --locked --quiet --compile-bytecode --extra dev
 	touch $(STAMP) $@
 
 install: $(STAMP)

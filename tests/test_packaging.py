@@ -65,7 +65,8 @@ class Installed:
 
 def _install(uv: str, venv: Path, args: list[str], env: dict[str, str]) -> None:
     """``uv pip install`` into ``venv``: offline from uv's cache if it can, else online."""
-    base = [uv, "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"), *args]
+    python = str(venv / "bin" / "python")
+    base = [uv, "pip", "install", "--quiet", "--compile-bytecode", "--python", python, *args]
     if _run([*base, "--offline"], cwd=venv, env=env).returncode != 0:
         _ok(_run(base, cwd=venv, env=env))
 

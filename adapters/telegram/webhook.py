@@ -1,28 +1,34 @@
 """Webhook mode: Telegram POSTs each update to the bot's own HTTP server.
 
-:class:`WebhookServer` serves aiogram's :class:`SimpleRequestHandler` with aiohttp
-(``setup_application`` runs the Dispatcher's startup and shutdown), and registers
-the webhook (``setWebhook`` with a secret token) once it listens. Telegram then
-sends the token in ``X-Telegram-Bot-Api-Secret-Token``; a request without it is
+:class:`WebhookServer` serves a :class:`WebhookHandler` with aiohttp
+(aiogram's ``setup_application`` runs the Dispatcher's startup and shutdown), and
+registers the webhook (``setWebhook`` with a secret token) once it listens. Telegram
+then sends the token in ``X-Telegram-Bot-Api-Secret-Token``; a request without it is
 refused (401).
 
-Updates are handled while Telegram waits (``handle_in_background=False``), so that
-a handler's answer goes back in the response ("reply into webhook"): a button press
-costs no ``answerCallbackQuery`` request. :class:`WebhookHandler` writes that answer
-as JSON, and answers 200 when a handler failed (aiogram logged it): Telegram would
-deliver the update again and again otherwise.
+Updates are handled while Telegram waits, so that a handler's answer goes back in the
+response ("reply into webhook"): a button press costs no ``answerCallbackQuery``
+request. The handler writes that answer as JSON, and answers 200 when a handler
+failed (aiogram logged it): Telegram would deliver the update again and again
+otherwise.
+
+The handler is built on aiogram's public API only (``Dispatcher.feed_webhook_update``,
+``Dispatcher.silent_call_request``), not on ``SimpleRequestHandler``, whose
+request handling and multipart writer are private (``_handle_request``,
+``_build_response_writer``) and would change under it with an aiogram release.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 from typing import Any
 
 from aiogram import Bot, Dispatcher
 from aiogram.methods import TelegramMethod
 from aiogram.types import Update
-from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+from aiogram.webhook.aiohttp_server import setup_application
 from aiohttp import web
 from pydantic import ValidationError
 
@@ -30,20 +36,31 @@ from adapters.telegram.session import LeanSession
 
 log = logging.getLogger(__name__)
 
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 _EMPTY = b"{}"
 
 
-class WebhookHandler(SimpleRequestHandler):
-    """aiogram's handler for one bot; see the module's docs. The bot's session is
-    left open at shutdown: its owner closes it once the outbox is drained."""
+class WebhookHandler:
+    """The webhook of one bot; see the module's docs. The bot's session is left open
+    at shutdown: its owner closes it once the outbox is drained."""
 
     def __init__(self, dispatcher: Dispatcher, bot: Bot, *, secret_token: str | None) -> None:
-        super().__init__(dispatcher, bot, handle_in_background=False, secret_token=secret_token)
+        self.dispatcher, self.bot = dispatcher, bot
+        self.secret_token = secret_token
 
-    async def close(self) -> None:
-        """Nothing to close here (aiogram's closes the bot's session)."""
+    def register(self, app: web.Application, *, path: str) -> None:
+        app.router.add_route("POST", path, self.handle)
 
-    async def _handle_request(self, bot: Bot, request: web.Request) -> web.Response:
+    def verify_secret(self, request: web.Request) -> bool:
+        if not self.secret_token:
+            return True
+        sent = request.headers.get(SECRET_HEADER, "")
+        return hmac.compare_digest(sent.encode(), self.secret_token.encode())
+
+    async def handle(self, request: web.Request) -> web.Response:
+        if not self.verify_secret(request):
+            return web.Response(status=401, text="Unauthorized")
+        bot = self.bot
         try:
             update = Update.model_validate_json(await request.read(), context={"bot": bot})
         except ValidationError:
@@ -51,24 +68,23 @@ class WebhookHandler(SimpleRequestHandler):
             return web.Response(status=400, text="Bad Request")
         result: TelegramMethod[Any] | None
         try:
-            result = await self.dispatcher.feed_webhook_update(bot, update, **self.data)
+            result = await self.dispatcher.feed_webhook_update(bot, update)
         except Exception:  # logged by aiogram; do not make Telegram send it again
             result = None
-        return self._reply(bot, result)
+        return await self._reply(bot, result)
 
-    def _reply(self, bot: Bot, result: TelegramMethod[Any] | None) -> web.Response:
-        """The webhook's response: the handler's method as JSON, else ``{}``."""
-        if result is None:
-            return web.Response(body=_EMPTY, content_type="application/json")
-        session = bot.session
-        body = (
-            session.build_json(bot, result, into_webhook=True)
-            if isinstance(session, LeanSession)
-            else None
-        )
-        if body is None:  # files, or another session: aiogram's multipart form
-            return web.Response(body=self._build_response_writer(bot, result))
-        return web.Response(body=body, content_type="application/json")
+    async def _reply(self, bot: Bot, result: TelegramMethod[Any] | None) -> web.Response:
+        """The webhook's response: the handler's method as JSON, else ``{}``. A method
+        JSON cannot carry (files), or any method with another session than
+        :class:`LeanSession`, is sent as a request of its own instead."""
+        body: bytes | None = None
+        if result is not None:
+            session = bot.session
+            if isinstance(session, LeanSession):
+                body = session.build_json(bot, result, into_webhook=True)
+            if body is None:
+                await self.dispatcher.silent_call_request(bot, result)
+        return web.Response(body=body or _EMPTY, content_type="application/json")
 
 
 class WebhookServer:

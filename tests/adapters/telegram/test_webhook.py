@@ -197,14 +197,33 @@ async def test_the_answer_is_the_webhooks_response_as_json(fake: FakeTelegram) -
         await bot.session.close()
 
 
-async def test_with_aiograms_session_the_answer_is_its_form(fake: FakeTelegram) -> None:
+async def test_with_aiograms_session_the_answer_is_a_request_of_its_own(
+    fake: FakeTelegram,
+) -> None:
+    """Only the bot's JSON session writes the answer into the response; with another
+    the answer is sent as a request and the response is empty."""
     tg = fake
     api = TelegramAPIServer.from_base(tg.base_url)
     client, bot = await serve(tg, AiohttpSession(api=api))
     try:
-        resp = await client.post("/hook", json=press("43"), headers={SECRET_HEADER: "s3cret"})
-        assert resp.status == 200 and resp.content_type == "multipart/form-data"
-        assert b"answerCallbackQuery" in await resp.read()
+        query_id = await tg.press(1, GROUP, (await bot.send_message(GROUP, "x")).message_id, "hi")
+        resp = await client.post("/hook", json=press(query_id), headers={SECRET_HEADER: "s3cret"})
+        assert resp.status == 200 and await resp.json() == {}
+        assert tg.callback_answers[query_id]["text"] == "hello"
+        assert len(tg.calls_of("answerCallbackQuery")) == 1
+    finally:
+        await client.close()
+        await bot.session.close()
+
+
+async def test_a_request_without_the_secret_token_is_refused(fake: FakeTelegram) -> None:
+    tg = fake
+    client, bot = await serve(tg, LeanSession(api=TelegramAPIServer.from_base(tg.base_url)))
+    try:
+        for headers in ({}, {SECRET_HEADER: "wrong"}, {SECRET_HEADER: "s3cret-and-more"}):
+            resp = await client.post("/hook", json=press("44"), headers=headers)
+            assert resp.status == 401
+        assert tg.calls == []
     finally:
         await client.close()
         await bot.session.close()
