@@ -26,7 +26,7 @@ from enum import StrEnum
 
 from bot.codec import Command, Verb, action_arg, encode
 from bot.i18n import LOCALES, Translator
-from bot.models import TURN_TIMEOUTS, Game, GameStatus, Seat
+from bot.models import TURN_TIMEOUTS, Game, GameStatus, Platform, Seat, UserRef
 from bot.ports import LeaderboardRow, UserStats
 from core.cards import CARDS, Card, Rank, Suit, mask_of
 from core.seats import Team
@@ -199,7 +199,32 @@ def player_name(player: Seat, tr: Translator, locale: str) -> str:
     """A player's name; computer players' names are locale ids (``bot-name-N``)."""
     if player.is_computer and player.name.startswith("bot-name-"):
         return tr.t(locale, player.name)
-    return player.name
+    return display_name(player.name, player.user)
+
+
+#: What Discord's markdown gives a meaning to: a backslash before any of these shows
+#: it as itself (Discord drops the backslash before any ASCII punctuation).
+_DISCORD_MARKUP = frozenset("\\*_~|`>#-[]()<")
+
+
+def display_name(name: str, user: UserRef | None) -> str:
+    """A person's name as typed, made literal for the platform of ``user``, the only
+    one that shows it (leaderboards and tables are per platform).
+
+    Discord parses markdown in every message, so its markup is escaped; Telegram's
+    messages are plain text (sent without a parse mode) and so are the console's,
+    so their names need nothing.
+
+    >>> display_name("*Hana_the_quiet*", UserRef(Platform.DISCORD, "1"))
+    '\\\\*Hana\\\\_the\\\\_quiet\\\\*'
+    >>> display_name("*Hana_the_quiet*", UserRef(Platform.TELEGRAM, "1"))
+    '*Hana_the_quiet*'
+    """
+    if user is None or user.platform is not Platform.DISCORD:
+        return name
+    if not any(char in _DISCORD_MARKUP for char in name):
+        return name
+    return "".join("\\" + char if char in _DISCORD_MARKUP else char for char in name)
 
 
 def _pair(names: Sequence[str], tr: Translator, locale: str) -> str:
@@ -638,7 +663,7 @@ def stats(user_stats: UserStats | None, tr: Translator, locale: str) -> Screen:
     s = user_stats
     return _screen(
         [
-            tr.t(locale, "stats-title", name=s.name),
+            tr.t(locale, "stats-title", name=display_name(s.name, s.user)),
             tr.t(
                 locale,
                 "stats-series",
@@ -673,7 +698,7 @@ def leaderboard(
                 locale,
                 "top-row",
                 place=place,
-                name=row.name,
+                name=display_name(row.name, row.user),
                 won=row.series_won,
                 played=row.series_played,
                 rate=_percent(row.win_rate),

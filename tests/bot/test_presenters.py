@@ -506,3 +506,59 @@ def test_a_warm_cache_renders_the_screens_of_no_cache(cache_size: int) -> None:
                         screen = p.hand(game, seat, selection, warm, locale)
                         assert screen == p.hand(game, seat, selection, cold, locale)
     assert warm.cache_info()[0] > 0 and warm.cache_info()[1] <= cache_size
+
+
+# --- Names as typed ---------------------------------------------------------------------
+
+MARKUP_NAME = "*Hana_the_quiet* ~~x~~ `y` |z| > #1 [a](b) <@1> \\"
+
+
+def _named(platform: Platform) -> Game:
+    game = dealt_game()
+    game.chat = ChatRef(platform, "-100123")
+    users = [UserRef(platform, str(100 + i)) for i in range(4)]
+    game.seats = [
+        Seat(SeatKind.HUMAN, MARKUP_NAME if i == 0 else NAMES[i], users[i]) for i in range(4)
+    ]
+    return game
+
+
+def _undo_discord_escapes(text: str) -> str:
+    """What Discord shows for escaped text: each backslash-escaped punctuation as itself."""
+    out, escaped = [], False
+    for char in text:
+        if escaped or char != "\\":
+            out.append(char)
+            escaped = False
+        else:
+            escaped = True
+    return "".join(out)
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_names_with_markdown_are_escaped_on_discord_so_they_never_render_as_italics(
+    tr: Translator, locale: str
+) -> None:
+    game = _named(Platform.DISCORD)
+    escaped = p.display_name(MARKUP_NAME, game.seats[0].user)  # type: ignore[union-attr]
+    assert "*" not in escaped.replace("\\*", "")
+    assert "_" not in escaped.replace("\\_", "")
+    assert _undo_discord_escapes(escaped) == MARKUP_NAME
+    screens = [p.table(game, tr, locale, now=0.0), p.hand(game, 2, 0, tr, locale)]
+    stats = UserStats(user=game.seats[0].user, name=MARKUP_NAME, series_played=1)  # type: ignore[union-attr,arg-type]
+    screens.append(p.stats(stats, tr, locale))
+    row = LeaderboardRow(game.seats[0].user, MARKUP_NAME, 2, 1)  # type: ignore[union-attr,arg-type]
+    screens.append(p.leaderboard([row], tr, locale))
+    for screen in screens:
+        assert escaped in screen.text
+        assert MARKUP_NAME not in screen.text
+        assert "Hana_the" not in screen.text
+
+
+@pytest.mark.parametrize("platform", [Platform.TELEGRAM, Platform.CONSOLE])
+def test_names_are_shown_as_typed_on_plain_text_platforms(
+    tr: Translator, platform: Platform
+) -> None:
+    game = _named(platform)
+    assert MARKUP_NAME in p.table(game, tr, "en", now=0.0).text
+    assert p.display_name(MARKUP_NAME, None) == MARKUP_NAME  # a computer's, from the locales
