@@ -227,6 +227,24 @@ def display_name(name: str, user: UserRef | None) -> str:
     return "".join("\\" + char if char in _DISCORD_MARKUP else char for char in name)
 
 
+def _about(
+    tr: Translator,
+    locale: str,
+    msg_id: str,
+    seat: int | None,
+    viewer: int | None,
+    /,
+    **args: str | int,
+) -> str:
+    """``msg_id`` about the player at ``seat``; shown to that player himself
+    (``viewer``), its ``<msg_id>-you`` form, which names nobody: «Ваш ход», «Вы
+    скидываете…», "you drew it"."""
+    if seat is not None and seat == viewer:
+        args.pop("name", None)
+        return tr.t(locale, f"{msg_id}-you", **args)
+    return tr.t(locale, msg_id, **args)
+
+
 def _pair(names: Sequence[str], tr: Translator, locale: str) -> str:
     return tr.t(locale, "names-pair", first=names[0], second=names[1])
 
@@ -395,13 +413,16 @@ _PLAY_IDS = {
 }
 
 
-def _trump_line(view: TableView, names: Sequence[str], tr: Translator, locale: str) -> str:
+def _trump_line(
+    view: TableView, names: Sequence[str], tr: Translator, locale: str, viewer: int | None
+) -> str:
     suit = suit_name(view.trump, tr, locale)
     card = card_label(view.trump_card)
-    if view.trump_card_holder is None:
+    holder = view.trump_card_holder
+    if holder is None:
         return tr.t(locale, "table-trump", suit=suit, card=card)
-    name = names[view.trump_card_holder]
-    return tr.t(locale, "table-trump-drawn", suit=suit, card=card, name=name)
+    name = names[holder]
+    return _about(tr, locale, "table-trump-drawn", holder, viewer, suit=suit, card=card, name=name)
 
 
 def _stock_line(view: TableView, tr: Translator, locale: str) -> str:
@@ -423,12 +444,19 @@ def _goats_lines(game: Game, result: SeriesResult, tr: Translator, locale: str) 
 
 
 def table(
-    game: Game, tr: Translator, locale: str, now: float, *, with_hand_button: bool = False
+    game: Game,
+    tr: Translator,
+    locale: str,
+    now: float,
+    *,
+    with_hand_button: bool = False,
+    viewer: int | None = None,
 ) -> Screen:
     """The one public table message: rule set, deal, trump, stock, the trick (discards
     face down), tricks, loss points, whose turn and the time left, away players; the
     end of the deal or series. Shows no hidden card. ``with_hand_button`` adds a
-    "My hand" button while a deal is being played."""
+    "My hand" button while a deal is being played. ``viewer``: the seat of the one
+    player it is shown to (the console's), whose own moves read as his ("Your turn")."""
     rules = rules_name(game.settings.rule_set, tr, locale)
     deal = game.series.current
     if deal is None:
@@ -440,7 +468,7 @@ def table(
     names = _seat_names(game, tr, locale)
     lines = [
         tr.t(locale, "table-title", rules=rules, number=view.number + 1),
-        _trump_line(view, names, tr, locale),
+        _trump_line(view, names, tr, locale, viewer),
         _stock_line(view, tr, locale),
         "",
     ]
@@ -449,20 +477,26 @@ def table(
     if view.result is None:
         lines.append(tr.t(locale, "table-trick", number=view.trick_number + 1))
         if not view.plays:
-            lines.append(tr.t(locale, "table-trick-empty", name=names[view.leader]))
+            leader = view.leader
+            lines.append(
+                _about(tr, locale, "table-trick-empty", leader, viewer, name=names[leader])
+            )
         for play in view.plays:
-            name = names[play.seat]
-            line = tr.t(locale, _PLAY_IDS[play.kind], name=name, cards=_played(play))
+            name, cards = names[play.seat], _played(play)
+            line = _about(
+                tr, locale, _PLAY_IDS[play.kind], play.seat, viewer, name=name, cards=cards
+            )
             if play.seat == view.winning_seat and not play.face_down:
                 line = f"{line} {WINNING_MARK}"
             lines.append(line)
         if view.plays and view.winning_seat is not None:
-            lines.append(tr.t(locale, "table-winning", name=names[view.winning_seat]))
+            winner = view.winning_seat
+            lines.append(_about(tr, locale, "table-winning", winner, viewer, name=names[winner]))
         lines.append("")
         lines.append(tr.t(locale, "table-tricks", a=a, b=b))
         lines.append(_loss_line(game, "table-loss", tr, locale))
         if view.turn is not None and game.status is GameStatus.PLAYING:
-            lines.append(_turn_line(game, names[view.turn], tr, locale, now))
+            lines.append(_turn_line(game, view.turn, names, tr, locale, now, viewer))
         away = [
             player_name(player, tr, locale)
             for player in game.seats
@@ -503,13 +537,23 @@ def _squeeze(lines: list[str]) -> list[str]:
     return out
 
 
-def _turn_line(game: Game, name: str, tr: Translator, locale: str, now: float) -> str:
+def _turn_line(
+    game: Game,
+    seat: int,
+    names: Sequence[str],
+    tr: Translator,
+    locale: str,
+    now: float,
+    viewer: int | None,
+) -> str:
     left = _seconds_left(game, now) if game.settings.turn_timeout > 0 else None
+    name = names[seat]
     if left is None:
-        return tr.t(locale, "table-turn", name=name)
+        return _about(tr, locale, "table-turn", seat, viewer, name=name)
     if left <= 0:
-        return tr.t(locale, "table-waiting", name=name)
-    return tr.t(locale, "table-turn-time", name=name, time=duration(left, tr, locale))
+        return _about(tr, locale, "table-waiting", seat, viewer, name=name)
+    time = duration(left, tr, locale)
+    return _about(tr, locale, "table-turn-time", seat, viewer, name=name, time=time)
 
 
 # --- A player's hand --------------------------------------------------------------------
@@ -530,7 +574,7 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
     current = selection if selection > 0 and not selection >> len(cards) else 0
     selected = tuple(card for i, card in enumerate(cards) if current >> i & 1)
     names = _seat_names(game, tr, locale)
-    lines = [_summary(table_view, tr, locale), _table_plays(table_view, names, tr, locale)]
+    lines = [_summary(table_view, tr, locale), _table_plays(table_view, names, tr, locale, seat)]
     if table_view.result is not None:
         lines.append(tr.t(locale, "hand-deal-over"))
         return _screen(lines)
@@ -596,12 +640,15 @@ def _summary(view: TableView, tr: Translator, locale: str) -> str:
     return tr.t(locale, "hand-summary", suit=suit, stock=view.stock_size, a=a, b=b)
 
 
-def _table_plays(view: TableView, names: Sequence[str], tr: Translator, locale: str) -> str:
+def _table_plays(
+    view: TableView, names: Sequence[str], tr: Translator, locale: str, viewer: int
+) -> str:
     if not view.plays or view.result is not None:
         return tr.t(locale, "hand-table-empty")
     parts = []
     for play in view.plays:
-        part = f"{names[play.seat]} {_played(play)}"
+        who = tr.t(locale, "hand-table-you") if play.seat == viewer else names[play.seat]
+        part = f"{who} {_played(play)}"
         if play.seat == view.winning_seat and not play.face_down:
             part = f"{part} {WINNING_MARK}"
         parts.append(part)
@@ -719,9 +766,13 @@ def help(tr: Translator, locale: str) -> Screen:
     return _screen([tr.t(locale, "help-text")])
 
 
-def error(code: str, tr: Translator, locale: str) -> Screen:
-    """Why a request was refused: ``err-<code>`` (an ErrorCode or a core Reason)."""
+def error(code: str, tr: Translator, locale: str, *, console: bool = False) -> Screen:
+    """Why a request was refused: ``err-<code>`` (an ErrorCode or a core Reason).
+    ``console``: for the terminal, which has no buttons (``err-<code>-console`` where
+    the chat's text speaks of one)."""
     msg_id = f"err-{code}"
+    if console and tr.has(f"{msg_id}-console"):
+        msg_id = f"{msg_id}-console"
     return _screen([tr.t(locale, msg_id if tr.has(msg_id) else "err-generic")])
 
 
@@ -781,28 +832,36 @@ def group_only(tr: Translator, locale: str) -> Screen:
 # --- The play log: one line per public event ---------------------------------------------
 
 
-def event_line(game: Game, event: Event, tr: Translator, locale: str) -> str | None:
+def event_line(
+    game: Game, event: Event, tr: Translator, locale: str, *, viewer: int | None = None
+) -> str | None:
     """A one-line account of a public event (faces of discards are never shown), or
-    None for events that need no line of their own."""
-    if isinstance(event, CardsLed):
+    None for events that need no line of their own. ``viewer``: the seat of the one
+    player it is shown to, whose own moves read as his ("You discard...")."""
+    if isinstance(event, CardsLed | CardsBeaten | MolodkaDeclared):
         name = seat_name(game, event.seat, tr, locale)
-        return tr.t(locale, "log-lead", name=name, cards=cards_label(event.cards))
-    if isinstance(event, CardsBeaten):
-        name = seat_name(game, event.seat, tr, locale)
-        return tr.t(locale, "log-beat", name=name, cards=cards_label(event.cards))
+        cards = cards_label(event.cards)
+        if isinstance(event, CardsLed):
+            msg_id = "log-lead"
+        elif isinstance(event, CardsBeaten):
+            msg_id = "log-beat"
+        else:  # a molodka on an empty trick opens it; on a played one, restarts it
+            msg_id = "log-molodka-restarts" if any(event.returned) else "log-molodka-opens"
+        return _about(tr, locale, msg_id, event.seat, viewer, name=name, cards=cards)
     if isinstance(event, CardsDiscarded):
         name = seat_name(game, event.seat, tr, locale)
-        return tr.t(locale, "log-discard", name=name, count=event.count)
-    if isinstance(event, MolodkaDeclared):
-        name = seat_name(game, event.seat, tr, locale)
-        return tr.t(locale, "log-molodka", name=name, cards=cards_label(event.cards))
+        return _about(tr, locale, "log-discard", event.seat, viewer, name=name, count=event.count)
     if isinstance(event, TrickTaken):
         name = seat_name(game, event.seat, tr, locale)
-        return tr.t(locale, "log-trick", name=name, count=event.card_count)
+        count = event.card_count
+        return _about(tr, locale, "log-trick", event.seat, viewer, name=name, count=count)
     if isinstance(event, DealStarted):
+        msg_id = "log-deal"
+        if viewer is not None and viewer in (event.dealer, event.leader):
+            msg_id = "log-deal-you-deal" if viewer == event.dealer else "log-deal-you-lead"
         return tr.t(
             locale,
-            "log-deal",
+            msg_id,
             number=event.number + 1,
             name=seat_name(game, event.dealer, tr, locale),
             leader=seat_name(game, event.leader, tr, locale),

@@ -40,11 +40,21 @@ ReadLine = Callable[[], Awaitable[str | None]]
 class ConsolePublisher:
     """Prints what happens at the table: each public event as a line, results."""
 
-    def __init__(self, out: TextIO, tr: Translator, locale: str, *, verbose: bool) -> None:
+    def __init__(
+        self,
+        out: TextIO,
+        tr: Translator,
+        locale: str,
+        *,
+        verbose: bool,
+        viewer: int | None = None,
+    ) -> None:
         self.out = out
         self.tr = tr
         self.locale = locale
         self.verbose = verbose
+        #: The human's seat: his own moves read as his ("You discard...").
+        self.viewer = viewer
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -54,7 +64,7 @@ class ConsolePublisher:
         tr, locale = self.tr, self.locale
         for event in change.events:
             if self.verbose:
-                line = presenters.event_line(game, event, tr, locale)
+                line = presenters.event_line(game, event, tr, locale, viewer=self.viewer)
                 if line:
                     self.say(line)
             if isinstance(event, DealScored):
@@ -214,7 +224,7 @@ class ConsoleGame:
         try:
             await self.service.play(game.id, game.version, self.you.ref, action)
         except ServiceError as error:
-            self.say(presenters.error(error.code, self.tr, self.locale).text)
+            self.say(presenters.error(error.code, self.tr, self.locale, console=True).text)
 
     def show(self, game: Game) -> None:
         tr, locale = self.tr, self.locale
@@ -222,7 +232,7 @@ class ConsoleGame:
         assert deal is not None
         view = deal.view(0)
         self.say("")
-        self.say(presenters.table(game, tr, locale, self.service.clock.now()).text)
+        self.say(presenters.table(game, tr, locale, self.service.clock.now(), viewer=0).text)
         hand = presenters.sorted_hand(view.hand)
         numbered = "  ".join(
             f"{number}) {presenters.card_label(card)}" for number, card in enumerate(hand, 1)
@@ -267,7 +277,10 @@ async def run(
             default_locale=locale,
         )
         service.add_publisher(
-            Platform.CONSOLE, ConsolePublisher(out, tr, locale, verbose=humans > 0 or args.verbose)
+            Platform.CONSOLE,
+            ConsolePublisher(
+                out, tr, locale, verbose=humans > 0 or args.verbose, viewer=0 if humans else None
+            ),
         )
         console = ConsoleGame(service, tr, locale, out, read_line or _stdin_line)
         chat = HUMAN_CHAT if humans else COMPUTER_CHAT

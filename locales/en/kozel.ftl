@@ -63,7 +63,7 @@ help-text =
     /lang — language: /lang ru or /lang en
     /help — this help
 
-    You see your cards in a private chat with me or with the «🃏 My hand» button.
+    You see your cards in a private chat with me or with the “🃏 My hand” button.
 
 ## Rules
 
@@ -80,7 +80,7 @@ rules-yard =
 
     A molodka is four cards of one suit in hand. Its holder may play it out of turn while the trick is not finished: the cards played go back to their owners and the trick starts again with the molodka as the lead. The leader may not do this.
 
-    Scoring. The deck holds 120 points: ace 11, ten 10, king 4, queen 3, jack 2. A team with 61 or more wins the deal. The losers get loss points: 2 if they had 31 to 59, 4 if they had 30 or less, 6 if they took no trick. 60 all is «eggs»: nobody gets loss points.
+    Scoring. The deck holds 120 points: ace 11, ten 10, king 4, queen 3, jack 2. A team with 61 or more wins the deal. The losers get loss points: 2 if they had 31 to 59, 4 if they had 30 or less, 6 if they took no trick. 60 all is “eggs”: nobody gets loss points.
 
     The series goes on until a team has 12 loss points. Its players are the goats — goats with eggs if the series had eggs.
 
@@ -122,6 +122,7 @@ lobby-cancel-no = No, play on
 table-title = 🐐 { $rules } · deal { $number }
 table-trump = Trump: { $suit } (the card shown is { $card }, still in the stock)
 table-trump-drawn = Trump: { $suit } (the card shown, { $card }, was drawn by { $name })
+table-trump-drawn-you = Trump: { $suit } (the card shown, { $card }: you drew it)
 table-stock =
     { $count } { $count ->
         [one] card
@@ -130,10 +131,15 @@ table-stock =
 table-stock-empty = The stock is empty
 table-trick = Trick { $number }:
 table-trick-empty = The table is empty, { $name } leads
+table-trick-empty-you = The table is empty, you lead
 table-play-lead = { $name } leads: { $cards }
+table-play-lead-you = You lead: { $cards }
 table-play-beat = { $name } beats: { $cards }
+table-play-beat-you = You beat: { $cards }
 table-play-discard = { $name } discards: { $cards }
+table-play-discard-you = You discard: { $cards }
 table-winning = Winning now: { $name }
+table-winning-you = Winning now: you
 table-tricks =
     Team A { $a } { $a ->
         [one] trick
@@ -142,10 +148,13 @@ table-tricks =
         [one] trick
        *[other] tricks
     }
-table-loss = Loss points: A { $a } · B { $b } (out at { $limit })
+table-loss = Loss points: A { $a } · B { $b } ({ $limit } loses)
 table-turn = ⏳ { $name } to play
+table-turn-you = ⏳ Your turn
 table-turn-time = ⏳ { $name } to play, { $time } left
+table-turn-time-you = ⏳ Your turn, { $time } left
 table-waiting = ⏳ Waiting for { $name }
+table-waiting-you = ⏳ Waiting for your move
 table-away = 💤 Away: { $names }. A computer plays for the absent meanwhile.
 table-deal-over = Deal { $number } is over. Points: A { $a } · B { $b }
 table-deal-eggs = Deal { $number } is over: 60 all — eggs!
@@ -160,6 +169,7 @@ table-hand-button = 🃏 My hand
 hand-summary = Trump { $suit } · stock { $stock } · tricks A { $a } : B { $b }
 hand-table = On the table: { $plays }
 hand-table-empty = The table is empty.
+hand-table-you = you
 hand-your-turn-lead = 👉 Your turn: lead one or more cards of one suit.
 hand-your-turn-answer =
     👉 Your turn: beat or discard { $count } { $count ->
@@ -198,7 +208,7 @@ result-deal-loss =
        *[other] points
     }.
 result-deal-eggs = 🥚 Eggs! 60 all — nobody gets loss points.
-result-loss = Loss points of the series: A { $a } · B { $b } (out at { $limit })
+result-loss = Loss points of the series: A { $a } · B { $b } ({ $limit } loses)
 result-series-title =
     🏁 The series is over after { $deals } { $deals ->
         [one] deal
@@ -217,7 +227,7 @@ stats-goats =
     Goat { $goat } { $goat ->
         [one] time
        *[other] times
-    }, with eggs { $eggs }
+    } ({ $eggs } with eggs)
 stats-deals = Deals: { $played } played, { $won } won, { $lost } lost, { $eggs } eggs
 stats-points =
     { $points } { $points ->
@@ -248,11 +258,11 @@ reminder-turn =
 notice-away = 💤 { $name } keeps missing turns — a computer plays for them meanwhile. Any button brings them back.
 notice-back = 👋 { $name } is back.
 notice-auto-move = ⏱ Time is up: a computer played for { $name }.
-notice-started = 🃏 The game has started! See your cards in a private chat with me or with the «My hand» button.
+notice-started = 🃏 The game has started! See your cards in a private chat with me or with the “My hand” button.
 notice-cancelled = The game was cancelled.
 notice-lang-switched = Done: I speak English now.
 notice-lang-usage = Language: { $lang }. To change it: /lang ru or /lang en
-notice-dm-needed = { $name }, to get your cards, open a private chat with me, press «Start», then come back here.
+notice-dm-needed = { $name }, to get your cards, open a private chat with me, press “Start”, then come back here.
 notice-dm-button = 💬 Open a chat with me
 notice-dm-hello = Hello! I will send your cards here. Go back to the game's chat.
 notice-group-only = Games are played in groups and servers: add me to a chat and type /kozel.
@@ -266,6 +276,7 @@ err-game-running = A game is already running in this chat.
 err-game-not-started = The game has not started yet.
 err-game-started = The game has already started.
 err-stale = This button is out of date — look at the latest message.
+err-stale-console = That move is out of date — look at the table again.
 err-malformed = I did not understand that command.
 err-not-seated = You are not seated at this table.
 err-already-seated = You are already seated.
@@ -275,7 +286,7 @@ err-not-creator = Only the host of the table can do that.
 err-not-allowed = You cannot do that.
 err-no-such-seat = There is no such seat.
 err-bad-setting = There is no such setting.
-err-cannot-message = I cannot write to you privately: open a chat with me and press «Start».
+err-cannot-message = I cannot write to you privately: open a chat with me and press “Start”.
 err-no-stats = No statistics yet — play a series first.
 err-bad-seat = There is no such seat at the table.
 err-not-your-turn = It is not your turn.
@@ -306,17 +317,32 @@ err-bad-options = These options do not fit these rules.
 
 ## Play log: one line per public event (console, and the table's last-move line).
 log-lead = { $name } leads { $cards }
+log-lead-you = You lead { $cards }
 log-beat = { $name } beats with { $cards }
+log-beat-you = You beat with { $cards }
 log-discard = { $name } discards { $count ->
     [one] one card
    *[other] { $count } cards
 } face down
-log-molodka = { $name } declares a molodka: { $cards }! The trick starts again.
+log-discard-you = You discard { $count ->
+    [one] one card
+   *[other] { $count } cards
+} face down
+log-molodka-restarts = { $name } declares a molodka: { $cards }! The trick starts again.
+log-molodka-restarts-you = You declare a molodka: { $cards }! The trick starts again.
+log-molodka-opens = { $name } declares a molodka: { $cards }! The trick starts with a molodka.
+log-molodka-opens-you = You declare a molodka: { $cards }! The trick starts with a molodka.
 log-trick = { $name } takes the trick ({ $count ->
     [one] one card
    *[other] { $count } cards
 })
+log-trick-you = You take the trick ({ $count ->
+    [one] one card
+   *[other] { $count } cards
+})
 log-deal = Deal { $number }: { $name } deals, { $leader } leads. Trump: { $card }
+log-deal-you-deal = Deal { $number }: you deal, { $leader } leads. Trump: { $card }
+log-deal-you-lead = Deal { $number }: { $name } deals, you lead. Trump: { $card }
 
 ## Console play
 console-welcome = Kozel in the terminal. You sit at seat 1 with { $partner } as your partner against { $left } and { $right }. Type ? for help.
@@ -333,7 +359,7 @@ console-help =
 console-hand = Your cards: { $cards }
 console-legal = You may: { $moves }
 console-prompt = Your move>
-console-not-understood = Not understood: "{ $input }". Type ? for help.
+console-not-understood = Not understood: “{ $input }”. Type ? for help.
 console-no-such-card = There is no card { $number } in your hand.
 console-saved = The game is saved. Run the same command again to go on.
 console-record-written = Game record written to { $path }
@@ -341,7 +367,7 @@ console-summary = Deals: { $deals }. Loss points: team A { $a }, team B { $b }.
 console-move-lead = lead
 console-move-beat = beat
 console-move-discard = discard
-console-move-molodka = molodka
+console-move-molodka = declare a molodka
 console-you = Player (you)
 
 ## Discord: slash command names and options (lowercase, no spaces, at most 32 characters)
@@ -364,7 +390,7 @@ cmd-option-language-about = The language of this chat
 
 ## Discord: direct messages and the ephemeral hand
 
-discord-dm-closed = I cannot send you direct messages, so your cards cannot come there. Allow direct messages from this server's members (server name → Privacy Settings), or take your cards with the «🃏 My hand» button on the table.
-discord-dm-closed-public = { $mention }, I cannot send you direct messages. Allow them (server name → Privacy Settings), or take your cards with the «🃏 My hand» button on the table.
-discord-hand-here = Your direct messages are closed, so your cards are only here. If this message stops changing, press «🃏 My hand» on the table again.
+discord-dm-closed = I cannot send you direct messages, so your cards cannot come there. Allow direct messages from this server's members (server name → Privacy Settings), or take your cards with the “🃏 My hand” button on the table.
+discord-dm-closed-public = { $mention }, I cannot send you direct messages. Allow them (server name → Privacy Settings), or take your cards with the “🃏 My hand” button on the table.
+discord-hand-here = Your direct messages are closed, so your cards are only here. If this message stops changing, press “🃏 My hand” on the table again.
 discord-to-table = ↪ To the table

@@ -127,6 +127,7 @@ lobby-cancel-no = Нет, играем
 table-title = 🐐 { $rules } · раздача { $number }
 table-trump = Козырь: { $suit } (открыта { $card }, она в колоде)
 table-trump-drawn = Козырь: { $suit } (открытую { $card } взял игрок { $name })
+table-trump-drawn-you = Козырь: { $suit } (открытую { $card } взяли вы)
 table-stock =
     В колоде { $count } { $count ->
         [one] карта
@@ -137,10 +138,15 @@ table-stock =
 table-stock-empty = Колода кончилась
 table-trick = Взятка { $number }:
 table-trick-empty = На столе пусто, заходит { $name }
+table-trick-empty-you = На столе пусто, заходите вы
 table-play-lead = { $name } заходит: { $cards }
+table-play-lead-you = Вы заходите: { $cards }
 table-play-beat = { $name } бьёт: { $cards }
+table-play-beat-you = Вы бьёте: { $cards }
 table-play-discard = { $name } скидывает: { $cards }
+table-play-discard-you = Вы скидываете: { $cards }
 table-winning = Пока берёт: { $name }
+table-winning-you = Пока берёте вы
 table-tricks =
     { $a } { $a ->
         [one] взятка
@@ -155,8 +161,11 @@ table-tricks =
     } у команды B
 table-loss = Очки поражения: A { $a } · B { $b } (до { $limit })
 table-turn = ⏳ Ходит { $name }
+table-turn-you = ⏳ Ваш ход
 table-turn-time = ⏳ Ходит { $name }, осталось { $time }
+table-turn-time-you = ⏳ Ваш ход, осталось { $time }
 table-waiting = ⏳ Ждём игрока { $name }
+table-waiting-you = ⏳ Ждём вашего хода
 table-away = 💤 Нет на месте: { $names }. Пока за отсутствующих ходит компьютер.
 table-deal-over = Раздача { $number } окончена. Очки: A { $a } · B { $b }
 table-deal-eggs = Раздача { $number } окончена: 60 на 60 — яйца!
@@ -171,6 +180,7 @@ table-hand-button = 🃏 Мои карты
 hand-summary = Козырь { $suit } · в колоде { $stock } · взятки A { $a } : B { $b }
 hand-table = На столе: { $plays }
 hand-table-empty = На столе пусто.
+hand-table-you = вы
 hand-your-turn-lead = 👉 Ваш ход: заходите с одной или нескольких карт одной масти.
 hand-your-turn-answer =
     👉 Ваш ход: побейте или скиньте { $count } { $count ->
@@ -233,12 +243,12 @@ result-rematch = 🔁 Ещё партию
 stats-title = 📊 Статистика: { $name }
 stats-series = Партии: сыграно { $played }, выиграно { $won } ({ $rate }%)
 stats-goats =
-    Козлом — { $goat } { $goat ->
+    Был козлом { $goat } { $goat ->
         [one] раз
         [few] раза
         [many] раз
        *[other] раза
-    }, из них с яйцами — { $eggs }
+    } (с яйцами — { $eggs })
 stats-deals = Раздачи: сыграно { $played }, выиграно { $won }, проиграно { $lost }, яйца — { $eggs }
 stats-points =
     Набрано { $points } { $points ->
@@ -293,6 +303,7 @@ err-game-running = В этом чате уже идёт игра.
 err-game-not-started = Игра ещё не началась.
 err-game-started = Игра уже началась.
 err-stale = Эта кнопка устарела — посмотрите свежее сообщение.
+err-stale-console = Этот ход уже неактуален — посмотрите на стол ещё раз.
 err-malformed = Не понял эту команду.
 err-not-seated = Вы не сидите за этим столом.
 err-already-seated = Вы уже за столом.
@@ -333,19 +344,36 @@ err-bad-options = Эти настройки не подходят к этим п
 
 ## Ход игры: по строке на каждое открытое событие (консоль и последняя строка стола).
 log-lead = { $name } заходит: { $cards }
+log-lead-you = Вы заходите: { $cards }
 log-beat = { $name } бьёт: { $cards }
+log-beat-you = Вы бьёте: { $cards }
 log-discard = { $name } скидывает { $count ->
     [one] { $count } карту
     [few] { $count } карты
    *[other] { $count } карт
 } рубашкой вверх
-log-molodka = { $name } объявляет молодку: { $cards }! Взятка разыгрывается заново.
+log-discard-you = Вы скидываете { $count ->
+    [one] { $count } карту
+    [few] { $count } карты
+   *[other] { $count } карт
+} рубашкой вверх
+log-molodka-restarts = { $name } объявляет молодку: { $cards }! Взятка разыгрывается заново.
+log-molodka-restarts-you = Вы объявляете молодку: { $cards }! Взятка разыгрывается заново.
+log-molodka-opens = { $name } объявляет молодку: { $cards }! Взятка начинается с молодки.
+log-molodka-opens-you = Вы объявляете молодку: { $cards }! Взятка начинается с молодки.
 log-trick = { $name } забирает взятку ({ $count ->
     [one] { $count } карта
     [few] { $count } карты
    *[other] { $count } карт
 })
+log-trick-you = Вы забираете взятку ({ $count ->
+    [one] { $count } карта
+    [few] { $count } карты
+   *[other] { $count } карт
+})
 log-deal = Раздача { $number }: сдаёт { $name }, заходит { $leader }. Козырь: { $card }
+log-deal-you-deal = Раздача { $number }: сдаёте вы, заходит { $leader }. Козырь: { $card }
+log-deal-you-lead = Раздача { $number }: сдаёт { $name }, заходите вы. Козырь: { $card }
 
 ## Игра в терминале
 console-welcome = Козёл в терминале. Вы сидите на месте 1, ваш напарник — { $partner }, против вас { $left } и { $right }. Справка: ?
@@ -370,7 +398,7 @@ console-summary = Раздач: { $deals }. Очки поражения: ком�
 console-move-lead = зайти
 console-move-beat = побить
 console-move-discard = скинуть
-console-move-molodka = молодка
+console-move-molodka = объявить молодку
 console-you = Игрок (вы)
 
 ## Discord: имена слеш-команд и их параметров (строчные, без пробелов, не длиннее 32 знаков)

@@ -28,7 +28,7 @@ from core.errors import Reason
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
 from core.yard.deal import HAND_SIZE
-from core.yard.events import DealResult, SeriesResult, Title
+from core.yard.events import CardsDiscarded, DealResult, MolodkaDeclared, SeriesResult, Title
 
 LANGUAGES = ("ru", "en")
 NAMES = ("Вася", "Петя", "Маша", "Коля")
@@ -562,3 +562,110 @@ def test_names_are_shown_as_typed_on_plain_text_platforms(
     game = _named(platform)
     assert MARKUP_NAME in p.table(game, tr, "en", now=0.0).text
     assert p.display_name(MARKUP_NAME, None) == MARKUP_NAME  # a computer's, from the locales
+
+
+# --- The player's own moves read as his -----------------------------------------------
+
+
+def _play_until_the_trump_card_is_drawn(game: Game) -> int:
+    """Lead and discard until somebody draws the shown trump card; his seat."""
+    deal = game.series.current
+    assert deal is not None
+    while deal.table_view().trump_card_holder is None:
+        seat = deal.turn
+        assert seat is not None
+        legal = deal.legal_actions(seat)
+        leads = [a for a in legal if a.kind is ActionKind.LEAD]
+        game.series.apply(leads[0] if leads else legal[-1])
+    holder = deal.table_view().trump_card_holder
+    assert holder is not None
+    return holder
+
+
+@pytest.mark.parametrize(
+    ("locale", "turn", "discard"),
+    [("ru", "⏳ Ваш ход", "Вы скидываете: 🂠"), ("en", "⏳ Your turn", "You discard: 🂠")],
+)
+def test_the_viewers_own_turn_and_moves_read_as_his_not_player_you_to_play(
+    tr: Translator, locale: str, turn: str, discard: str
+) -> None:
+    game = dealt_game()
+    deal = game.series.current
+    assert deal is not None
+    assert turn in p.table(game, tr, locale, now=0.0, viewer=0).text.splitlines()
+    assert turn not in p.table(game, tr, locale, now=0.0).text  # the public table names him
+    game.series.apply(next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD))
+    game.series.apply(next(a for a in deal.legal_actions(1) if a.kind is ActionKind.DISCARD))
+    mine = p.table(game, tr, locale, now=0.0, viewer=1).text
+    assert discard in mine.splitlines()
+    assert NAMES[1] not in mine
+    assert f"{NAMES[1]} " in p.table(game, tr, locale, now=0.0, viewer=0).text
+    own = p.hand(game, 1, 0, tr, locale).text
+    assert f"{tr.t(locale, 'hand-table-you')} 🂠" in own
+    line = p.event_line(game, CardsDiscarded(1, 1), tr, locale, viewer=1)
+    assert line is not None and line.startswith(
+        "Вы скидываете" if locale == "ru" else "You discard"
+    )
+
+
+@pytest.mark.parametrize(("locale", "words"), [("ru", "взяли вы)"), ("en", ": you drew it)")])
+def test_the_trump_card_drawn_by_the_viewer_reads_as_his(
+    tr: Translator, locale: str, words: str
+) -> None:
+    game = dealt_game()
+    holder = _play_until_the_trump_card_is_drawn(game)
+    deal = game.series.current
+    assert deal is not None
+    card = p.card_label(deal.trump_card)
+    mine = p.table(game, tr, locale, now=0.0, viewer=holder).text
+    if locale == "ru":
+        assert f"(открытую {card} взяли вы)" in mine
+    assert words in mine
+    other = p.table(game, tr, locale, now=0.0, viewer=(holder + 1) % 4).text
+    assert NAMES[holder] in other and words not in other
+
+
+@pytest.mark.parametrize(
+    ("locale", "opens", "restarts"),
+    [
+        ("ru", "Взятка начинается с молодки.", "Взятка разыгрывается заново."),
+        ("en", "The trick starts with a molodka.", "The trick starts again."),
+    ],
+)
+def test_a_molodka_on_an_empty_trick_starts_it_and_on_a_played_one_restarts_it(
+    tr: Translator, locale: str, opens: str, restarts: str
+) -> None:
+    game = dealt_game()
+    cards = (c("6H"), c("7H"), c("8H"), c("9H"))
+    empty = p.event_line(game, MolodkaDeclared(2, cards, (0, 0, 0, 0)), tr, locale)
+    played = p.event_line(game, MolodkaDeclared(2, cards, (1, 1, 0, 0)), tr, locale)
+    assert empty is not None and empty.endswith(opens) and restarts not in empty
+    assert played is not None and played.endswith(restarts) and opens not in played
+    mine = p.event_line(game, MolodkaDeclared(2, cards, (0, 0, 0, 0)), tr, locale, viewer=2)
+    assert mine is not None and NAMES[2] not in mine and mine.endswith(opens)
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [("ru", "Был козлом 2 раза (с яйцами — 1)"), ("en", "Goat 2 times (1 with eggs)")],
+)
+def test_stats_say_how_often_a_player_was_the_goat(
+    tr: Translator, locale: str, expected: str
+) -> None:
+    stats = UserStats(USERS[0], "Вася", series_played=3, goat=2, goat_with_eggs=1)
+    assert expected in p.stats(stats, tr, locale).text.splitlines()
+
+
+def test_the_loss_limit_reads_12_loses_in_english(tr: Translator) -> None:
+    text = p.table(dealt_game(), tr, "en", now=0.0).text
+    assert "Loss points: A 0 · B 0 (12 loses)" in text.splitlines()
+    assert "out at" not in text
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_console_errors_never_speak_of_buttons(tr: Translator, locale: str) -> None:
+    codes = [str(code) for code in ErrorCode] + [str(reason) for reason in Reason]
+    for code in codes:
+        text = p.error(code, tr, locale, console=True).text.lower()
+        assert "кнопк" not in text and "button" not in text, (code, text)
+    assert "кнопк" in p.error(ErrorCode.STALE, tr, "ru").text  # the chats' text has one

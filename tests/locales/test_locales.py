@@ -346,3 +346,48 @@ def test_errors_are_logged_every_time_not_cached(caplog: pytest.LogCaptureFixtur
         assert any("hi" in message for message in messages)
         assert any("nowhere" in message for message in messages)
     assert tr.cache_info() == (0, 0)
+
+
+# --- Words ------------------------------------------------------------------------------
+
+
+def _texts(locale: str) -> dict[str, str]:
+    tr = Translator.from_dir(LOCALES_DIR)
+    return {msg_id: tr.t(locale, msg_id) for msg_id in _messages(locale)}
+
+
+def test_english_quotes_are_curly_and_russian_ones_are_guillemets() -> None:
+    for msg_id, text in _texts("en").items():
+        assert not {'"', "«", "»"} & set(text), (msg_id, text)
+    assert "“🃏 My hand”" in _texts("en")["notice-dm-needed"] + _texts("en")["help-text"]
+    for msg_id, text in _texts("ru").items():
+        assert not {'"', "“", "”"} & set(text), (msg_id, text)
+
+
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_every_message_of_the_viewer_form_has_its_named_form(locale: str) -> None:
+    """``<id>-you`` says to a player what ``<id>`` says of him by name, with the same
+    other arguments, and never names him."""
+    messages = _messages(locale)
+    yours = [msg_id for msg_id in messages if msg_id.endswith("-you")]
+    assert len(yours) >= 12
+    for msg_id in yours:
+        base = msg_id.removesuffix("-you")
+        if base in ("hand-table", "console"):
+            continue  # "вы" in the hand's summary of the table; the console's player
+        assert base in messages, msg_id
+        named = set(_variables(messages[base])) - {"name"}
+        assert set(_variables(messages[msg_id])) == named, msg_id
+
+
+@pytest.mark.parametrize(
+    ("locale", "msg_id", "text"),
+    [
+        ("ru", "table-turn-you", "⏳ Ваш ход"),
+        ("en", "table-turn-you", "⏳ Your turn"),
+        ("ru", "console-move-molodka", "объявить молодку"),
+        ("en", "console-move-molodka", "declare a molodka"),
+    ],
+)
+def test_the_words_players_read(locale: str, msg_id: str, text: str) -> None:
+    assert _texts(locale)[msg_id] == text

@@ -54,7 +54,7 @@ def test_a_human_finishes_a_series_with_typed_moves(tmp_path: Path) -> None:
     moves = lines("?", "hello", "9", "b", "1 1", *(["a"] * 2000))
     status, text = run_console(tmp_path, moves, "--seed", "4", "--lang", "en")
     assert status == 0
-    assert 'Not understood: "hello"' in text
+    assert "Not understood: “hello”" in text
     assert "There is no card 9 in your hand." in text
     assert "The series is over" in text
     assert "goats" in text.lower()
@@ -146,11 +146,19 @@ def test_kozel_play_as_a_command_with_piped_input(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
-def test_the_human_is_named_so_that_the_table_reads_right(tmp_path: Path) -> None:
-    """The table says "<name> leads"; the human's name fits that in both languages."""
+def test_the_humans_own_moves_read_as_his_not_player_you_to_play(tmp_path: Path) -> None:
+    """«Ваш ход», «Вы скидываете…», "Your turn", "You lead": the table and the log
+    speak to the human of his own moves, never of "Player (you)"."""
     moves = lines(*(["a"] * 40))
     _, english = run_console(tmp_path / "en", moves, "--seed", "4", "--lang", "en")
-    assert "Player (you) to play" in english
+    assert "⏳ Your turn" in english
+    assert any(f"You {verb}" in english for verb in ("lead", "beat", "discard"))
+    for verb in ("to play", "leads", "beats", "discards", "deals", "takes", "drawn by"):
+        assert f"Player (you) {verb}" not in english
     assert not any(f"You {verb}" in english for verb in ("leads", "beats", "to play", "takes"))
     _, russian = run_console(tmp_path / "ru", lines(*(["a"] * 40)), "--seed", "4", "--lang", "ru")
-    assert "Ходит Игрок (вы)" in russian and "Ходит Вы" not in russian
+    assert "⏳ Ваш ход" in russian
+    assert any(f"Вы {verb}" in russian for verb in ("заходите", "бьёте", "скидываете"))
+    for words in ("Ходит Игрок (вы)", "Игрок (вы) заходит", "сдаёт Игрок (вы)", "заходит Игрок"):
+        assert words not in russian
+    assert "Ходит Вы" not in russian
