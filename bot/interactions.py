@@ -254,21 +254,27 @@ class Interactions:
     async def top(self, chat: ChatRef, *, everywhere: bool = False) -> Reply:
         locale = await self.chat_locale(chat)
         rows = await self.service.leaderboard(chat, everywhere=everywhere)
-        return Reply(screen=presenters.leaderboard(rows, self.tr, locale, global_=everywhere))
+        return Reply(
+            screen=presenters.leaderboard(
+                rows, self.tr, locale, global_=everywhere, platform=chat.platform
+            )
+        )
 
     async def stats(self, chat: ChatRef, user: UserRef) -> Reply:
         locale = await self.chat_locale(chat)
         found = await self.service.stats(user)
-        return Reply(screen=presenters.stats(found, self.tr, locale))
+        return Reply(screen=presenters.stats(found, self.tr, locale, platform=chat.platform))
 
     async def rules(self, chat: ChatRef, rule_set: str | None = None) -> Reply:
         locale = await self.chat_locale(chat)
         name = (rule_set or "yard").strip().lower()
-        return Reply(screen=presenters.rules(self.tr, locale, name if name else "yard"))
+        return Reply(
+            screen=presenters.rules(self.tr, locale, name or "yard", platform=chat.platform)
+        )
 
     async def help(self, chat: ChatRef) -> Reply:
         locale = await self.chat_locale(chat)
-        return Reply(screen=presenters.help(self.tr, locale))
+        return Reply(screen=presenters.help(self.tr, locale, platform=chat.platform))
 
     async def lang(
         self, chat: ChatRef, user: User, code: str | None, *, private: bool = False
@@ -277,7 +283,7 @@ class Interactions:
         locale = await self.chat_locale(chat)
         code = (code or "").strip().lower()
         if code not in LOCALES:
-            return Reply(screen=presenters.language_usage(self.tr, locale))
+            return Reply(screen=presenters.language_usage(self.tr, locale, platform=chat.platform))
         if private:
             await self.service.set_user_locale(user, code)
         await self.service.set_chat_locale(chat, code)

@@ -289,6 +289,26 @@ def computer_name(index: int, tr: Translator, locale: str) -> str:
     return tr.t(locale, f"bot-name-{index % COMPUTER_NAMES + 1}")
 
 
+def command_args(platform: Platform, tr: Translator, locale: str) -> dict[str, str]:
+    """The commands as a platform's users see them, for the texts that name them: one
+    argument per command (``kozel`` is ``/kozel``), the options ``all`` and
+    ``classic``, and ``platform`` for the texts whose wording differs.
+
+    Telegram's commands and their words are Latin in every language (``/top all``);
+    Discord shows its slash commands, options and choices in the client's language,
+    as the bot registered them (``/топ все``, ``/правила Хвалёный козёл``).
+    """
+    if platform is Platform.DISCORD:
+        args = {name: "/" + tr.t(locale, f"cmd-name-{name}") for name in COMMANDS}
+        args["all"] = tr.t(locale, "cmd-option-all")
+        args["classic"] = rules_name("classic", tr, locale)
+    else:
+        args = {name: f"/{name}" for name in COMMANDS}
+        args["all"], args["classic"] = "all", "classic"
+    args["platform"] = platform.value
+    return args
+
+
 def command_descriptions(tr: Translator, locale: str) -> dict[str, str]:
     """Each command's short description (≤ 100 characters), for the platforms' menus."""
     return {name: tr.t(locale, f"cmd-{name}") for name in COMMANDS}
@@ -703,10 +723,16 @@ def _percent(rate: float) -> int:
     return round(rate * 100)
 
 
-def stats(user_stats: UserStats | None, tr: Translator, locale: str) -> Screen:
+def stats(
+    user_stats: UserStats | None,
+    tr: Translator,
+    locale: str,
+    *,
+    platform: Platform = Platform.TELEGRAM,
+) -> Screen:
     """A player's statistics (or "no series yet")."""
     if user_stats is None or (user_stats.series_played == 0 and user_stats.deals_played == 0):
-        return _screen([tr.t(locale, "stats-empty")])
+        return _screen([tr.t(locale, "stats-empty", **command_args(platform, tr, locale))])
     s = user_stats
     return _screen(
         [
@@ -733,7 +759,12 @@ def stats(user_stats: UserStats | None, tr: Translator, locale: str) -> Screen:
 
 
 def leaderboard(
-    rows: Sequence[LeaderboardRow], tr: Translator, locale: str, global_: bool = False
+    rows: Sequence[LeaderboardRow],
+    tr: Translator,
+    locale: str,
+    global_: bool = False,
+    *,
+    platform: Platform = Platform.TELEGRAM,
 ) -> Screen:
     """The best players of a chat (or of every chat with ``global_``)."""
     lines = [tr.t(locale, "top-title-global" if global_ else "top-title-chat")]
@@ -752,18 +783,25 @@ def leaderboard(
             )
         )
     if not global_:
-        lines.append(tr.t(locale, "top-hint"))
+        lines.append(tr.t(locale, "top-hint", **command_args(platform, tr, locale)))
     return _screen(lines)
 
 
-def rules(tr: Translator, locale: str, rule_set: str = "yard") -> Screen:
+def rules(
+    tr: Translator,
+    locale: str,
+    rule_set: str = "yard",
+    *,
+    platform: Platform = Platform.TELEGRAM,
+) -> Screen:
     """The rules text of a rule set (``classic`` says it cannot be played yet)."""
-    return _screen([tr.t(locale, "rules-classic" if rule_set == "classic" else "rules-yard")])
+    msg_id = "rules-classic" if rule_set == "classic" else "rules-yard"
+    return _screen([tr.t(locale, msg_id, **command_args(platform, tr, locale))])
 
 
-def help(tr: Translator, locale: str) -> Screen:
-    """What the commands do."""
-    return _screen([tr.t(locale, "help-text")])
+def help(tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM) -> Screen:
+    """What the commands do, named as the platform's users see them."""
+    return _screen([tr.t(locale, "help-text", **command_args(platform, tr, locale))])
 
 
 def error(code: str, tr: Translator, locale: str, *, console: bool = False) -> Screen:
@@ -807,9 +845,13 @@ def language_switched(tr: Translator, locale: str) -> Screen:
     return _screen([tr.t(locale, "notice-lang-switched")])
 
 
-def language_usage(tr: Translator, locale: str) -> Screen:
+def language_usage(
+    tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM
+) -> Screen:
     """``/lang`` without an argument: the current language and how to change it."""
-    return _screen([tr.t(locale, "notice-lang-usage", lang=language_name(locale, tr, locale))])
+    args = command_args(platform, tr, locale)
+    args["language"] = language_name(locale, tr, locale)
+    return _screen([tr.t(locale, "notice-lang-usage", **args)])
 
 
 def dm_needed(name: str, url: str | None, tr: Translator, locale: str) -> Screen:
@@ -824,9 +866,9 @@ def dm_hello(tr: Translator, locale: str) -> Screen:
     return _screen([tr.t(locale, "notice-dm-hello")])
 
 
-def group_only(tr: Translator, locale: str) -> Screen:
+def group_only(tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM) -> Screen:
     """``/kozel`` in a private chat: games are played in groups."""
-    return _screen([tr.t(locale, "notice-group-only")])
+    return _screen([tr.t(locale, "notice-group-only", **command_args(platform, tr, locale))])
 
 
 # --- The play log: one line per public event ---------------------------------------------

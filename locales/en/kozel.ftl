@@ -43,10 +43,10 @@ bot-name-8 = Bot Hannah
 ## Commands (menu descriptions, at most 100 characters)
 
 cmd-kozel = Set up a table and play Kozel
-cmd-top = Best players of this chat (/top all for every chat)
+cmd-top = Best players of this chat or of every chat
 cmd-stats = My statistics
 cmd-rules = The rules of the game
-cmd-lang = Change the language: /lang ru or /lang en
+cmd-lang = Change the chat's language: Russian or English
 cmd-help = What the commands do
 cmd-stop = Cancel this chat's game
 
@@ -55,13 +55,16 @@ cmd-stop = Cancel this chat's game
 help-text =
     🐐 Kozel is a card game for four: two teams of two, partners sit opposite.
 
-    /kozel — set up a table in this chat
-    /stop — cancel this chat's game
-    /rules — the rules (/rules classic — about Classic Kozel)
-    /stats — your statistics
-    /top — best players of this chat, /top all — of every chat
-    /lang — language: /lang ru or /lang en
-    /help — this help
+    { $kozel } — set up a table in this chat
+    { $stop } — cancel this chat's game
+    { $rules } — the rules ({ $rules } { $classic } — about Classic Kozel)
+    { $stats } — your statistics
+    { $top } — best players of this chat, { $top } { $all } — of every chat
+    { $lang } — language: { $platform ->
+        [discord] { $lang } and a language from the list
+       *[other] { $lang } ru or { $lang } en
+    }
+    { $help } — this help
 
     You see your cards in a private chat with me or with the “🃏 My hand” button.
 
@@ -88,7 +91,7 @@ rules-yard =
 rules-classic =
     📜 Classic Kozel
 
-    Classic Kozel with 32 cards is listed, but cannot be played yet — we are still building it. Meanwhile, play Yard Kozel: /rules
+    Classic Kozel with 32 cards is listed, but cannot be played yet — we are still building it. Meanwhile, play Yard Kozel: { $rules }
 
 ## The table before the game (lobby)
 
@@ -234,7 +237,7 @@ stats-points =
         [one] point
        *[other] points
     } taken
-stats-empty = You have not played a series yet. Start one: /kozel
+stats-empty = You have not played a series yet. Start one: { $kozel }
 
 ## Best players
 
@@ -246,7 +249,7 @@ top-row =
        *[other] wins
     } of { $played } ({ $rate }%)
 top-empty = Nobody has finished a series yet.
-top-hint = Every chat: /top all
+top-hint = Every chat: { $top } { $all }
 
 ## Reminders and notices
 
@@ -261,11 +264,14 @@ notice-auto-move = ⏱ Time is up: a computer played for { $name }.
 notice-started = 🃏 The game has started! See your cards in a private chat with me or with the “My hand” button.
 notice-cancelled = The game was cancelled.
 notice-lang-switched = Done: I speak English now.
-notice-lang-usage = Language: { $lang }. To change it: /lang ru or /lang en
+notice-lang-usage = Language: { $language }. To change it: { $platform ->
+        [discord] { $lang } and a language from the list
+       *[other] { $lang } ru or { $lang } en
+    }
 notice-dm-needed = { $name }, to get your cards, open a private chat with me, press “Start”, then come back here.
 notice-dm-button = 💬 Open a chat with me
 notice-dm-hello = Hello! I will send your cards here. Go back to the game's chat.
-notice-group-only = Games are played in groups and servers: add me to a chat and type /kozel.
+notice-group-only = Games are played in groups and servers: add me to a chat and type { $kozel }.
 
 ## Errors: err- + code
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from itertools import combinations
 
 import pytest
@@ -445,7 +446,8 @@ def test_errors(tr: Translator, locale: str) -> None:
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_stats_and_leaderboard(tr: Translator, locale: str) -> None:
-    assert p.stats(None, tr, locale).text == tr.t(locale, "stats-empty")
+    tg = p.command_args(Platform.TELEGRAM, tr, locale)
+    assert p.stats(None, tr, locale).text == tr.t(locale, "stats-empty", **tg)
     user_stats = UserStats(USERS[0], "Вася", series_played=4, series_won=3, goat=1)
     text = p.stats(user_stats, tr, locale).text
     assert "Вася" in text and "75%" in text
@@ -453,7 +455,7 @@ def test_stats_and_leaderboard(tr: Translator, locale: str) -> None:
     rows = [LeaderboardRow(USERS[0], "Вася", 4, 3), LeaderboardRow(USERS[1], "Петя", 2, 1)]
     chat = p.leaderboard(rows, tr, locale).text
     assert chat.startswith(tr.t(locale, "top-title-chat")) and "1. Вася" in chat
-    assert "2. Петя" in chat and tr.t(locale, "top-hint") in chat
+    assert "2. Петя" in chat and tr.t(locale, "top-hint", **tg) in chat
     assert p.leaderboard(rows, tr, locale, global_=True).text.startswith(
         tr.t(locale, "top-title-global")
     )
@@ -462,7 +464,8 @@ def test_stats_and_leaderboard(tr: Translator, locale: str) -> None:
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_rules_help_and_notices(tr: Translator, locale: str) -> None:
     assert p.rules(tr, locale).text == tr.t(locale, "rules-yard")
-    assert p.rules(tr, locale, "classic").text == tr.t(locale, "rules-classic")
+    tg = p.command_args(Platform.TELEGRAM, tr, locale)
+    assert p.rules(tr, locale, "classic").text == tr.t(locale, "rules-classic", **tg)
     assert "/kozel" in p.help(tr, locale).text
     game = dealt_game()
     game.turn_deadline = 100.0
@@ -669,3 +672,47 @@ def test_console_errors_never_speak_of_buttons(tr: Translator, locale: str) -> N
         text = p.error(code, tr, locale, console=True).text.lower()
         assert "кнопк" not in text and "button" not in text, (code, text)
     assert "кнопк" in p.error(ErrorCode.STALE, tr, "ru").text  # the chats' text has one
+
+
+# --- Commands as each platform's users see them -----------------------------------------
+
+
+def test_help_names_discords_commands_in_the_clients_language(tr: Translator) -> None:
+    """A Russian Discord client shows /козёл, /топ, /язык (a choice list): the help
+    says so; Telegram's commands are Latin in every language."""
+    ru_discord = p.help(tr, "ru", platform=Platform.DISCORD).text
+    for command in ("/козёл", "/стоп", "/правила", "/статистика", "/топ", "/язык", "/помощь"):
+        assert f"{command} — " in ru_discord
+    assert "/топ все" in ru_discord and "/правила Хвалёный козёл" in ru_discord
+    assert "/язык и язык из списка" in ru_discord
+    assert "/kozel" not in ru_discord and "/lang" not in ru_discord
+    en_discord = p.help(tr, "en", platform=Platform.DISCORD).text
+    assert "/kozel — " in en_discord and "/top all" in en_discord and "/lang ru" not in en_discord
+    for locale in LANGUAGES:
+        telegram = p.help(tr, locale).text
+        assert "/kozel — " in telegram and "/top all" in telegram and "/rules classic" in telegram
+        assert "/lang ru" in telegram and "/козёл" not in telegram
+
+
+@pytest.mark.parametrize("platform", [Platform.TELEGRAM, Platform.DISCORD])
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_every_text_that_names_a_command_names_it_as_its_platform_does(
+    tr: Translator, locale: str, platform: Platform
+) -> None:
+    texts = [
+        p.help(tr, locale, platform=platform).text,
+        p.rules(tr, locale, "classic", platform=platform).text,
+        p.stats(None, tr, locale, platform=platform).text,
+        p.leaderboard([], tr, locale, platform=platform).text,
+        p.language_usage(tr, locale, platform=platform).text,
+        p.group_only(tr, locale, platform=platform).text,
+    ]
+    names = p.command_args(platform, tr, locale)
+    other = Platform.DISCORD if platform is Platform.TELEGRAM else Platform.TELEGRAM
+    foreign = set(p.command_args(other, tr, locale).values()) - set(names.values())
+    for text in texts:
+        assert "{" not in text and "$" not in text, text  # every argument given
+        commands = re.findall(r"/[^\s,.)—]+", text)
+        assert commands, text
+        assert set(commands) <= {names[name] for name in p.COMMANDS}, text
+        assert not [word for word in foreign if word.startswith("/") and word in text], text

@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 
 from bot import presenters
+from bot.models import Platform
 from bot.presenters import COMMANDS
 from tests.adapters.discord.harness import ALICE, BOB, CHAT, EVE, GUILD, Harness
 from tests.fakes.discord import FakeDiscord
+
+DISCORD = Platform.DISCORD
 
 #: Discord's rule for command and option names.
 NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -43,23 +46,26 @@ async def test_commands_are_registered_with_localized_names_and_descriptions(
 
 async def test_help_rules_lang_answer_in_the_chat_language(harness: Harness) -> None:
     rec = await harness.slash(ALICE, "help")
-    assert rec.content == harness.t("help-text") and not rec.ephemeral
+    assert (
+        rec.content == presenters.help(harness.tr, "ru", platform=DISCORD).text
+        and not rec.ephemeral
+    )
     rec = await harness.slash(ALICE, "rules", {"set": "classic"})
-    assert rec.content == harness.t("rules-classic")
+    assert rec.content == presenters.rules(harness.tr, "ru", "classic", platform=DISCORD).text
     rec = await harness.slash(BOB, "lang", {"language": "en"})
     assert rec.content == harness.t("notice-lang-switched", "en")
     assert await harness.service.chat_locale(CHAT) == "en"
     rec = await harness.slash(BOB, "help")
-    assert rec.content == harness.t("help-text", "en")
+    assert rec.content == presenters.help(harness.tr, "en", platform=DISCORD).text
     rec = await harness.slash(BOB, "lang")
-    assert rec.content == harness.t("notice-lang-usage", "en", lang=harness.t("lang-name-en", "en"))
+    assert rec.content == presenters.language_usage(harness.tr, "en", platform=DISCORD).text
 
 
 async def test_stats_and_top_when_nothing_was_played(harness: Harness) -> None:
     rec = await harness.slash(ALICE, "stats")
-    assert rec.content == harness.t("stats-empty")
+    assert rec.content == presenters.stats(None, harness.tr, "ru", platform=DISCORD).text
     rec = await harness.slash(ALICE, "stats", {"player": str(BOB)})
-    assert rec.content == harness.t("stats-empty")
+    assert rec.content == presenters.stats(None, harness.tr, "ru", platform=DISCORD).text
     rec = await harness.slash(EVE, "top", {"all": True})
     assert rec.content is not None and rec.content.startswith(harness.t("top-title-global"))
 
@@ -108,11 +114,13 @@ async def test_the_servers_language_is_the_chats_default_until_lang(
 ) -> None:
     dc.guilds[GUILD].locale = "en-US"
     rec = await harness.slash(ALICE, "help")
-    assert rec.content == harness.t("help-text", "en")
+    assert rec.content == presenters.help(harness.tr, "en", platform=DISCORD).text
     rec = await harness.slash(ALICE, "kozel")
     game = await harness.game()
     yard = harness.t("rules-name-yard", "en")
     assert game.settings.locale == "en"
     assert rec.content.startswith(harness.t("lobby-title", "en", rules=yard))
     await harness.slash(BOB, "lang", {"language": "ru"})  # chosen: it beats the server's
-    assert (await harness.slash(BOB, "help")).content == harness.t("help-text")
+    assert (await harness.slash(BOB, "help")).content == presenters.help(
+        harness.tr, "ru", platform=DISCORD
+    ).text

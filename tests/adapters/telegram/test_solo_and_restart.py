@@ -56,7 +56,7 @@ async def test_solo_game_a_whole_series_then_stats_and_top(h: Harness) -> None:
     me = UserRef(Platform.TELEGRAM, str(alice.id))
     stats = await h.command(alice, alice.id, "/stats")
     assert stats.text == presenters.stats(await h.storage.user_stats(me), tr, "ru").text
-    assert tr.t("ru", "stats-empty") != stats.text
+    assert presenters.stats(None, tr, "ru").text != stats.text
     top = await h.command(alice, alice.id, "/top")
     assert "Alice" in (top.text or "")
     assert top.text == presenters.leaderboard(await h.service.leaderboard(chat), tr, "ru").text
