@@ -188,3 +188,18 @@ async def test_feed_update_runs_a_handler_inline(h: Harness) -> None:
     finally:
         await bot.session.close()
     assert tg.last_message(GROUP).text == h.tr.t("ru", "rules-yard")  # type: ignore[union-attr]
+
+
+async def test_a_name_with_markup_is_sent_as_plain_text_never_formatted(h: Harness) -> None:
+    """``*Hana_the_quiet*`` in Telegram: every message goes without a parse mode, so the
+    name shows exactly as typed (nothing to escape, nothing that could format)."""
+    name = "*Hana_the_quiet* <b>bold</b> &amp; _x_"
+    hana = h.user(7, name)
+    game, _ = await with_computers(h, hana, GROUP)
+    await h.settle()
+    table = h.table_message(game)
+    assert table is not None and name in table.text
+    sent = h.tg.calls_of("sendMessage") + h.tg.calls_of("editMessageText")
+    assert sent
+    assert all("parse_mode" not in call.params and "entities" not in call.params for call in sent)
+    assert any(name in str(call.params.get("text", "")) for call in sent)
