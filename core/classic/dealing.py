@@ -20,7 +20,7 @@ changes nothing.
 >>> dealing.phase, dealing.turn, dealing.trump, dealing.leader
 (<Phase.PLAY: 'play'>, 3, <Suit.CLUBS: 0>, 3)
 >>> [card.code for card in dealing.hand(0)]
-['7C', 'QC', '8S', 'KS', '9H', 'TH', 'JD', 'AD']
+['7C', 'QC', '7S', 'QS', '7H', 'QH', '7D', 'QD']
 """
 
 from __future__ import annotations
