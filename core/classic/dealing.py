@@ -70,6 +70,7 @@ from core.classic.events import (
     TrumpOffered,
 )
 from core.classic.options import PRAISE_KINDS, ClassicOptions, Follow, Praise, TrumpLead
+from core.classic.scoring import score_dealing
 from core.classic.views import (
     ClassicSeatView,
     ClassicTableView,
@@ -1004,36 +1005,13 @@ class Dealing:
         """The dealing is over: work out what it gives (§2.12)."""
         self._phase = OVER
         self._end = end
-        points = self.points
-        eggs = lucy = False
-        pairs = [0, 0]
-        egg_pairs = self._egg_pairs
-        if end is DealEnd.PLAYED:
-            if points[0] == points[1]:
-                eggs = True
-                egg_pairs += 1
-            else:
-                winner = Team.A if points[0] > points[1] else Team.B
-                lucy = self._tricks[winner.other] == 0
-                pairs[winner] = 1 if points[winner] <= 89 else 2
-        elif end is DealEnd.KOCHERGA:
-            pairs[winner or 0] = 4
-        elif end is DealEnd.REDEAL_PENALTY:
-            pairs[winner or 0] = 1
-        if winner is not None:
-            pairs[winner] += egg_pairs
-            egg_pairs = 0
-        self._result = ClassicDealResult(
-            end=end,
-            points=points,
-            tricks=self.tricks,
-            winner=winner,
-            pairs=(pairs[0], pairs[1]),
-            eggs=eggs,
-            lucy=lucy,
-            kocherga=end is DealEnd.KOCHERGA,
-            next_dealer=self.dealer if end is DealEnd.REDEAL else self._jc,
-            egg_pairs=egg_pairs,
+        self._result = score_dealing(
+            end,
+            self.points,
+            self.tricks,
+            winner,
+            self._egg_pairs,
+            self.dealer if end is DealEnd.REDEAL else self._jc,
         )
 
     # --- Views ---------------------------------------------------------------------------

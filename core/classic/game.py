@@ -25,21 +25,15 @@ from core.classic.events import (
     ClassicDealResult,
     ClassicEvent,
     ClassicGameResult,
-    ClassicTitle,
     DealEnd,
     DealingStarted,
     DealScored,
     GameFinished,
 )
 from core.classic.options import ClassicOptions
+from core.classic.scoring import PAIR_LIMIT, is_tails, settle, title_for
 from core.errors import KozelError, Reason
 from core.events import Team
-
-#: Pairs that end a game.
-PAIR_LIMIT = 6
-#: Pairs the winners must have had before the last deal for tails.
-TAILS_BEFORE = 5
-TAILS_POINTS = 90
 
 
 class ClassicGame:
@@ -243,34 +237,17 @@ class ClassicGame:
     def _settle(self, dealing: Dealing, events: list[ClassicEvent] | None) -> None:
         result = dealing.result
         assert result is not None
-        pairs = self._pairs
-        before = pairs[result.winner] if result.winner is not None else -1
-        for team in (0, 1):
-            pairs[team] += result.pairs[team]
-        if result.lucy and result.winner is not None:
-            pairs[result.winner.other] = 0
+        winner = result.winner
+        before = -1 if winner is None else self._pairs[winner]
+        self._pairs = list(settle(self.pairs, result))
         if events is not None:
             events.append(DealScored(dealing.number, dealing.attempt, result))
-        winner = result.winner
-        if winner is not None and pairs[winner] >= PAIR_LIMIT:
+        if winner is not None and self._pairs[winner] >= PAIR_LIMIT:
             eggs = self.eggs
-            tails = (
-                before == TAILS_BEFORE
-                and result.end is DealEnd.PLAYED
-                and result.points[winner] >= TAILS_POINTS
-            )
-            if eggs and tails:
-                title = ClassicTitle.GOATS_WITH_EGGS_AND_TAILS
-            elif tails:
-                title = ClassicTitle.GOATS_WITH_TAILS
-            elif eggs:
-                title = ClassicTitle.GOATS_WITH_EGGS
-            else:
-                title = ClassicTitle.GOATS
             self._result = ClassicGameResult(
                 winner=winner,
                 loser=winner.other,
-                title=title,
+                title=title_for(eggs=eggs > 0, tails=is_tails(before, result)),
                 pairs=self.pairs,
                 deals=dealing.number + 1,
                 eggs=eggs,
