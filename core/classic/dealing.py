@@ -839,11 +839,11 @@ class Dealing:
         lead = trick[0]
         table = self._table
         if hand & self._duty1[lead]:
-            if table.permanent >> lead & 1 or self._options.follow is Follow.ANY_TRUMP:
-                return Reason.MUST_PLAY_TRUMP
-            if table.suit_cards >> lead & 1:
+            if not table.trumps >> lead & 1:
+                return Reason.MUST_FOLLOW_SUIT
+            if table.suit_cards >> lead & 1 and self._options.follow is Follow.SUIT_FIRST:
                 return Reason.MUST_PLAY_TRUMP_SUIT
-            return Reason.MUST_FOLLOW_SUIT
+            return Reason.MUST_PLAY_TRUMP
         if hand & self._duty2[lead]:
             return Reason.MUST_PLAY_PERMANENT_TRUMP
         return Reason.ACE_BANNED
