@@ -26,7 +26,7 @@ changes nothing.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 
 from core.cards import Card, Suit
@@ -166,6 +166,33 @@ def redeal_qualifies(hand: int) -> bool:
 _ACES_OF_LED: tuple[int, ...] = tuple(
     sum(1 << (s * SUIT_SIZE + 7) for s in range(4) if led >> s & 1) for led in range(16)
 )
+
+
+_DUTIES: dict[tuple[int, int, bool], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _duties(table: Trumps, any_trump: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What a follower must play to each lead card: ``duty1[lead]``, else ``duty2[lead]``
+    (a permanent trump after a trump-suit lead with ``suit_first``), else anything."""
+    key = (table.suit, table.kocherga, any_trump)
+    found = _DUTIES.get(key)
+    if found is not None:
+        return found
+    perm, suit_cards, trumps, plain = table.permanent, table.suit_cards, table.trumps, table.plain
+    duty1 = []
+    duty2 = []
+    for card in range(DECK_SIZE):
+        if perm >> card & 1:
+            duty1.append(trumps)
+            duty2.append(0)
+        elif suit_cards >> card & 1:
+            duty1.append(trumps if any_trump else suit_cards)
+            duty2.append(0 if any_trump else perm)
+        else:
+            duty1.append(plain[card // SUIT_SIZE])
+            duty2.append(0)
+    found = _DUTIES[key] = (tuple(duty1), tuple(duty2))
+    return found
 
 
 class Dealing:
@@ -331,7 +358,7 @@ class Dealing:
         egg_pairs: int = 0,
     ) -> Dealing:
         """Shuffle with ``rng`` (``random.SystemRandom()`` in real games) and deal."""
-        _check_args(options, dealer, range(DECK_SIZE), attempt)
+        _check_args(options, dealer, _ALL_CARDS, attempt)
         return cls(
             options,
             dealer,
@@ -345,27 +372,7 @@ class Dealing:
 
     def _set_table(self) -> None:
         table = self._table = table_for(self._trump, self._options.kocherga)
-        perm, suit_cards, trumps, plain = (
-            table.permanent,
-            table.suit_cards,
-            table.trumps,
-            table.plain,
-        )
-        any_trump = self._options.follow is Follow.ANY_TRUMP
-        duty1 = []
-        duty2 = []
-        for card in range(DECK_SIZE):
-            if perm >> card & 1:
-                duty1.append(trumps)
-                duty2.append(0)
-            elif suit_cards >> card & 1:
-                duty1.append(trumps if any_trump else suit_cards)
-                duty2.append(0 if any_trump else perm)
-            else:
-                duty1.append(plain[card // SUIT_SIZE])
-                duty2.append(0)
-        self._duty1 = tuple(duty1)
-        self._duty2 = tuple(duty2)
+        self._duty1, self._duty2 = _duties(table, self._options.follow is Follow.ANY_TRUMP)
 
     # --- The dealing procedures ---------------------------------------------------
 
@@ -378,8 +385,13 @@ class Dealing:
         """§2.5: one at a time clockwise from the player after the dealer; the trump
         by the option, the roulette or none; the leader."""
         first = (self.dealer + 1) & 3
-        for i, card in enumerate(self._rest):
-            self._give((first + i) & 3, card)
+        deck, hands = self._rest, self._hands
+        for seat in range(4):
+            mask = 0
+            for card in deck[(seat - first) & 3 :: 4]:
+                mask |= 1 << card
+            hands[seat] |= mask
+        self._jc = (first + deck.index(JACK_OF_CLUBS)) & 3
         self._rest = []
         options = self._options
         if options.trump_suit is None and options.trump_roulette:
@@ -1014,6 +1026,105 @@ class Dealing:
             self.dealer if end is DealEnd.REDEAL else self._jc,
         )
 
+    # --- Random playouts ----------------------------------------------------------------
+
+    def playout(self, rand: Callable[[], float]) -> ClassicDealResult:
+        """Play the dealing to its end, each step a uniformly random choice among ALL the
+        legal actions of the position (every seat's), and score it.
+
+        ``rand`` returns floats in [0, 1), e.g. ``random.Random(seed).random``. Each
+        choice is ``legal_raw()[int(rand() * len(legal_raw()))]``, so a playout makes
+        exactly the moves of a step-by-step loop over :meth:`legal_raw` and
+        :meth:`step_raw` with the same numbers (the tests check this); once only plays
+        are possible it keeps the tricks in local variables, which is several times
+        faster. For benchmarks and look-ahead players.
+        """
+        while self._phase != PLAY or (not self._played and self._declarer < 0):
+            if self._phase == OVER:
+                assert self._result is not None
+                return self._result
+            legal = self.legal_raw()
+            seat, kind, arg = legal[int(rand() * len(legal))]
+            self.step_raw(seat, kind, arg, None)
+        hands, log, trick = self._hands, self._log, self._trick
+        piles, tricks = self._piles, self._tricks
+        table = self._table
+        beaten_by, all_trumps = table.beaten_by, table.trumps
+        banned_aces = table.plain_aces if self._ace_ban else 0
+        duty1, duty2 = self._duty1, self._duty2
+        kocherga = table.kocherga
+        declarer = self._declarer
+        free_leaders = 15 if declarer < 0 else 1 << declarer
+        if declarer >= 0 and self._options.trump_lead is TrumpLead.TEAM:
+            free_leaders |= 1 << ((declarer + 2) & 3)
+        turn, leader = self._turn, self._leader
+        win_seat, win_card, qc_seat, led = self._win_seat, self._win_card, self._qc_seat, self._led
+        trick_no = self._trick_no
+        aces_of_led = _ACES_OF_LED
+        allowed = ~(banned_aces & ~aces_of_led[led])
+        play = K_PLAY
+        lead = trick[0] if trick else -1
+        while True:
+            hand = hands[turn]
+            if trick:
+                mask = hand & duty1[lead] or hand & duty2[lead] or hand & allowed or hand
+            elif free_leaders >> turn & 1:
+                mask = hand
+            else:
+                mask = hand & ~all_trumps or hand
+            pick = int(rand() * mask.bit_count())
+            while pick:
+                mask &= mask - 1
+                pick -= 1
+            card = (mask & -mask).bit_length() - 1
+            log.append((turn, play, card))
+            hands[turn] = hand ^ (1 << card)
+            if not trick:
+                win_seat, win_card, lead = turn, card, card
+                if not all_trumps >> card & 1:
+                    led |= 1 << (card >> 3)
+                    allowed = ~(banned_aces & ~aces_of_led[led])
+            else:
+                if card == KOCHERGA and kocherga and qc_seat >= 0 and (qc_seat ^ turn) & 1:
+                    trick.append(card)
+                    self._store(turn, leader, win_seat, win_card, qc_seat, led, trick_no)
+                    self._finish(DealEnd.KOCHERGA, Team(turn & 1))
+                    break
+                if beaten_by[win_card] >> card & 1:
+                    win_seat, win_card = turn, card
+            if card == QUEEN_OF_CLUBS:
+                qc_seat = turn
+            trick.append(card)
+            if len(trick) < 4:
+                turn = (turn + 1) & 3
+                continue
+            team = win_seat & 1
+            piles[team] |= (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
+            tricks[team] += 1
+            trick_no += 1
+            self._last_trick = (
+                (leader, trick[0]),
+                ((leader + 1) & 3, trick[1]),
+                ((leader + 2) & 3, trick[2]),
+                ((leader + 3) & 3, trick[3]),
+            )
+            trick.clear()
+            if not hands[win_seat]:
+                self._store(turn, leader, win_seat, win_card, -1, led, trick_no)
+                self._finish(DealEnd.PLAYED, None)
+                break
+            leader = turn = win_seat
+            qc_seat = -1
+        assert self._result is not None
+        return self._result
+
+    def _store(
+        self, turn: int, leader: int, win_seat: int, win_card: int, qc: int, led: int, no: int
+    ) -> None:
+        self._played = True
+        self._turn, self._leader, self._win_seat, self._win_card = turn, leader, win_seat, win_card
+        self._qc_seat, self._led, self._trick_no = qc, led, no
+
     # --- Views ---------------------------------------------------------------------------
 
     def table_view(self) -> ClassicTableView:
@@ -1178,11 +1289,14 @@ def _check_seat(seat: int) -> None:
         raise KozelError(Reason.BAD_SEAT)
 
 
+_ALL_CARDS = tuple(range(DECK_SIZE))
+
+
 def _check_args(options: ClassicOptions, dealer: int, deck: Sequence[int], attempt: int) -> None:
     if not isinstance(options, ClassicOptions):
         raise KozelError(Reason.BAD_OPTION, "options must be ClassicOptions")
     _check_seat(dealer)
-    if (
+    if deck is not _ALL_CARDS and (
         len(deck) != DECK_SIZE
         or not all(isinstance(i, int) and 0 <= i < DECK_SIZE for i in deck)
         or sum(1 << i for i in set(deck)) != FULL_MASK

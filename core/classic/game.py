@@ -14,7 +14,7 @@ comes in from outside: :meth:`ClassicGame.deal` takes an ``rng``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from core.cards import Card, Suit
 from core.classic.actions import ClassicAction
@@ -226,6 +226,14 @@ class ClassicGame:
         dealing.step_raw(seat, kind, arg, events)
         if dealing.is_over:
             self._settle(dealing, events)
+
+    def playout_dealing(self, rand: Callable[[], float]) -> ClassicDealResult:
+        """Play the current dealing to its end at random (see :meth:`Dealing.playout`)
+        and settle it."""
+        dealing = self._playing()
+        result = dealing.playout(rand)
+        self._settle(dealing, None)
+        return result
 
     def apply_raw(self, seat: int, kind: int, arg: int) -> None:
         dealing = self._playing()
