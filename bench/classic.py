@@ -79,3 +79,20 @@ def figures(deals: int, repeat: int, seed: int) -> dict[str, float]:
         "classic_random_deals_per_second": _rate(run_deals, deals, repeat),
         "classic_random_games_per_second": _rate(run_games, max(1, deals // 20), repeat),
     }
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m bench.classic``: only the classic figures of ``bench.engine``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=5_000, help="dealings per timed run")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs; the median is shown")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    for name, value in figures(args.deals, args.repeat, args.seed).items():
+        print(f"{name}: {value:.0f}")
+
+
+if __name__ == "__main__":
+    main()
