@@ -1169,6 +1169,7 @@ class Dealing:
             last_trick=tuple([PlayedCard(s, CARDS[c]) for s, c in self._last_trick]),
             tricks=self.tricks,
             points=self.points,
+            taken=cards_of(self._piles[0] | self._piles[1]),
             led_suits=tuple(Suit(s) for s in range(4) if self._led >> s & 1),
             offer_from=None if self._offer < 0 else self._offer,
             exchanges=tuple(offerer for offerer, *_ in self._exchanges),

@@ -71,6 +71,7 @@ class ClassicTableView:
     last_trick: tuple[PlayedCard, ...]
     tricks: tuple[int, int]
     points: tuple[int, int]
+    taken: tuple[Card, ...]  # every card of the tricks taken so far (all face up)
     led_suits: tuple[Suit, ...]
     offer_from: int | None
     exchanges: tuple[int, ...]  # the offerers of accepted exchanges
