@@ -207,14 +207,17 @@ class ClassicComputer:
             card = self._lead(view, table, options, legal, unseen)
         return CARDS[card]
 
-    def _guarded(self, table: Trumps, options: ClassicOptions, legal: int, unseen: int) -> int:
-        """The legal cards without the kocherga while Q♣ may still come and without
-        Q♣ while 7♣ is out (unless nothing else is left)."""
+    def _guarded(
+        self, options: ClassicOptions, legal: int, unseen: int, queen_safe: bool = False
+    ) -> int:
+        """The legal cards without the kocherga while Q♣ may still come and, unless no
+        opponent plays after it in the trick, without Q♣ while 7♣ is out (unless
+        nothing else is left)."""
         keep = legal
         if options.kocherga:
             if unseen >> QUEEN_OF_CLUBS & 1:
                 keep &= ~(1 << KOCHERGA)
-            if unseen >> KOCHERGA & 1:
+            if unseen >> KOCHERGA & 1 and not queen_safe:
                 keep &= ~(1 << QUEEN_OF_CLUBS)
         return keep or legal
 
@@ -226,7 +229,7 @@ class ClassicComputer:
         legal: int,
         unseen: int,
     ) -> int:
-        candidates = self._guarded(table, options, legal, unseen)
+        candidates = self._guarded(options, legal, unseen)
         my_trumps = candidates & table.trumps
         out_trumps = unseen & table.trumps
         if my_trumps and out_trumps:
@@ -269,9 +272,7 @@ class ClassicComputer:
         later = 3 - len(trick)
         later_opponent = any(((seat + k) ^ seat) & 1 for k in range(1, later + 1))
         points = sum(POINTS[c] for _, c in trick)
-        candidates = self._guarded(table, options, legal, unseen)
-        if not later_opponent:
-            candidates = legal if not (unseen >> KOCHERGA & 1) else candidates
+        candidates = self._guarded(options, legal, unseen, queen_safe=not later_opponent)
         if win_seat == partner:
             sure = not later_opponent or not table.beaten_by[win_card] & unseen
             if sure:
