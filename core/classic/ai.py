@@ -50,8 +50,8 @@ from core.classic.cards import (
 from core.classic.dealing import Dealing
 from core.classic.events import ClassicDealResult
 from core.classic.game import ClassicGame
-from core.classic.options import ClassicOptions, Praise
-from core.classic.views import ClassicSeatView
+from core.classic.options import ClassicOptions, Follow, Praise
+from core.classic.views import ClassicSeatView, PlayedCard
 
 K = ClassicActionKind
 _OPTIONAL = frozenset({K.OFFER_TRUMP, K.REDEAL})
@@ -92,6 +92,7 @@ class ClassicComputer:
 
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random()
+        self._holds = [FULL_MASK] * 4
 
     # --- The decision ---------------------------------------------------------------
 
@@ -201,6 +202,7 @@ class ClassicComputer:
             seen |= 1 << index_of(view.exchange.got) | 1 << index_of(view.exchange.given)
         unseen = FULL_MASK & ~seen
         trick = [(p.seat, index_of(p.card)) for p in t.trick]
+        self._holds = _possible_holdings(table, options, t.played, unseen)
         if trick:
             card = self._follow(view.seat, table, options, legal, unseen, trick)
         else:
@@ -269,22 +271,25 @@ class ClassicComputer:
             return KOCHERGA  # the catch: the deal, and 4 pairs
         position = trick_winner(table, [c for _, c in trick])
         win_seat, win_card = trick[position]
-        later = 3 - len(trick)
-        later_opponent = any(((seat + k) ^ seat) & 1 for k in range(1, later + 1))
+        later = 3 - len(trick)  # the next seat, if any, is an opponent
+        # The unseen cards the players after this seat may still hold (their voids).
+        after = 0
+        for k in range(1, later + 1):
+            after |= self._holds[(seat + k) & 3]
+        threats = unseen & after
         points = sum(POINTS[c] for _, c in trick)
-        candidates = self._guarded(options, legal, unseen, queen_safe=not later_opponent)
+        candidates = self._guarded(options, legal, unseen, queen_safe=True)
+        if options.kocherga and threats >> KOCHERGA & 1:
+            candidates = candidates & ~(1 << QUEEN_OF_CLUBS) or candidates
         if win_seat == partner:
-            sure = not later_opponent or not table.beaten_by[win_card] & unseen
-            if sure:
+            if not table.beaten_by[win_card] & threats:
                 smear = candidates & ~table.trumps or candidates
                 return max(bits(smear), key=lambda c: (POINTS[c], -table.rank[c]))
             return min(bits(candidates), key=lambda c: _value(table, c))
         winners = candidates & table.beaten_by[win_card]
         if winners:
             cheapest = min(bits(winners), key=lambda c: table.rank[c])
-            if not later_opponent:
-                return cheapest
-            safe = [c for c in bits(winners) if not table.beaten_by[c] & unseen]
+            safe = [c for c in bits(winners) if not table.beaten_by[c] & threats]
             if safe:
                 return min(safe, key=lambda c: table.rank[c])
             if points >= 10 or POINTS[cheapest] == 0:
@@ -334,6 +339,33 @@ def play_game(
         game.deal(rng)
         play_dealing(game, players)
     return game
+
+
+def _possible_holdings(
+    table: Trumps, options: ClassicOptions, played: Sequence[PlayedCard], unseen: int
+) -> list[int]:
+    """For each seat, the unseen cards it may still hold: a player who did not follow a
+    plain suit has none of it; one who played no trump to a trump lead has no trump;
+    one who played no trump-suit card to a trump-suit lead (``suit_first``) has none."""
+    holds = [unseen, unseen, unseen, unseen]
+    suit_first = options.follow is Follow.SUIT_FIRST
+    for start in range(0, len(played) - len(played) % 4 + 4, 4):
+        trick = played[start : start + 4]
+        if not trick:
+            break
+        lead = index_of(trick[0].card)
+        for one in trick[1:]:
+            card = index_of(one.card)
+            if table.trumps >> lead & 1:
+                if not table.trumps >> card & 1:
+                    holds[one.seat] &= ~table.trumps
+                elif (
+                    suit_first and table.suit_cards >> lead & 1 and not table.suit_cards >> card & 1
+                ):
+                    holds[one.seat] &= ~table.suit_cards
+            elif not table.plain[lead // 8] >> card & 1:
+                holds[one.seat] &= ~table.plain[lead // 8]
+    return holds
 
 
 def new_player(level: str, rng: random.Random | None = None) -> ClassicPlayer:

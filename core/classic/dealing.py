@@ -1170,6 +1170,9 @@ class Dealing:
             tricks=self.tricks,
             points=self.points,
             taken=cards_of(self._piles[0] | self._piles[1]),
+            played=tuple(
+                [PlayedCard(seat, CARDS[card]) for seat, kind, card in self._log if kind == K_PLAY]
+            ),
             led_suits=tuple(Suit(s) for s in range(4) if self._led >> s & 1),
             offer_from=None if self._offer < 0 else self._offer,
             exchanges=tuple(offerer for offerer, *_ in self._exchanges),

@@ -72,6 +72,7 @@ class ClassicTableView:
     tricks: tuple[int, int]
     points: tuple[int, int]
     taken: tuple[Card, ...]  # every card of the tricks taken so far (all face up)
+    played: tuple[PlayedCard, ...]  # every card played to the tricks, in order
     led_suits: tuple[Suit, ...]
     offer_from: int | None
     exchanges: tuple[int, ...]  # the offerers of accepted exchanges
