@@ -21,10 +21,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from core.cards import Suit
 from core.classic.dealing import Dealing
 from core.classic.game import ClassicGame
-from core.classic.options import ClassicOptions, Follow, Praise, TrumpLead
+from core.classic.options import ClassicOptions, Follow, Praise, TrumpLead, TrumpSuit
 
 
 def random_options(rng: random.Random) -> ClassicOptions:
@@ -36,7 +35,7 @@ def random_options(rng: random.Random) -> ClassicOptions:
         ace_ban=rng.random() < 0.5,
         last_trump=rng.random() < 0.5,
         redeal=rng.random() < 0.5,
-        trump_suit=rng.choice([None, *Suit]),
+        trump_suit=rng.choice([None, *TrumpSuit]),
         follow=rng.choice(list(Follow)),
         trump_lead=rng.choice(list(TrumpLead)),
     )

@@ -50,6 +50,7 @@ from core.classic.cards import (
     table_for,
     trick_winner,
 )
+from core.classic.errors import ClassicReason
 from core.classic.events import (
     CardLaid,
     CardPlayed,
@@ -78,8 +79,8 @@ from core.classic.views import (
     LaidCard,
     PlayedCard,
 )
-from core.errors import KozelError, Reason
-from core.events import Team
+from core.errors import KozelError, Reason, ReasonCode
+from core.seats import Team
 
 
 class Phase(StrEnum):
@@ -147,14 +148,14 @@ def good_mask(options: ClassicOptions) -> int:
     table = table_for(-1, options.kocherga)
     mask = table.permanent | ACES
     if options.trump_suit is not None:
-        mask |= SUIT_MASKS[options.trump_suit]
+        mask |= SUIT_MASKS[options.fixed_suit_index]
     return mask
 
 
 def mirror_keep_mask(options: ClassicOptions) -> int:
     """The cards a mirror player keeps (§2.8): permanent trumps; with a fixed trump
     suit, every trump."""
-    suit = -1 if options.trump_suit is None else int(options.trump_suit)
+    suit = options.fixed_suit_index
     return table_for(suit, options.kocherga).trumps
 
 
@@ -283,7 +284,7 @@ class Dealing:
         self._chooser = (dealer + 1) & 3
         self._declarer = -1
         self._praise = -1
-        self._trump = -1 if options.trump_suit is None else int(options.trump_suit)
+        self._trump = options.fixed_suit_index
         self._trump_set = options.trump_suit is not None
         self._set_table()
         self._jc = -1
@@ -774,7 +775,7 @@ class Dealing:
 
     # --- verify / can / apply ------------------------------------------------------------
 
-    def reason_raw(self, seat: int, kind: int, arg: int) -> Reason | None:
+    def reason_raw(self, seat: int, kind: int, arg: int) -> ReasonCode | None:
         """Why the raw action is illegal now, or None if it is legal."""
         phase = self._phase
         if phase == OVER:
@@ -785,59 +786,61 @@ class Dealing:
             return self._play_reason(seat, arg)
         if kind in (K_OFFER, K_REDEAL):
             if kind == K_OFFER and not self._options.last_trump:
-                return Reason.OPTION_OFF
+                return ClassicReason.OPTION_OFF
             if kind == K_REDEAL and not self._options.redeal:
-                return Reason.OPTION_OFF
+                return ClassicReason.OPTION_OFF
             if self._declarer >= 0:
-                return Reason.WITH_DECLARER
+                return ClassicReason.WITH_DECLARER
             if phase == ANSWER:
-                return Reason.OFFER_PENDING
+                return ClassicReason.OFFER_PENDING
             if phase != PLAY:
-                return Reason.WRONG_STEP
+                return ClassicReason.WRONG_STEP
             if self._played:
-                return Reason.PLAY_STARTED
+                return ClassicReason.PLAY_STARTED
             if kind == K_REDEAL:
-                return None if redeal_qualifies(self._hands[seat]) else Reason.REDEAL_NOT_ALLOWED
+                if redeal_qualifies(self._hands[seat]):
+                    return None
+                return ClassicReason.REDEAL_NOT_ALLOWED
             if self._offered >> seat & 1:
-                return Reason.ALREADY_OFFERED
+                return ClassicReason.ALREADY_OFFERED
             if (self._hands[seat] & self._table.trumps).bit_count() != 1:
-                return Reason.NOT_ONE_TRUMP
+                return ClassicReason.NOT_ONE_TRUMP
             return None
         if kind in (K_ACCEPT, K_DECLINE):
             if phase != ANSWER:
-                return Reason.NO_OFFER
+                return ClassicReason.NO_OFFER
             if seat != (self._offer + 2) & 3:
                 return Reason.NOT_YOUR_TURN
             if kind == K_ACCEPT:
                 if not self._hands[seat] >> arg & 1:
                     return Reason.NOT_IN_HAND
                 if not self._give_back_mask(seat) >> arg & 1:
-                    return Reason.MUST_GIVE_PLAIN
+                    return ClassicReason.MUST_GIVE_PLAIN
             return None
         expected = _STEP_OF_KIND.get(kind)
         if expected is None:
             return Reason.UNKNOWN_ACTION
         if phase != expected:
-            return Reason.OFFER_PENDING if phase == ANSWER else Reason.WRONG_STEP
+            return ClassicReason.OFFER_PENDING if phase == ANSWER else ClassicReason.WRONG_STEP
         if seat != self.turn:
             return Reason.NOT_YOUR_TURN
         if kind == K_PRAISE:
             praise = self._options.praise
             if arg == 0:
-                return Reason.PRAISE_KIND_REQUIRED if praise is Praise.CHOOSE else None
+                return ClassicReason.PRAISE_KIND_REQUIRED if praise is Praise.CHOOSE else None
             if praise is not Praise.CHOOSE and PRAISE_KINDS[arg - 1] is not praise:
-                return Reason.PRAISE_KIND_MISMATCH
+                return ClassicReason.PRAISE_KIND_MISMATCH
         elif kind == K_LAY:
             if arg not in self._pair:
-                return Reason.NOT_IN_PAIR
+                return ClassicReason.NOT_IN_PAIR
         elif kind == K_CUT and not 1 <= arg < len(self._rest):
-            return Reason.CUT_OUT_OF_RANGE
+            return ClassicReason.CUT_OUT_OF_RANGE
         return None
 
-    def _play_reason(self, seat: int, card: int) -> Reason | None:
+    def _play_reason(self, seat: int, card: int) -> ReasonCode | None:
         phase = self._phase
         if phase != PLAY:
-            return Reason.OFFER_PENDING if phase == ANSWER else Reason.WRONG_STEP
+            return ClassicReason.OFFER_PENDING if phase == ANSWER else ClassicReason.WRONG_STEP
         if seat != self._turn:
             return Reason.NOT_YOUR_TURN
         hand = self._hands[seat]
@@ -847,18 +850,18 @@ class Dealing:
             return None
         trick = self._trick
         if not trick:
-            return Reason.TRUMP_LEAD_FORBIDDEN
+            return ClassicReason.TRUMP_LEAD_FORBIDDEN
         lead = trick[0]
         table = self._table
         if hand & self._duty1[lead]:
             if not table.trumps >> lead & 1:
-                return Reason.MUST_FOLLOW_SUIT
+                return ClassicReason.MUST_FOLLOW_SUIT
             if table.suit_cards >> lead & 1 and self._options.follow is Follow.SUIT_FIRST:
-                return Reason.MUST_PLAY_TRUMP_SUIT
-            return Reason.MUST_PLAY_TRUMP
+                return ClassicReason.MUST_PLAY_TRUMP_SUIT
+            return ClassicReason.MUST_PLAY_TRUMP
         if hand & self._duty2[lead]:
-            return Reason.MUST_PLAY_PERMANENT_TRUMP
-        return Reason.ACE_BANNED
+            return ClassicReason.MUST_PLAY_PERMANENT_TRUMP
+        return ClassicReason.ACE_BANNED
 
     def verify(self, action: ClassicAction) -> None:
         """Raise :class:`KozelError` with the reason if ``action`` is illegal now."""
@@ -1246,24 +1249,26 @@ class Dealing:
         code = kind.code
         if code in (K_PLAY, K_LAY, K_ACCEPT):
             if not isinstance(action.card, Card):
-                raise KozelError(Reason.MISSING_ARGUMENT, f"{kind.value} needs a card")
+                raise KozelError(ClassicReason.MISSING_ARGUMENT, f"{kind.value} needs a card")
             return seat, code, index_of(action.card)
         if code == K_CUT:
             at = action.at
             if not isinstance(at, int) or isinstance(at, bool):
-                raise KozelError(Reason.MISSING_ARGUMENT, "cut needs the number of cards")
+                raise KozelError(ClassicReason.MISSING_ARGUMENT, "cut needs the number of cards")
             return seat, code, at
         if code == K_NAME:
             suit = action.suit
             if suit is not None and not isinstance(suit, Suit):
-                raise KozelError(Reason.MISSING_ARGUMENT, "name_trump needs a suit or None")
+                raise KozelError(ClassicReason.MISSING_ARGUMENT, "name_trump needs a suit or None")
             return seat, code, 0 if suit is None else int(suit) + 1
         if code == K_PRAISE:
             praise = action.praise
             if praise is None:
                 return seat, code, 0
             if not isinstance(praise, Praise) or praise is Praise.CHOOSE:
-                raise KozelError(Reason.MISSING_ARGUMENT, "praise is simple, pants or mirror")
+                raise KozelError(
+                    ClassicReason.MISSING_ARGUMENT, "praise is simple, pants or mirror"
+                )
             return seat, code, PRAISE_KINDS.index(praise) + 1
         return seat, code, 0
 
@@ -1298,7 +1303,7 @@ _ALL_CARDS = tuple(range(DECK_SIZE))
 
 def _check_args(options: ClassicOptions, dealer: int, deck: Sequence[int], attempt: int) -> None:
     if not isinstance(options, ClassicOptions):
-        raise KozelError(Reason.BAD_OPTION, "options must be ClassicOptions")
+        raise KozelError(Reason.BAD_OPTIONS, "options must be ClassicOptions")
     _check_seat(dealer)
     if deck is not _ALL_CARDS and (
         len(deck) != DECK_SIZE

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from core.cards import Card, Suit
 from core.classic.options import Praise
-from core.events import Team
+from core.seats import Team
 
 
 class DealEnd(StrEnum):

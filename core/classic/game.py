@@ -20,6 +20,7 @@ from core.cards import Card, Suit
 from core.classic.actions import ClassicAction
 from core.classic.cards import index_of
 from core.classic.dealing import Dealing, Phase, RawAction
+from core.classic.errors import ClassicReason
 from core.classic.events import (
     CardsDealt,
     ClassicDealResult,
@@ -33,7 +34,7 @@ from core.classic.events import (
 from core.classic.options import ClassicOptions
 from core.classic.scoring import PAIR_LIMIT, is_tails, settle, title_for
 from core.errors import KozelError, Reason
-from core.events import Team
+from core.seats import Team
 
 
 class ClassicGame:
@@ -46,7 +47,7 @@ class ClassicGame:
             raise KozelError(Reason.BAD_SEAT)
         self.options = ClassicOptions() if options is None else options
         if not isinstance(self.options, ClassicOptions):
-            raise KozelError(Reason.BAD_OPTION, "options must be ClassicOptions")
+            raise KozelError(Reason.BAD_OPTIONS, "options must be ClassicOptions")
         self.first_dealer = first_dealer
         self._dealings: list[Dealing] = []
         self._pairs = [0, 0]
@@ -123,7 +124,7 @@ class ClassicGame:
 
     def _check_can_deal(self) -> None:
         if self._result is not None:
-            raise KozelError(Reason.GAME_OVER)
+            raise KozelError(ClassicReason.GAME_OVER)
         if self._dealings and not self._dealings[-1].is_over:
             raise KozelError(Reason.DEAL_NOT_OVER)
 
@@ -198,7 +199,7 @@ class ClassicGame:
         if dealing is None:
             raise KozelError(Reason.DEAL_NOT_OVER, "no dealing has been dealt yet")
         if dealing.is_over:
-            raise KozelError(Reason.GAME_OVER if self.is_over else Reason.DEAL_OVER)
+            raise KozelError(ClassicReason.GAME_OVER if self.is_over else Reason.DEAL_OVER)
         return dealing
 
     def verify(self, action: ClassicAction) -> None:

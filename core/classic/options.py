@@ -1,26 +1,29 @@
-"""The options of a classic game (RULES §2.1): a frozen, validated value.
+"""The options of a classic game (RULES §2.1): a frozen, strictly validated model.
 
 A table chooses them when the game is created; they stay fixed for the whole game.
+They are a :class:`~core.ruleset.RuleOptions` model: every option with its default,
+unknown keys refused, JSON values exactly as §2.1 writes them (``1`` is not
+``true``).
 
 >>> ClassicOptions().to_json()["praise"], ClassicOptions().kocherga
 ('simple', True)
->>> ClassicOptions.from_json({"praise": "pants", "trump_suit": "D"}).to_json()["trump_suit"]
-'D'
+>>> options = ClassicOptions.from_json({"praise": "pants", "trump_suit": "D"})
+>>> options.praise, options.fixed_suit, options.to_json()["trump_suit"]
+(<Praise.PANTS: 'pants'>, <Suit.DIAMONDS: 3>, 'D')
 >>> ClassicOptions.from_json({"ace_ban": 1})
 Traceback (most recent call last):
 ...
-core.errors.KozelError: option ace_ban must be true or false, not 1
+core.errors.KozelError: options: ace_ban: Input should be a valid boolean
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
 from core.cards import Suit
-from core.errors import KozelError, Reason
+from core.ruleset import RuleOptions, parse_options
 
 
 class Praise(StrEnum):
@@ -50,11 +53,24 @@ class TrumpLead(StrEnum):
     TEAM = "team"
 
 
-_SUITS = {suit.letter: suit for suit in Suit}
+class TrumpSuit(StrEnum):
+    """A suit as the ``trump_suit`` option writes it."""
+
+    C = "C"
+    S = "S"
+    H = "H"
+    D = "D"
+
+    @property
+    def suit(self) -> Suit:
+        return Suit("CSHD".index(self.value))
+
+    @staticmethod
+    def of(suit: Suit) -> TrumpSuit:
+        return TrumpSuit(suit.letter)
 
 
-@dataclass(frozen=True, slots=True)
-class ClassicOptions:
+class ClassicOptions(RuleOptions):
     """Every option of §2.1 with its default."""
 
     praise: Praise = Praise.SIMPLE
@@ -63,63 +79,22 @@ class ClassicOptions:
     ace_ban: bool = True
     last_trump: bool = True
     redeal: bool = True
-    trump_suit: Suit | None = None
+    trump_suit: TrumpSuit | None = None
     follow: Follow = Follow.SUIT_FIRST
     trump_lead: TrumpLead = TrumpLead.DECLARER
 
-    def __post_init__(self) -> None:
-        for name in ("kocherga", "trump_roulette", "ace_ban", "last_trump", "redeal"):
-            value = getattr(self, name)
-            if not isinstance(value, bool):
-                raise KozelError(
-                    Reason.BAD_OPTION, f"option {name} must be true or false, not {value!r}"
-                )
-        for name, kind in (("praise", Praise), ("follow", Follow), ("trump_lead", TrumpLead)):
-            if not isinstance(getattr(self, name), kind):
-                raise KozelError(Reason.BAD_OPTION, f"option {name} must be a {kind.__name__}")
-        if self.trump_suit is not None and not isinstance(self.trump_suit, Suit):
-            raise KozelError(Reason.BAD_OPTION, "option trump_suit must be a Suit or None")
+    @property
+    def fixed_suit(self) -> Suit | None:
+        """The ``trump_suit`` option as a :class:`~core.cards.Suit` (None: unset)."""
+        return None if self.trump_suit is None else self.trump_suit.suit
+
+    @property
+    def fixed_suit_index(self) -> int:
+        """The same as an int, -1 when unset (the engine's form)."""
+        return -1 if self.trump_suit is None else int(self.trump_suit.suit)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ClassicOptions:
-        """Options from a record's ``options`` object: known keys only, JSON values
-        exactly as §2.1 writes them (``1`` is not ``true``)."""
-        if not isinstance(data, Mapping):
-            raise KozelError(Reason.BAD_OPTION, "options must be an object")
-        known = {field.name for field in fields(cls)}
-        values: dict[str, Any] = {}
-        for key, value in data.items():
-            if key not in known:
-                raise KozelError(Reason.BAD_OPTION, f"unknown option {key!r}")
-            if key == "trump_suit":
-                if value is not None and (not isinstance(value, str) or value not in _SUITS):
-                    raise KozelError(
-                        Reason.BAD_OPTION,
-                        f"option trump_suit must be C, S, H, D or null, not {value!r}",
-                    )
-                values[key] = None if value is None else _SUITS[value]
-            elif key in ("praise", "follow", "trump_lead"):
-                kind = {"praise": Praise, "follow": Follow, "trump_lead": TrumpLead}[key]
-                if not isinstance(value, str) or value not in {m.value for m in kind}:
-                    allowed = ", ".join(m.value for m in kind)
-                    raise KozelError(
-                        Reason.BAD_OPTION, f"option {key} must be one of {allowed}, not {value!r}"
-                    )
-                values[key] = kind(value)
-            else:
-                values[key] = value
-        return cls(**values)
-
-    def to_json(self) -> dict[str, Any]:
-        """Every option as a record writes it."""
-        return {
-            "praise": self.praise.value,
-            "kocherga": self.kocherga,
-            "trump_roulette": self.trump_roulette,
-            "ace_ban": self.ace_ban,
-            "last_trump": self.last_trump,
-            "redeal": self.redeal,
-            "trump_suit": None if self.trump_suit is None else self.trump_suit.letter,
-            "follow": self.follow.value,
-            "trump_lead": self.trump_lead.value,
-        }
+    def from_json(cls, data: Mapping[str, Any] | None) -> ClassicOptions:
+        """Options from a record's ``options`` object (or a lobby's choice); raise
+        :class:`~core.errors.KozelError` (``bad-options``) naming the first problem."""
+        return parse_options(cls, data)

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from core.classic.events import ClassicDealResult, ClassicTitle, DealEnd
-from core.events import Team
+from core.seats import Team
 
 #: Pairs that end a game.
 PAIR_LIMIT = 6

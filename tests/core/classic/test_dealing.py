@@ -8,6 +8,7 @@ import pytest
 from core.cards import Suit
 from core.classic.actions import ClassicAction, ClassicActionKind
 from core.classic.dealing import Dealing, Phase
+from core.classic.errors import ClassicReason
 from core.classic.events import CardLaid, DeckCut, LaidTrickTaken, TrumpNamed
 from core.classic.game import ClassicGame
 from core.classic.options import ClassicOptions, Praise
@@ -93,7 +94,7 @@ def test_the_player_after_the_dealer_says_deal_or_praises() -> None:
     assert error.value.reason is Reason.NOT_YOUR_TURN
     with pytest.raises(KozelError) as error:
         dealing.verify(act("3:play 7C"))
-    assert error.value.reason is Reason.WRONG_STEP
+    assert error.value.reason is ClassicReason.WRONG_STEP
     play(dealing, "3:deal")
     assert dealing.phase is Phase.PLAY and dealing.leader == 3 and dealing.declarer is None
 
@@ -102,12 +103,12 @@ def test_praise_kind_must_match_the_option_or_be_named_with_choose() -> None:
     dealing = later(opts(praise="pants"), ends_deck(""))
     with pytest.raises(KozelError) as error:
         dealing.verify(act("0:praise mirror"))
-    assert error.value.reason is Reason.PRAISE_KIND_MISMATCH
+    assert error.value.reason is ClassicReason.PRAISE_KIND_MISMATCH
     assert dealing.can(act("0:praise")) and dealing.can(act("0:praise pants"))
     choose = later(opts(praise="choose"), ends_deck(""))
     with pytest.raises(KozelError) as error:
         choose.verify(act("0:praise"))
-    assert error.value.reason is Reason.PRAISE_KIND_REQUIRED
+    assert error.value.reason is ClassicReason.PRAISE_KIND_REQUIRED
     assert {a.praise for a in choose.legal_actions() if a.praise} == {
         Praise.SIMPLE,
         Praise.PANTS,
@@ -190,7 +191,7 @@ def test_pants_pairs_forced_and_free_lays_and_the_rest() -> None:
     assert sorted(str(a) for a in dealing.legal_actions()) == ["1:lay 7D", "1:lay 8S"]
     with pytest.raises(KozelError) as error:
         dealing.verify(act("1:lay QC"))
-    assert error.value.reason is Reason.NOT_IN_PAIR
+    assert error.value.reason is ClassicReason.NOT_IN_PAIR
     events = play(dealing, "1:lay 7D")
     assert CardLaid(1, card("7D")) in events
     # Seat 2: three good pairs, then (AD, AC) at his fourth pair, both good: he chooses.
@@ -260,7 +261,7 @@ def test_mirror_every_player_cuts_and_draws_from_the_bottom() -> None:
     for bad in (0, 32):
         with pytest.raises(KozelError) as error:
             dealing.verify(ClassicAction.cut(0, bad))
-        assert error.value.reason is Reason.CUT_OUT_OF_RANGE
+        assert error.value.reason is ClassicReason.CUT_OUT_OF_RANGE
     # 5 cards from the top go under: the bottom is now QC, then JS, then AH.
     events = play(dealing, "0:cut 5")
     assert DeckCut(0, 5) in events and CardLaid(0, card("AH")) in events

@@ -9,6 +9,7 @@ import pytest
 
 from core.classic.actions import ClassicAction, ClassicActionKind
 from core.classic.dealing import Dealing
+from core.classic.errors import ClassicReason
 from core.classic.options import Praise
 from core.errors import KozelError, Reason, describe
 from tests.core.classic.helpers import LOW_HAND, act, dealt, ends_deck, later, opts, play
@@ -79,24 +80,24 @@ CASES: list[tuple[Callable[[], Dealing], str, Reason]] = [
     (fresh, "1:play 7C", Reason.NOT_YOUR_TURN),
     (over, "1:play 9S", Reason.DEAL_OVER),
     (fresh, "0:play AH", Reason.NOT_IN_HAND),
-    (fresh, "0:deal", Reason.WRONG_STEP),
-    (praise, "0:lay 7C", Reason.WRONG_STEP),
-    (praise, "0:praise mirror", Reason.PRAISE_KIND_MISMATCH),
-    (choose, "0:praise", Reason.PRAISE_KIND_REQUIRED),
-    (pants_lay, "1:lay QC", Reason.NOT_IN_PAIR),
-    (mirror_cut, "0:cut 32", Reason.CUT_OUT_OF_RANGE),
-    (declared, "0:name_trump D", Reason.WRONG_STEP),
-    (declared, "1:redeal", Reason.WITH_DECLARER),
-    (declared, "1:offer_trump", Reason.WITH_DECLARER),
-    (fresh, "3:offer_trump", Reason.NOT_ONE_TRUMP),
-    (offered, "1:play 7C", Reason.OFFER_PENDING),
-    (offered, "1:redeal", Reason.OFFER_PENDING),
-    (offered, "2:accept_trump TH", Reason.MUST_GIVE_PLAIN),
-    (fresh, "2:decline_trump", Reason.NO_OFFER),
-    (fresh, "2:redeal", Reason.REDEAL_NOT_ALLOWED),
-    (options_off, "0:offer_trump", Reason.OPTION_OFF),
-    (options_off, "1:redeal", Reason.OPTION_OFF),
-    (no_spade, "1:play AD", Reason.ACE_BANNED),
+    (fresh, "0:deal", ClassicReason.WRONG_STEP),
+    (praise, "0:lay 7C", ClassicReason.WRONG_STEP),
+    (praise, "0:praise mirror", ClassicReason.PRAISE_KIND_MISMATCH),
+    (choose, "0:praise", ClassicReason.PRAISE_KIND_REQUIRED),
+    (pants_lay, "1:lay QC", ClassicReason.NOT_IN_PAIR),
+    (mirror_cut, "0:cut 32", ClassicReason.CUT_OUT_OF_RANGE),
+    (declared, "0:name_trump D", ClassicReason.WRONG_STEP),
+    (declared, "1:redeal", ClassicReason.WITH_DECLARER),
+    (declared, "1:offer_trump", ClassicReason.WITH_DECLARER),
+    (fresh, "3:offer_trump", ClassicReason.NOT_ONE_TRUMP),
+    (offered, "1:play 7C", ClassicReason.OFFER_PENDING),
+    (offered, "1:redeal", ClassicReason.OFFER_PENDING),
+    (offered, "2:accept_trump TH", ClassicReason.MUST_GIVE_PLAIN),
+    (fresh, "2:decline_trump", ClassicReason.NO_OFFER),
+    (fresh, "2:redeal", ClassicReason.REDEAL_NOT_ALLOWED),
+    (options_off, "0:offer_trump", ClassicReason.OPTION_OFF),
+    (options_off, "1:redeal", ClassicReason.OPTION_OFF),
+    (no_spade, "1:play AD", ClassicReason.ACE_BANNED),
 ]
 RULE_REASONS = {case[2] for case in CASES}
 
@@ -119,12 +120,12 @@ def test_follow_and_lead_reasons_are_covered_elsewhere_and_words_exist() -> None
     # The follow rules, the trump-lead restriction and the kocherga have their own
     # tests (test_play); here every classic reason has English words.
     for reason in (
-        Reason.MUST_FOLLOW_SUIT,
-        Reason.MUST_PLAY_TRUMP,
-        Reason.MUST_PLAY_TRUMP_SUIT,
-        Reason.MUST_PLAY_PERMANENT_TRUMP,
-        Reason.TRUMP_LEAD_FORBIDDEN,
-        Reason.ALREADY_OFFERED,
+        ClassicReason.MUST_FOLLOW_SUIT,
+        ClassicReason.MUST_PLAY_TRUMP,
+        ClassicReason.MUST_PLAY_TRUMP_SUIT,
+        ClassicReason.MUST_PLAY_PERMANENT_TRUMP,
+        ClassicReason.TRUMP_LEAD_FORBIDDEN,
+        ClassicReason.ALREADY_OFFERED,
         *RULE_REASONS,
     ):
         assert describe(reason)
@@ -141,4 +142,4 @@ def test_follow_and_lead_reasons_are_covered_elsewhere_and_words_exist() -> None
 def test_an_action_without_its_argument_is_refused(action: ClassicAction) -> None:
     with pytest.raises(KozelError) as error:
         fresh().verify(action)
-    assert error.value.reason is Reason.MISSING_ARGUMENT
+    assert error.value.reason is ClassicReason.MISSING_ARGUMENT

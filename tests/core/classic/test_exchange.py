@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from core.classic.dealing import Dealing, Phase
+from core.classic.errors import ClassicReason
 from core.classic.events import DealEnd, RedealAsked, TrumpAccepted, TrumpDeclined, TrumpOffered
 from core.classic.game import ClassicGame
 from core.classic.options import ClassicOptions
 from core.errors import KozelError, Reason
-from core.events import Team
+from core.seats import Team
 from tests.core.classic.helpers import (
     act,
     card,
@@ -44,7 +45,7 @@ def test_a_player_with_exactly_one_trump_may_offer_it() -> None:
     dealing = dealt(opts(trump_suit="H"), HANDS)
     assert "0:offer_trump" in kinds(dealing, 0)
     assert "1:offer_trump" in kinds(dealing, 1)  # 7C, the kocherga, is his one trump
-    assert refused(dealing, "3:offer_trump") is Reason.NOT_ONE_TRUMP
+    assert refused(dealing, "3:offer_trump") is ClassicReason.NOT_ONE_TRUMP
 
 
 def test_the_partner_answers_at_once_and_nothing_else_happens_meanwhile() -> None:
@@ -53,11 +54,11 @@ def test_the_partner_answers_at_once_and_nothing_else_happens_meanwhile() -> Non
     assert dealing.phase is Phase.ANSWER and dealing.turn == 2
     assert sorted(kinds(dealing, 2)) == ["2:accept_trump TC", "2:decline_trump"]
     assert [dealing.legal_actions(s) for s in (0, 1, 3)] == [[], [], []]
-    assert refused(dealing, "0:play 7S") is Reason.OFFER_PENDING
-    assert refused(dealing, "1:redeal") is Reason.OFFER_PENDING
-    assert refused(dealing, "3:offer_trump") is Reason.OFFER_PENDING
+    assert refused(dealing, "0:play 7S") is ClassicReason.OFFER_PENDING
+    assert refused(dealing, "1:redeal") is ClassicReason.OFFER_PENDING
+    assert refused(dealing, "3:offer_trump") is ClassicReason.OFFER_PENDING
     assert refused(dealing, "1:decline_trump") is Reason.NOT_YOUR_TURN
-    assert refused(dealing, "2:accept_trump TH") is Reason.MUST_GIVE_PLAIN
+    assert refused(dealing, "2:accept_trump TH") is ClassicReason.MUST_GIVE_PLAIN
     assert refused(dealing, "2:accept_trump 7S") is Reason.NOT_IN_HAND
 
 
@@ -88,14 +89,14 @@ def test_a_partner_holding_only_trumps_gives_any_card() -> None:
 def test_one_offer_per_player_per_dealing() -> None:
     dealing = dealt(opts(trump_suit="H"), HANDS)
     assert play(dealing, "0:offer_trump", "2:decline_trump")[-1] == TrumpDeclined(2, 0)
-    assert refused(dealing, "0:offer_trump") is Reason.ALREADY_OFFERED
+    assert refused(dealing, "0:offer_trump") is ClassicReason.ALREADY_OFFERED
     assert "0:offer_trump" not in kinds(dealing, 0)
 
 
 def test_no_answer_without_an_offer() -> None:
     dealing = dealt(opts(trump_suit="H"), HANDS)
-    assert refused(dealing, "2:decline_trump") is Reason.NO_OFFER
-    assert refused(dealing, "2:accept_trump TC") is Reason.NO_OFFER
+    assert refused(dealing, "2:decline_trump") is ClassicReason.NO_OFFER
+    assert refused(dealing, "2:accept_trump TC") is ClassicReason.NO_OFFER
 
 
 def test_no_offer_or_redeal_once_the_first_card_is_played() -> None:
@@ -103,8 +104,8 @@ def test_no_offer_or_redeal_once_the_first_card_is_played() -> None:
     dealing = dealt(opts(trump_suit="H"), hands)
     assert "1:redeal" in kinds(dealing, 1)
     play(dealing, "0:play TS")
-    assert refused(dealing, "1:redeal") is Reason.PLAY_STARTED
-    assert refused(dealing, "0:offer_trump") is Reason.PLAY_STARTED
+    assert refused(dealing, "1:redeal") is ClassicReason.PLAY_STARTED
+    assert refused(dealing, "0:offer_trump") is ClassicReason.PLAY_STARTED
     assert "1:redeal" not in kinds(dealing, 1)
 
 
@@ -113,15 +114,15 @@ def test_no_offer_or_redeal_with_a_declarer() -> None:
     play(dealing, "0:praise")
     for seat in range(4):
         assert not [a for a in dealing.legal_actions(seat) if a.kind.value != "play"]
-    assert refused(dealing, "1:redeal") is Reason.WITH_DECLARER
-    assert refused(dealing, "1:offer_trump") is Reason.WITH_DECLARER
+    assert refused(dealing, "1:redeal") is ClassicReason.WITH_DECLARER
+    assert refused(dealing, "1:offer_trump") is ClassicReason.WITH_DECLARER
 
 
 def test_options_off_refuse_offers_and_redeals() -> None:
     hands = {0: HANDS[0], 1: "8C 9C TC 7H 8H 9H 8D 9D"}
     dealing = dealt(opts(trump_suit="H", last_trump=False, redeal=False), hands)
-    assert refused(dealing, "0:offer_trump") is Reason.OPTION_OFF
-    assert refused(dealing, "1:redeal") is Reason.OPTION_OFF
+    assert refused(dealing, "0:offer_trump") is ClassicReason.OPTION_OFF
+    assert refused(dealing, "1:redeal") is ClassicReason.OPTION_OFF
 
 
 # --- Redeals -------------------------------------------------------------------------------
@@ -139,7 +140,7 @@ def test_redeal_needs_twelve_points_or_less_or_four_nines(hand: str, may: bool) 
     dealing = dealt(opts(trump_suit="H"), {3: hand})
     assert ("3:redeal" in kinds(dealing, 3)) is may
     if not may:
-        assert refused(dealing, "3:redeal") is Reason.REDEAL_NOT_ALLOWED
+        assert refused(dealing, "3:redeal") is ClassicReason.REDEAL_NOT_ALLOWED
 
 
 LOW = "7S 8S 9S 7H 8H 9H 7D 8D"

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from core.classic.dealing import Dealing, Phase
+from core.classic.errors import ClassicReason
 from core.classic.events import DealEnd, KochergaCaught
 from core.classic.options import ClassicOptions
 from core.errors import KozelError, Reason
-from core.events import Team
+from core.seats import Team
 from tests.core.classic.helpers import act, dealt, later, opts, play, round_deck
 
 SEAT0 = "KS QD 9H 8C 9C TC KC AC"
@@ -39,7 +40,7 @@ def test_plain_lead_must_be_followed_by_a_plain_card_of_its_suit(follow: str) ->
     dealing = dealt(opts(trump_suit="H", follow=follow), {0: SEAT0, 1: "7S QS TH 7D 8D 9D TD KD"})
     play(dealing, "0:play KS")
     assert legal_cards(dealing, 1) == {"7S"}  # QS is a permanent trump, not a spade
-    assert refused(dealing, "1:play QS") is Reason.MUST_FOLLOW_SUIT
+    assert refused(dealing, "1:play QS") is ClassicReason.MUST_FOLLOW_SUIT
 
 
 @pytest.mark.parametrize("follow", ["suit_first", "any_trump"])
@@ -47,18 +48,18 @@ def test_permanent_trump_lead_must_be_followed_by_any_trump(follow: str) -> None
     dealing = dealt(opts(trump_suit="H", follow=follow), {0: SEAT0, 1: "7S QS TH 7D 8D 9D TD KD"})
     play(dealing, "0:play QD")
     assert legal_cards(dealing, 1) == {"QS", "TH"}
-    assert refused(dealing, "1:play 7S") is Reason.MUST_PLAY_TRUMP
+    assert refused(dealing, "1:play 7S") is ClassicReason.MUST_PLAY_TRUMP
 
 
 def test_trump_suit_lead_suit_first_then_a_permanent_trump() -> None:
     dealing = dealt(opts(trump_suit="H"), {0: SEAT0, 1: "7S QS TH 7D 8D 9D TD KD"})
     play(dealing, "0:play 9H")
     assert legal_cards(dealing, 1) == {"TH"}
-    assert refused(dealing, "1:play QS") is Reason.MUST_PLAY_TRUMP_SUIT
+    assert refused(dealing, "1:play QS") is ClassicReason.MUST_PLAY_TRUMP_SUIT
     no_hearts = dealt(opts(trump_suit="H"), {0: SEAT0, 1: "7S QS 7D 8D 9D TD KD AD"})
     play(no_hearts, "0:play 9H")
     assert legal_cards(no_hearts, 1) == {"QS"}
-    assert refused(no_hearts, "1:play 7S") is Reason.MUST_PLAY_PERMANENT_TRUMP
+    assert refused(no_hearts, "1:play 7S") is ClassicReason.MUST_PLAY_PERMANENT_TRUMP
 
 
 def test_trump_suit_lead_any_trump_takes_every_trump_alike() -> None:
@@ -66,7 +67,7 @@ def test_trump_suit_lead_any_trump_takes_every_trump_alike() -> None:
     dealing = dealt(opts(trump_suit="H", follow="any_trump"), hands)
     play(dealing, "0:play 9H")
     assert legal_cards(dealing, 1) == {"QS", "TH"}
-    assert refused(dealing, "1:play 7S") is Reason.MUST_PLAY_TRUMP
+    assert refused(dealing, "1:play 7S") is ClassicReason.MUST_PLAY_TRUMP
 
 
 @pytest.mark.parametrize("follow", ["suit_first", "any_trump"])
@@ -74,7 +75,7 @@ def test_without_a_card_to_follow_any_card_but_a_banned_ace(follow: str) -> None
     dealing = dealt(opts(trump_suit="H", follow=follow), {0: SEAT0, 1: "7S 8S 7D 8D 9D TD KD AD"})
     play(dealing, "0:play 9H")
     assert legal_cards(dealing, 1) == {"7S", "8S", "7D", "8D", "9D", "TD", "KD"}
-    assert refused(dealing, "1:play AD") is Reason.ACE_BANNED
+    assert refused(dealing, "1:play AD") is ClassicReason.ACE_BANNED
 
 
 def test_card_not_in_hand_and_out_of_turn_are_refused() -> None:
@@ -113,7 +114,7 @@ def test_an_opponent_with_a_plain_card_may_not_lead_trumps() -> None:
     play(dealing, "0:play 8C", "1:play QC", "2:play 7D", "3:play 7H")
     assert dealing.turn == 1
     assert legal_cards(dealing, 1) == {"8S"}
-    assert refused(dealing, "1:play QS") is Reason.TRUMP_LEAD_FORBIDDEN
+    assert refused(dealing, "1:play QS") is ClassicReason.TRUMP_LEAD_FORBIDDEN
 
 
 def test_a_player_holding_only_trumps_may_lead_one() -> None:
@@ -150,7 +151,7 @@ def test_ace_ban_lifts_once_the_suit_has_been_led() -> None:
     play(dealing, "0:play KD", "1:play 7D", "2:play 8D", "3:play 9D", "0:play 8C")
     # No club and no duty: diamonds were led, so AD may go; spades were not: AS may not.
     assert legal_cards(dealing, 1) == {"AD", "7S", "8S", "9S", "TS", "JS"}
-    assert refused(dealing, "1:play AS") is Reason.ACE_BANNED
+    assert refused(dealing, "1:play AS") is ClassicReason.ACE_BANNED
 
 
 def test_the_trump_suit_ace_is_never_banned_and_without_trump_suit_all_aces_are() -> None:

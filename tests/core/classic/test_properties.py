@@ -24,7 +24,14 @@ from core.classic.events import (
 )
 from core.classic.events import ClassicEvent as Event
 from core.classic.game import ClassicGame
-from core.classic.options import PRAISE_KINDS, ClassicOptions, Follow, Praise, TrumpLead
+from core.classic.options import (
+    PRAISE_KINDS,
+    ClassicOptions,
+    Follow,
+    Praise,
+    TrumpLead,
+    TrumpSuit,
+)
 from core.classic.record import game_from_record, game_to_record, replay, report, restore, snapshot
 from core.errors import KozelError
 
@@ -39,7 +46,7 @@ OPTIONS = st.builds(
     ace_ban=st.booleans(),
     last_trump=st.booleans(),
     redeal=st.booleans(),
-    trump_suit=st.sampled_from([None, *Suit]),
+    trump_suit=st.sampled_from([None, *TrumpSuit]),
     follow=st.sampled_from(list(Follow)),
     trump_lead=st.sampled_from(list(TrumpLead)),
 )

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from core.classic.errors import ClassicReason
 from core.classic.events import ClassicTitle, DealEnd, GameFinished
 from core.classic.game import ClassicGame
 from core.classic.options import ClassicOptions
 from core.classic.scoring import is_tails, score_dealing, settle, title_for
-from core.errors import KozelError, Reason
-from core.events import Team
+from core.errors import KozelError
+from core.seats import Team
 from tests.core.classic.helpers import eggs, lucy, redeal_three_times
 
 A, B = Team.A, Team.B
@@ -154,7 +155,7 @@ def test_the_game_ends_at_six_pairs_and_above() -> None:
     assert dealing.result is not None
     with pytest.raises(KozelError) as error:
         game.deal_from(list(dealing.deck))
-    assert error.value.reason is Reason.GAME_OVER
+    assert error.value.reason is ClassicReason.GAME_OVER
 
 
 def test_tails_from_exactly_five_and_eggs_and_tails() -> None:
