@@ -15,7 +15,7 @@ restored from one is the same game, down to the middle of a dealing or an exchan
 >>> restore(snapshot(game)) == game
 True
 >>> replay('{"variant": "classic", "options": {"ace_ban": 1}, "deals": []}')["error"]["reason"]
-'option ace_ban must be true or false, not 1'
+'options: ace_ban: Input should be a valid boolean'
 """
 
 from __future__ import annotations
