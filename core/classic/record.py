@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any
 
 from core.cards import Card, Suit
 from core.classic.actions import ClassicAction, ClassicActionKind
@@ -32,6 +32,7 @@ from core.classic.dealing import Dealing
 from core.classic.game import ClassicGame
 from core.classic.options import PRAISE_KINDS, ClassicOptions, Praise
 from core.errors import KozelError
+from core.record import RecordError, is_int, load_record
 
 VARIANT = "classic"
 SNAPSHOT_VERSION = 1
@@ -101,10 +102,6 @@ def game_to_record(game: ClassicGame, seed: object = None) -> dict[str, Any]:
 # --- The form check ------------------------------------------------------------------
 
 
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 @dataclass(frozen=True, slots=True)
 class _Entry:
     dealer: int
@@ -113,17 +110,10 @@ class _Entry:
 
 
 def _load(source: str | bytes | Mapping[str, Any]) -> Mapping[str, Any]:
-    if isinstance(source, Mapping):
-        return source
     try:
-        data = json.loads(source)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise ClassicRecordError(f"invalid JSON: {error}") from None
-    except RecursionError:
-        raise ClassicRecordError("invalid JSON: nested too deeply") from None
-    if not isinstance(data, Mapping):
-        raise ClassicRecordError("a record must be a JSON object")
-    return data
+        return load_record(source)
+    except RecordError as error:
+        raise ClassicRecordError(error.reason) from None
 
 
 def _card(raw: Mapping[str, Any], deal: int, index: int, seat: int) -> Card:
@@ -141,7 +131,7 @@ def _parse_action(raw: object, deal: int, index: int) -> ClassicAction:
     if not isinstance(raw, Mapping):
         raise ClassicRecordError("an action must be an object", deal, index)
     seat = raw.get("seat")
-    if not _is_int(seat) or not 0 <= seat < 4:
+    if not is_int(seat) or not 0 <= seat < 4:
         raise ClassicRecordError(f"seat must be 0 to 3, not {seat!r}", deal, index)
     name = raw.get("type")
     try:
@@ -154,7 +144,7 @@ def _parse_action(raw: object, deal: int, index: int) -> ClassicAction:
         return ClassicAction(seat, kind, card=_card(raw, deal, index, seat))
     if kind is ClassicActionKind.CUT:
         at = raw.get("at")
-        if not _is_int(at):
+        if not is_int(at):
             raise ClassicRecordError(f"cut needs an integer at, not {at!r}", deal, index, seat)
         return ClassicAction.cut(seat, at)
     if kind is ClassicActionKind.NAME_TRUMP:
@@ -182,7 +172,7 @@ def _parse_entry(raw: object, number: int) -> _Entry:
     if not isinstance(raw, Mapping):
         raise ClassicRecordError("a deal entry must be an object", number)
     dealer = raw.get("dealer")
-    if not _is_int(dealer) or not 0 <= dealer < 4:
+    if not is_int(dealer) or not 0 <= dealer < 4:
         raise ClassicRecordError(f"dealer must be a seat 0 to 3, not {dealer!r}", number)
     deck = raw.get("deck")
     if not isinstance(deck, list):
@@ -261,7 +251,7 @@ def game_from_record(source: str | bytes | Mapping[str, Any]) -> ClassicGame:
 
 def _first_dealer(data: Mapping[str, Any]) -> int:
     value = data.get("first_dealer")
-    return value if _is_int(value) and 0 <= value < 4 else 0
+    return value if is_int(value) and 0 <= value < 4 else 0
 
 
 def report(game: ClassicGame) -> dict[str, Any]:
