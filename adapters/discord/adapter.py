@@ -7,10 +7,13 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+import discord
+
 from adapters.discord.answer import DEFER_AFTER, Running
 from adapters.discord.client import KozelBot
 from adapters.discord.presses import Presses
 from adapters.discord.publisher import DiscordPublisher
+from bot.errors import PlatformRefused
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.models import Platform
@@ -57,13 +60,23 @@ class DiscordAdapter:
         service.add_publisher(Platform.DISCORD, self.publisher)
 
     async def run(self) -> None:
-        """Run the bot with the token from the settings until cancelled or closed."""
+        """Run the bot with the token from the settings until cancelled or closed.
+        Raises :class:`~bot.errors.PlatformRefused` if Discord refuses the token."""
         token = self.settings.discord_bot_token
         if token is None:
             raise RuntimeError("DISCORD_BOT_TOKEN is not set")
         async with self.bot:
             try:
                 await self.bot.start(token.get_secret_value())
+            except discord.LoginFailure as error:
+                raise PlatformRefused(
+                    f"Discord refuses the token ({error}); check DISCORD_BOT_TOKEN"
+                ) from error
+            except discord.PrivilegedIntentsRequired as error:
+                raise PlatformRefused(
+                    f"{error}; allow them in the Developer Portal "
+                    "(Bot -> Privileged Gateway Intents)"
+                ) from error
             finally:
                 await self.publisher.close()
 
