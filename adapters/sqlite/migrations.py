@@ -122,6 +122,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )
         """,
     ),
+    # 2: games that no longer load, set aside (see SqliteStorage): kept, not played.
+    (
+        """
+        CREATE TABLE set_aside_games (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id),
+            reason  TEXT NOT NULL,
+            at      REAL NOT NULL
+        )
+        """,
+    ),
 )
 
 #: The schema version this code reads and writes.
