@@ -62,7 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValidationError as error:
             print(settings_problem(error), file=sys.stderr)
             return 2
-        return asyncio.run(run(args, settings, sys.stdout))
+        try:
+            return asyncio.run(run(args, settings, sys.stdout))
+        except KeyboardInterrupt:  # Ctrl-C: the game is saved, and the console said so
+            return 0
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -237,14 +237,22 @@ class GameService:
             if game is None:
                 raise ServiceError(ErrorCode.UNKNOWN_GAME, game_id)
             if game.status.is_open:
-                self._games[game_id] = game
+                game = self._remember(game)
         return game
 
     async def open_game(self, chat: ChatRef) -> Game | None:
         found = await self.storage.open_game(chat)
         if found is None:
             return None
-        return self._games.setdefault(found.id, found)
+        return self._remember(found)
+
+    def _remember(self, game: Game) -> Game:
+        """Keep an open game loaded from storage (unless a newer copy is kept) and let
+        its computers go on: a game saved while a computer was to move resumes."""
+        kept = self._games.setdefault(game.id, game)
+        if kept is game:
+            self._kick(game)
+        return kept
 
     async def stats(self, user: UserRef) -> UserStats | None:
         return await self.storage.user_stats(user)
@@ -255,14 +263,18 @@ class GameService:
         return await self.storage.leaderboard(chat.platform, chat, limit=10, min_series=1)
 
     async def record(self, game_id: int) -> dict[str, object]:
-        """The game's series as a game record (RULES.md §3)."""
+        """The game's series as a game record (RULES.md §3), with the seed it was
+        shuffled with, if it was given one."""
         game = await self.game(game_id)
-        return series_to_record(game.series)
+        return series_to_record(game.series, seed=game.settings.seed)
 
     # --- The lobby -----------------------------------------------------------------------
 
-    async def open_table(self, chat: ChatRef, creator: User, *, join: bool = False) -> Game:
-        """Open a lobby in a chat; a chat has one open game at most."""
+    async def open_table(
+        self, chat: ChatRef, creator: User, *, join: bool = False, seed: int | None = None
+    ) -> Game:
+        """Open a lobby in a chat; a chat has one open game at most. ``seed``: the seed
+        of the service's random source, kept for the game's record."""
         async with self._chat_lock(chat):
             running = await self.open_game(chat)
             if running is not None:
@@ -276,6 +288,7 @@ class GameService:
                     if info and info.turn_timeout is not None
                     else self.turn_timeout
                 ),
+                seed=seed,
             )
             now = self.clock.now()
             game = Game(
@@ -450,7 +463,7 @@ class GameService:
                 id=0,
                 chat=old.chat,
                 creator=user,
-                settings=old.settings,
+                settings=replace(old.settings, seed=None),
                 seats=[None if s is None else s.with_(missed=0, away=False) for s in old.seats],
                 created_at=now,
                 updated_at=now,
