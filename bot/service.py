@@ -16,8 +16,9 @@ import contextlib
 import logging
 import random
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import normalize_locale
@@ -79,6 +80,14 @@ Sleep = Callable[[float], Awaitable[None]]
 MAX_MOVES_PER_SAVE = 8
 
 
+@dataclass(slots=True)
+class _Lock:
+    """A lock and how many tasks hold or wait for it (to drop it when none do)."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class _Step:
     """One applied action, not saved yet: what it logs, reached and set off."""
@@ -107,6 +116,7 @@ class GameService:
         default_locale: str = "ru",
         players: Callable[[str], Player] = make_player,
         sleep: Sleep = asyncio.sleep,
+        user_cache: int = 10_000,
     ) -> None:
         self.storage = storage
         self.clock: Clock = clock or SystemClock()
@@ -119,8 +129,11 @@ class GameService:
         self._sleep = sleep
         self._publishers: dict[Platform, Publisher] = {}
         self._games: dict[int, Game] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._chat_locks: dict[tuple[Platform, str], asyncio.Lock] = {}
+        #: Per-game locks, only while the game is open or someone holds or waits for
+        #: the lock (a press on a game that does not exist makes none).
+        self._locks: dict[int, _Lock] = {}
+        #: Per-chat locks (one open game a chat), only while held or waited for.
+        self._chat_locks: dict[tuple[Platform, str], _Lock] = {}
         self._drivers: dict[int, asyncio.Task[None]] = {}
         #: (game id, deal number, trick number) where computers were asked for molodka.
         self._molodka_asked: dict[int, tuple[int, int]] = {}
@@ -128,7 +141,9 @@ class GameService:
         self._seat_players: dict[int, dict[int, Player]] = {}
         #: Each user's chosen language (None: none), read from storage once: every
         #: press and every hand drawn asks for it. Users change only through here.
-        self._user_locales: dict[UserRef, str | None] = {}
+        #: The most recently used ``user_cache`` users are kept.
+        self._user_locales: OrderedDict[UserRef, str | None] = OrderedDict()
+        self.user_cache = user_cache
 
     # --- Wiring -----------------------------------------------------------------------
 
@@ -161,12 +176,12 @@ class GameService:
         stored = await self.storage.get_user(user.ref)
         if stored is None:
             await self.storage.save_user(user)
-            self._user_locales[user.ref] = user.locale
+            self._cache_locale(user.ref, user.locale)
             return user
         if stored.name != user.name:
             stored = replace(stored, name=user.name)
             await self.storage.save_user(stored)
-        self._user_locales[user.ref] = stored.locale
+        self._cache_locale(user.ref, stored.locale)
         return stored
 
     async def set_user_locale(self, user: User, locale: str) -> None:
@@ -174,7 +189,7 @@ class GameService:
             raise ServiceError(ErrorCode.BAD_SETTING)
         stored = await self.touch_user(user)
         await self.storage.save_user(replace(stored, locale=locale))
-        self._user_locales[user.ref] = locale
+        self._cache_locale(user.ref, locale)
 
     async def set_chat_locale(self, chat: ChatRef, locale: str) -> None:
         if locale not in LOCALES:
@@ -188,6 +203,12 @@ class GameService:
         info = await self.storage.get_chat(chat)
         return info.locale if info and info.locale else self._default_chat_locale(chat)
 
+    def _cache_locale(self, user: UserRef, locale: str | None) -> None:
+        self._user_locales[user] = locale
+        self._user_locales.move_to_end(user)
+        while len(self._user_locales) > self.user_cache:
+            self._user_locales.popitem(last=False)
+
     def _default_chat_locale(self, chat: ChatRef) -> str:
         if chat.language:
             return normalize_locale(chat.language, self.default_locale)
@@ -196,10 +217,15 @@ class GameService:
     async def user_locale(self, user: UserRef, fallback: str | None = None) -> str:
         if user in self._user_locales:
             chosen = self._user_locales[user]
+            self._user_locales.move_to_end(user)
         else:
             stored = await self.storage.get_user(user)
             # A language chosen while this read waited is newer: it stays.
-            chosen = self._user_locales.setdefault(user, stored.locale if stored else None)
+            if user in self._user_locales:
+                chosen = self._user_locales[user]
+            else:
+                chosen = stored.locale if stored else None
+                self._cache_locale(user, chosen)
         if chosen in LOCALES:
             return chosen
         if fallback is not None and fallback in LOCALES:
@@ -757,15 +783,37 @@ class GameService:
 
     # --- Plumbing ------------------------------------------------------------------------
 
-    def _chat_lock(self, chat: ChatRef) -> asyncio.Lock:
-        return self._chat_locks.setdefault((chat.platform, chat.id), asyncio.Lock())
+    @contextlib.asynccontextmanager
+    async def _chat_lock(self, chat: ChatRef) -> AsyncIterator[None]:
+        key = (chat.platform, chat.id)
+        entry = self._chat_locks.setdefault(key, _Lock())
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if not entry.users and self._chat_locks.get(key) is entry:
+                del self._chat_locks[key]
 
     @contextlib.asynccontextmanager
     async def _locked(self, game_id: int) -> AsyncIterator[Game]:
-        lock = self._locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            game = await self.game(game_id)
-            yield game
+        """Hold the game's lock; raises UNKNOWN_GAME (taking no lock) for a game that
+        does not exist. The lock is dropped once the game is closed and nobody holds
+        or waits for it."""
+        entry = self._locks.get(game_id)
+        if entry is None:
+            await self.game(game_id)  # it exists (or this raises)
+            entry = self._locks.setdefault(game_id, _Lock())
+        entry.users += 1
+        try:
+            async with entry.lock:
+                game = await self.game(game_id)
+                yield game
+        finally:
+            entry.users -= 1
+            if not entry.users and game_id not in self._games and self._locks.get(game_id) is entry:
+                del self._locks[game_id]
 
     async def _save(
         self,
@@ -780,6 +828,9 @@ class GameService:
 
     def _forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
+        entry = self._locks.get(game_id)
+        if entry is not None and not entry.users:
+            del self._locks[game_id]
         self._molodka_asked.pop(game_id, None)
         self._seat_players.pop(game_id, None)
 
