@@ -404,8 +404,8 @@ console-follow =
         [one] card
        *[other] cards
     }: beat, or discard face down.
-console-seed-differs = This saved game was shuffled with --seed { $saved }: it goes on as it was saved, and --seed { $seed } is not used.
-console-seed-none = This saved game was shuffled without --seed: it goes on as it was saved, and --seed { $seed } is not used.
+console-seed-differs = This saved game was shuffled with --seed { $saved }, not { $seed }: it goes on as it was saved, and its record keeps seed { $saved }.
+console-seed-none = This saved game was shuffled without --seed, not with { $seed }: it goes on as it was saved, and its record has no seed.
 console-database-in-use = The database { $path } is in use by another Kozel (the bot, or a game in another terminal). Stop that one first, or choose another database with --db.
 
 ## Discord: slash command names and options (lowercase, no spaces, at most 32 characters)

@@ -271,8 +271,8 @@ def test_a_saved_game_met_with_another_seed_says_so(tmp_path: Path) -> None:
     )
     _, text = run_console_within(tmp_path, lines("q"), "--seed", "7", "--lang", "en")
     assert (
-        "This saved game was shuffled with --seed 6: it goes on as it was saved, "
-        "and --seed 7 is not used." in text
+        "This saved game was shuffled with --seed 6, not 7: it goes on as it was saved, "
+        "and its record keeps seed 6." in text
     )
     _, again = run_console_within(tmp_path, lines("q"), "--seed", "6", "--lang", "en")
     assert "--seed" not in again
