@@ -1,11 +1,13 @@
 """Keep each platform's bot running: a failure is logged and the bot started again.
 
-A platform whose ``run`` fails with a passing error (the network is down, the server
-answered 5xx, a bug) is started again after a pause that doubles at each failure in
-a row (from ``Backoff.first`` up to ``Backoff.most`` seconds; a run that lasted
-``Backoff.reset`` seconds or more starts the count over). A platform that refuses the
-bot for good (:class:`~bot.errors.PlatformRefused`: a wrong token) is not started
-again. The others go on either way; once every platform has failed for good,
+A platform whose ``run`` fails (the network is down, the server answered 5xx, a bug)
+is started again after a pause that doubles at each failure in a row (from
+``Backoff.first`` up to ``Backoff.most`` seconds; a run that lasted ``Backoff.reset``
+seconds or more starts the count over). A platform that refuses the bot
+(:class:`~bot.errors.PlatformRefused`: a wrong token) is tried the same way, but
+``Backoff.refusals`` times at most (a token just issued, a hiccup of the server); then
+it has failed for good. The others go on either way; once every platform has failed
+for good,
 :func:`supervise_all` raises :class:`AllPlatformsFailed`, so that the process exits
 with an error and its supervisor (systemd, Docker) can tell.
 """
@@ -33,6 +35,8 @@ class Backoff:
     most: float = 300.0
     #: A run at least this long was healthy: the next failure waits ``first`` again.
     reset: float = 60.0
+    #: How many times in a row a platform may refuse the token before it is given up.
+    refusals: int = 5
 
     def delays(self) -> Callable[[], float]:
         """A counter of pauses: each call returns the next (doubled) one."""
@@ -55,6 +59,7 @@ async def supervise(name: str, run: Run, backoff: Backoff) -> bool:
     (returns False); passing failures are logged and the platform started again."""
     loop = asyncio.get_running_loop()
     delays = backoff.delays()
+    refused = 0
     while True:
         started = loop.time()
         try:
@@ -62,9 +67,25 @@ async def supervise(name: str, run: Run, backoff: Backoff) -> bool:
         except asyncio.CancelledError:
             raise
         except PlatformRefused as error:
-            log.error("the %s bot cannot run: %s; the other platforms go on", name, error)
-            return False
+            refused += 1
+            if refused >= backoff.refusals:
+                log.error(
+                    "the %s bot cannot run: %s; given up after %d tries; the other platforms go on",
+                    name,
+                    error,
+                    refused,
+                )
+                return False
+            delay = delays()
+            log.error(
+                "the %s bot cannot run: %s; it tries again in %g s; the other platforms go on",
+                name,
+                error,
+                delay,
+            )
+            await asyncio.sleep(delay)
         except Exception:
+            refused = 0
             if loop.time() - started >= backoff.reset:
                 delays = backoff.delays()
             delay = delays()

@@ -33,7 +33,7 @@ from tests.fakes.telegram import FakeTelegram
 ROOT = Path(__file__).resolve().parents[3]
 TELEGRAM_TOKEN = "123456:AAE-telegram-very-secret"
 DISCORD_TOKEN = "discord-very-secret-token"
-QUICK = Backoff(first=0.01, most=0.04)
+QUICK = Backoff(first=0.01, most=0.04, refusals=2)
 
 
 class BrokenTelegram:
@@ -234,15 +234,18 @@ async def test_one_bad_token_is_given_up_and_the_other_platform_goes_on(
         )
         run = asyncio.create_task(main.run_platforms(settings, backoff=QUICK))
         try:
-            await logs.until(lambda: kozel_records(caplog, logging.ERROR))
+            await logs.until(lambda: len(kozel_records(caplog, logging.ERROR)) >= 2)
             await discord_started(dc, quick_discord)
             await discord_answers_help(dc)
-            assert kozel_records(caplog, logging.ERROR) == [
+            refused = (
                 "the Telegram bot cannot run: the Bot API server refuses the token "
                 "(Unauthorized); check TELEGRAM_BOT_TOKEN and TELEGRAM_API_URL; "
-                "the other platforms go on"
+            )
+            assert kozel_records(caplog, logging.ERROR) == [
+                refused + "it tries again in 0.01 s; the other platforms go on",
+                refused + "given up after 2 tries; the other platforms go on",
             ]
-            assert [call.status for call in tg.calls] == [401]  # not tried again
+            assert [call.status for call in tg.calls] == [401, 401]  # then given up
             assert not run.done()
         finally:
             run.cancel()
@@ -267,11 +270,12 @@ async def test_bad_tokens_on_every_platform_end_the_run_with_an_error(
         with pytest.raises(AllPlatformsFailed, match="Telegram, Discord"):
             async with asyncio.timeout(10):
                 await main.run_platforms(settings, backoff=QUICK)
-        assert [c.status for c in dc.calls if c.path == "/users/@me"] == [401]
+        assert [c.status for c in dc.calls if c.path == "/users/@me"] == [401, 401]
     refused = sorted(kozel_records(caplog, logging.ERROR))
-    assert len(refused) == 2
+    assert len(refused) == 4
     assert refused[0].startswith("the Discord bot cannot run: Discord refuses the token")
-    assert refused[1].startswith("the Telegram bot cannot run: the Bot API server refuses")
+    assert refused[2].startswith("the Telegram bot cannot run: the Bot API server refuses")
+    assert sum("given up after 2 tries" in message for message in refused) == 2
 
 
 def test_env_example_with_only_the_discord_token_runs_discord(
