@@ -351,3 +351,30 @@ def test_a_second_console_on_the_same_database_is_refused(tmp_path: Path) -> Non
         "or a game in another terminal). Stop that one first, or choose another database "
         "with --db.\n"
     )
+
+
+def test_a_saved_game_that_no_longer_loads_is_set_aside_and_a_new_one_starts(
+    tmp_path: Path,
+) -> None:
+    """Regression: one game whose snapshot no longer replayed stopped the console."""
+    from tests.bot.test_storage import corrupt
+
+    run_console(tmp_path, lines("a"), "--seed", "4", "--lang", "en")
+
+    async def break_it() -> int:
+        async with await SqliteStorage.open(tmp_path / "kozel.sqlite3") as storage:
+            (game,) = await storage.active_games()
+            await corrupt(storage, game.id)
+            return game.id
+
+    broken = asyncio.run(break_it())
+    status, text = run_console(tmp_path, lines("q"), "--seed", "4", "--lang", "en")
+    assert status == 0
+    assert "Your unfinished game is back on the table." not in text
+    assert "Kozel in the terminal." in text and "The game is saved" in text
+
+    async def set_aside() -> dict[int, str]:
+        async with await SqliteStorage.open(tmp_path / "kozel.sqlite3") as storage:
+            return await storage.set_aside()
+
+    assert list(asyncio.run(set_aside())) == [broken]
