@@ -31,7 +31,7 @@ def forms(secret: str) -> set[str]:
     URL's path or query carries it.
 
     >>> sorted(forms("1:a/b"))
-    ['1%3Aa%2Fb', '1:a%2Fb', '1:a/b']
+    ['1%3Aa%2Fb', '1%3Aa/b', '1:a%2Fb', '1:a/b']
     """
     found = {secret, quote(secret, safe=""), quote(secret, safe=":@"), quote(secret)}
     return {form for form in found if form}
