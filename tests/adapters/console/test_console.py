@@ -282,9 +282,10 @@ def test_the_humans_name_is_read_in_the_language_of_each_run(tmp_path: Path) -> 
     """Regression: the name was stored translated, so a game begun in English read
     "Player (you)" in a Russian run."""
     run_console(tmp_path, lines("a"), "--seed", "4", "--lang", "en")
-    _, russian = run_console(tmp_path, lines("t", "q"), "--lang", "ru")
+    # On to the series' end, whose result names the teams.
+    _, russian = run_console(tmp_path, lines(*(["a"] * 60)), "--lang", "ru")
     assert "Ваша неоконченная партия снова на столе." in russian
-    assert "Игрок (вы)" in russian and "Player (you)" not in russian
+    assert "Игрок (вы) и " in russian and "Player (you)" not in russian
 
 
 def test_the_console_says_your_team_and_how_many_cards_to_follow_with(tmp_path: Path) -> None:
