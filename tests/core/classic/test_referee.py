@@ -300,3 +300,37 @@ def test_an_exchange_is_seen_by_the_partners_only() -> None:
         exchange = dealing.view(seat).exchange
         assert exchange is not None and {exchange.given, exchange.got} == swapped
     assert mask_of(dealing.hand(0)) & mask_of([card("AS")])
+
+
+# --- The J♣ holder is the seat J♣ was dealt to ---------------------------------------------
+
+
+def _play_out(dealing: Dealing) -> None:
+    while not dealing.is_over:
+        turn = dealing.turn
+        assert turn is not None
+        dealing.apply(dealing.legal_actions(turn)[0])
+
+
+def test_jack_of_clubs_holder_stays_when_the_jack_is_given_in_an_exchange() -> None:
+    hands = {0: "JC 9C 8C TC KC AC 9H TH", 2: "AS KS 7S 8S 7H 8H 7D 8D"}
+    dealing = dealt(opts(**NO_TRUMPS), hands)
+    play(dealing, "0:offer_trump", "2:accept_trump AS")
+    assert card("JC") in dealing.hand(2)
+    assert dealing.jack_of_clubs_holder == 0
+    _play_out(dealing)
+    assert dealing.result is not None and dealing.result.next_dealer == 0
+
+
+def test_jack_of_clubs_holder_stays_when_the_jack_is_laid_into_the_laid_trick() -> None:
+    # As KOCHERGA_LAID, but seat 1's last pair is (9H JC) and seat 0 lays JS.
+    deck = ends_deck("QS QH QD QC JH 7C 7H 9H 7S 9S", "TS 8S JC 8H AC JD JS AD AH AS")
+    dealing = later(opts(praise="pants", trump_suit="H"), deck)
+    play(dealing, "0:praise", "0:lay JS")
+    assert dealing.view(1).pair == cards("9H JC")
+    play(dealing, "1:lay JC", "2:lay 7S", "3:lay 9S")
+    assert dealing.trick_number == 1 and dealing.turn == 1  # J♣ took the laid trick
+    assert all(card("JC") not in dealing.hand(s) for s in range(4))
+    assert dealing.jack_of_clubs_holder == 1
+    _play_out(dealing)
+    assert dealing.result is not None and dealing.result.next_dealer == 1
