@@ -32,6 +32,7 @@ from tests.core.classic.helpers import (
     opts,
     plain_deck,
     play,
+    round_deck,
 )
 from tests.core.classic.test_properties import OPTIONS, SEEDS
 
@@ -334,3 +335,37 @@ def test_jack_of_clubs_holder_stays_when_the_jack_is_laid_into_the_laid_trick() 
     assert dealing.jack_of_clubs_holder == 1
     _play_out(dealing)
     assert dealing.result is not None and dealing.result.next_dealer == 1
+
+
+# --- follow × trump_lead ----------------------------------------------------------------------
+
+# Simple praise by seat 0: 9H is not good, so ♥ is the trump suit and one card each
+# goes round from the declarer. Seat 2 trumps the spade lead and leads next.
+FOLLOW_HANDS = {
+    0: "9H 7S AS TS 7C 8C 9C TC",
+    1: "8S KC AC JC JS JH JD 8H",
+    2: "KH TH 7D 8D 9D TD KD AD",
+    3: "9S 7H QD QC QS QH AH KS",
+}
+
+
+@pytest.mark.parametrize("trump_lead", ["declarer", "team"])
+@pytest.mark.parametrize("follow", ["suit_first", "any_trump"])
+def test_follow_and_trump_lead_combine(trump_lead: str, follow: str) -> None:
+    options = opts(praise="simple", trump_lead=trump_lead, follow=follow)
+    dealing = later(options, round_deck(FOLLOW_HANDS, first=0), dealer=3)
+    play(dealing, "0:praise")
+    assert dealing.trump is Suit.HEARTS and dealing.turn == 0
+    play(dealing, "0:play 7S", "1:play 8S", "2:play KH", "3:play 9S")
+    assert dealing.turn == 2 and dealing.tricks == (1, 0)
+    if trump_lead == "declarer":
+        with pytest.raises(KozelError) as error:
+            dealing.verify(act("2:play TH"))
+        assert error.value.reason is ClassicReason.TRUMP_LEAD_FORBIDDEN
+        return
+    play(dealing, "2:play TH")
+    allowed = {a.card for a in dealing.legal_actions(3)}
+    if follow == "suit_first":
+        assert allowed == set(cards("7H AH"))
+    else:
+        assert allowed == set(cards("7H AH QD QC QS QH"))
