@@ -45,13 +45,14 @@ from bot.ports import (
     Storage,
     UserStats,
 )
-from core.ai import Observer, Player, make_player, safe_move
+from core.ai import Observer, Player, make_player, public_events, safe_move
 from core.errors import KozelError
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
 from core.yard.events import DealResult, DealScored, Event, SeriesFinished, SeriesResult
 from core.yard.record import action_to_json, series_to_record
 from core.yard.series import Series
+from core.yard.views import SeatView
 
 log = logging.getLogger(__name__)
 
@@ -626,7 +627,7 @@ class GameService:
 
     # --- Computer players ----------------------------------------------------------------
 
-    def _next_computer_move(self, game: Game) -> tuple[int, Action, bool] | None:
+    async def _next_computer_move(self, game: Game) -> tuple[int, Action, bool] | None:
         """The computer-played seat to act now and its action, or None.
 
         At the start of a trick a computer that may declare a molodka decides first
@@ -643,27 +644,39 @@ class GameService:
             seat = game.seats[holder]
             if seat is not None and seat.plays_itself and not deal.table_view().plays:
                 self._molodka_asked[game.id] = trick
-                choice = self._player(game, holder).choose(deal.view(holder), self.rng)
+                choice = await self._think(self._player(game, holder), deal.view(holder))
                 if choice is not None and choice.kind is ActionKind.MOLODKA:
                     return holder, choice, seat.kind is SeatKind.HUMAN
         seat = game.seats[deal.turn]
         if seat is None or not seat.plays_itself:
             return None
         view = deal.view(deal.turn)
-        choice = self._player(game, deal.turn).choose(view, self.rng)
+        choice = await self._think(self._player(game, deal.turn), view)
         if choice is None or choice not in view.legal or choice.kind is ActionKind.MOLODKA:
             # A player that declines its turn (or would declare out of its turn
             # here) still has to move: take the safe move instead.
             choice = safe_move(view)
         return deal.turn, choice, seat.kind is SeatKind.HUMAN
 
+    async def _think(self, player: Player, view: SeatView) -> Action | None:
+        """A computer player's choice, worked out in a worker thread: a search takes
+        up to a few hundred milliseconds and must not hold up the event loop (the
+        game's lock keeps its state still meanwhile)."""
+        return await asyncio.to_thread(player.choose, view, self.rng)
+
     def _player(self, game: Game, seat_no: int) -> Player:
         players = self._seat_players.setdefault(game.id, {})
         player = players.get(seat_no)
         if player is None:
             seat = game.seats[seat_no]
-            level = seat.level if seat is not None and seat.is_computer else "baseline"
+            level = seat.level if seat is not None and seat.is_computer else "normal"
             player = players[seat_no] = self._players(level)
+            deal = game.series.current
+            if isinstance(player, Observer) and deal is not None:
+                # A player made in the middle of a deal (a restart, an away human)
+                # learns what the table saw of it so far.
+                for event in public_events(deal):
+                    player.observe(event)
         return player
 
     def _observe(self, game: Game, events: list[Event]) -> None:
@@ -714,7 +727,7 @@ class GameService:
                     steps: list[_Step] = []
                     # Without a delay the computers' moves in a row are one save.
                     while len(steps) < MAX_MOVES_PER_SAVE and (
-                        move := self._next_computer_move(game)
+                        move := await self._next_computer_move(game)
                     ):
                         _, action, for_human = move
                         steps.append(self._advance(game, action, user=None, auto=for_human))
