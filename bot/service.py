@@ -45,7 +45,15 @@ from bot.ports import (
     Storage,
     UserStats,
 )
-from core.ai import Observer, Player, make_player, public_events, safe_move
+from core.ai import (
+    DEFAULT_LEVEL,
+    LEVEL_NAMES,
+    Observer,
+    Player,
+    make_player,
+    public_events,
+    safe_move,
+)
 from core.errors import KozelError
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
@@ -115,6 +123,7 @@ class GameService:
         turn_timeout: int = 120,
         max_missed: int = 3,
         default_locale: str = "ru",
+        computer_level: str = DEFAULT_LEVEL,
         players: Callable[[str], Player] = make_player,
         sleep: Sleep = asyncio.sleep,
         user_cache: int = 10_000,
@@ -126,6 +135,7 @@ class GameService:
         self.turn_timeout = turn_timeout
         self.max_missed = max_missed
         self.default_locale = default_locale
+        self.computer_level = computer_level
         self._players = players
         self._sleep = sleep
         self._publishers: dict[Platform, Publisher] = {}
@@ -316,6 +326,7 @@ class GameService:
                     else self.turn_timeout
                 ),
                 seed=seed,
+                computer_level=self.computer_level,
             )
             now = self.clock.now()
             game = Game(
@@ -388,7 +399,8 @@ class GameService:
     async def change_setting(
         self, game_id: int, version: int | None, user: UserRef, arg: str
     ) -> Game:
-        """``t<seconds>`` sets the turn timeout, ``l<locale>`` the table's language."""
+        """``t<seconds>`` sets the turn timeout, ``l<locale>`` the table's language,
+        ``c<level>`` its computer players' level (those seated and those to come)."""
 
         def change(game: Game) -> None:
             if user != game.creator:
@@ -397,6 +409,9 @@ class GameService:
             if settings is None:
                 raise ServiceError(ErrorCode.BAD_SETTING, game.id)
             game.settings = settings
+            for index, seat in enumerate(game.seats):
+                if seat is not None and seat.is_computer:
+                    game.seats[index] = seat.with_(level=settings.computer_level)
 
         game = await self._lobby_change(game_id, version, change)
         info = await self.storage.get_chat(game.chat) or ChatInfo(game.chat)
@@ -881,4 +896,6 @@ def _parse_setting(settings: TableSettings, arg: str) -> TableSettings | None:
         return replace(settings, turn_timeout=int(arg[1:]))
     if arg.startswith("l") and arg[1:] in LOCALES:
         return replace(settings, locale=arg[1:])
+    if arg.startswith("c") and arg[1:] in LEVEL_NAMES:
+        return replace(settings, computer_level=arg[1:])
     return None

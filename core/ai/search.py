@@ -41,17 +41,20 @@ from core.yard.views import SeatView
 class SearchSettings:
     """How hard the search player looks (all counts)."""
 
-    worlds: int = 24
+    worlds: int = 30
     """Worlds sampled per decision."""
-    playouts: int = 2
+    playouts: int = 1
     """Playouts per action and world before the stock is empty."""
     shortlist: int = 6
     """Candidate actions searched: the baseline's best."""
-    explore: float = 0.1
+    explore: float = 0.0
     """Chance of a random action at each step of a playout."""
-    weight: float = 1.0
+    weight: float = 3.0
     """Value of a 60-point margin, in loss points."""
-    sighted: bool = False
+    margin: float = 0.1
+    """How much better (mean value) than the baseline's choice an action must
+    look in playouts to be played instead."""
+    sighted: bool = True
     """Whether the playouts' players see the world's hands (closer to best play)."""
     endgame_nodes: int = 4_000
     """Search nodes per world for an exact stock-empty endgame (0: playouts)."""
@@ -108,6 +111,12 @@ class SearchPlayer:
         actions = self._shortlist(view, actions)
         values = self._values(view, sampler, [_raw(a) for a in actions], seed)
         best = max(range(len(actions)), key=lambda i: (values[i], -i))
+        # Playouts are noisy: the baseline's choice (the first) stands unless the
+        # search finds a clearly better one. Exact endgames are trusted as they are.
+        exact = view.table.stock_size == 0 and len(view.hand) <= self.settings.endgame_cards
+        margin = 0.0 if exact else self.settings.margin * self.settings.worlds
+        if values[best] - values[0] <= margin:
+            best = 0
         return self._chosen(actions[best])
 
     def _chosen(self, action: Action) -> Action:

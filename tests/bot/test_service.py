@@ -11,7 +11,7 @@ import pytest
 from adapters.sqlite import SqliteStorage
 from bot.errors import ErrorCode, ServiceError
 from bot.memory import MemoryStorage
-from bot.models import ChatRef, GameStatus, Platform, SeatKind
+from bot.models import ChatRef, GameStatus, Platform, SeatKind, TableSettings
 from bot.ports import ChangeKind, Storage
 from bot.service import GameService
 from core.ai import safe_move
@@ -143,7 +143,7 @@ async def test_settings_only_by_the_creator_and_only_known_values(
     with pytest.raises(ServiceError) as not_creator:
         await service.change_setting(game.id, game.version, BOB.ref, "t30")
     assert not_creator.value.code == ErrorCode.NOT_CREATOR
-    for bad in ("t7", "lxx", "", "q1"):
+    for bad in ("t7", "lxx", "", "q1", "cgrandmaster", "cbaseline"):
         with pytest.raises(ServiceError) as refused:
             await service.change_setting(game.id, game.version, ALICE.ref, bad)
         assert refused.value.code == ErrorCode.BAD_SETTING
@@ -152,6 +152,25 @@ async def test_settings_only_by_the_creator_and_only_known_values(
     assert game.settings.turn_timeout == 30 and game.settings.locale == "en"
     chat = await storage.get_chat(CHAT)
     assert chat is not None and chat.locale == "en" and chat.turn_timeout == 30
+
+
+async def test_new_tables_have_strong_computers_and_the_creator_may_change_their_level(
+    service: GameService, storage: Storage
+) -> None:
+    assert TableSettings().computer_level == "strong"
+    assert GameService(storage).computer_level == "strong"
+    game = await service.open_table(CHAT, ALICE, join=True)
+    assert game.settings.computer_level == "normal"  # the tests' service
+    game = await service.add_computer(game.id, game.version, ALICE.ref, Team.B)
+    assert [s.level for s in game.seats if s is not None and s.is_computer] == ["normal"]
+    game = await service.change_setting(game.id, game.version, ALICE.ref, "ceasy")
+    game = await service.add_computer(game.id, game.version, ALICE.ref, Team.A)
+    assert game.settings.computer_level == "easy"
+    # The seated computer and the one added after are both easy.
+    assert [s.level for s in game.seats if s is not None and s.is_computer] == ["easy", "easy"]
+    with pytest.raises(ServiceError) as refused:
+        await service.change_setting(game.id, game.version, BOB.ref, "cnormal")
+    assert refused.value.code == ErrorCode.NOT_CREATOR
 
 
 async def test_cancel_by_creator_or_admin_only(service: GameService) -> None:

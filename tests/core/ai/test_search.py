@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import random
 
-from core.actions import Action, ActionKind
 from core.ai import SearchPlayer, SearchSettings, make_player, play_deal, public_events
 from core.ai.endgame import Solver, solve
 from core.ai.memory import DealMemory
 from core.ai.rollout import legal_moves, step
 from core.ai.worlds import Sampler, World
 from core.cards import mask_of
-from core.deal import Deal, points_in
-from core.events import DealStarted, Event
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import Deal, points_in
+from core.yard.events import DealStarted, Event
 
 from .positions import deal_from_hands
 
