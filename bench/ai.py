@@ -156,7 +156,13 @@ def _players(
 
 
 def measure(
-    deals: int, series: int, seed: int, player: str = "baseline", opponent: str = "random"
+    deals: int,
+    series: int,
+    seed: int,
+    player: str = "baseline",
+    opponent: str = "random",
+    *,
+    progress: bool = False,
 ) -> Figures:
     """Play ``deals`` deals (each shuffle twice, teams swapped) and ``series`` series
     of ``player`` against ``opponent``."""
@@ -175,6 +181,13 @@ def measure(
         taken += result.loss_points[team]
         eggs += result.eggs
         wins += result.winner is team
+        if progress and (i + 1) % 50 == 0:
+            print(
+                f"after {i + 1} deals: wins {wins}, eggs {eggs}, points {points} / "
+                f"{opponent_points}, loss points given {given}, taken {taken}",
+                file=sys.stderr,
+                flush=True,
+            )
     series_wins = series_deals = 0
     series_rng = random.Random(master.getrandbits(64))
     for k in range(series):
@@ -222,7 +235,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdout.flush()
         print(f"elapsed_seconds: {time.perf_counter() - start:.1f}", file=sys.stderr)
         return
-    figures = measure(args.deals, args.series, args.seed, args.x, args.y)
+    figures = measure(args.deals, args.series, args.seed, args.x, args.y, progress=True)
     for line in figures.lines(args.x, args.y):
         print(line)
     sys.stdout.flush()
