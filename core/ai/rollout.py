@@ -15,6 +15,11 @@ so the playouts use a cheap greedy policy, with a little randomness:
 - a molodka is declared at the start of the trick, as the rules ask of bots;
 - with probability ``explore`` a uniformly random legal action instead.
 
+``sighted`` playouts let the policy look at the world's hands (it is a sampled world,
+so nothing real is revealed): a beat is made only with the cheapest set that no
+opponent still to play can beat, at half the price, and points are loaded onto the
+partner's set when no opponent still to play can beat it.
+
 Everything is plain ints and bitmasks; one playout of a whole deal costs some tens
 of microseconds.
 """

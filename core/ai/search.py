@@ -9,12 +9,14 @@ strongest bridge, Skat and Schafkopf programs do):
   deal (:mod:`core.ai.rollout`), the same worlds and random numbers for every
   action, so that the actions are compared on equal terms;
 - once the stock is empty every card is in a hand, the piles or a face-down
-  discard, and each world is solved exactly (:mod:`core.ai.endgame`) within a
-  node budget, falling back to playouts when it runs out;
+  discard, and with hands of three cards or fewer each world is solved exactly
+  (:mod:`core.ai.endgame`) within a node budget, falling back to playouts when it
+  runs out;
 - a molodka is decided at the start of the trick, by the same search: declaring
   now against going on without it.
 
-Only the candidate actions the baseline rates best are searched (``shortlist``).
+Only the candidate actions the baseline rates best are searched (``shortlist``), and
+the baseline's own choice stands unless playouts find one better by ``margin``.
 Every bound is a count (worlds, playouts, nodes), never a clock, so a decision is
 the same for the same view, memory and random numbers, whatever the machine. The
 value of a deal's end is the loss points given minus those taken, plus a little
