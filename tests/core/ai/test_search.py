@@ -185,12 +185,24 @@ def test_declares_a_molodka_of_high_trumps() -> None:
 
 
 def test_the_molodka_decision_is_the_search_s() -> None:
-    deal = deal_from_hands(["6C 7C 8C 9C", "AH TH KH QH", "6S 7S 8S 9S", "6D 7D 8D 9D"], "JH")
-    view = deal.view(1)
-    player = SearchPlayer(SMALL)
-    sampler = Sampler(view, None)
-    declare, going_on = player._values(view, sampler, [(3, 0), (-1, 0)], 7)
-    assert declare > going_on
+    # Several molodkas of seat 1, strong and weak: it declares exactly when the
+    # search values declaring now at least as high as going on without it.
+    for hand, trump in (
+        ("AH TH KH QH", "JH"),
+        ("6S 7S 8S 9S", "JH"),
+        ("6H 7H 8H 9H", "JH"),
+        ("AS TS KS QS", "JD"),
+    ):
+        rest = [c for c in ("6C 7C 8C 9C", "6D 7D 8D 9D", "JC QC KC TC") if trump[1] not in c]
+        deal = deal_from_hands([rest[0], hand, rest[1], "JS QD KD AD"], trump)
+        view = deal.view(1)
+        assert view.molodka
+        seed = random.Random(1).getrandbits(64)  # what choose draws first
+        sampler = Sampler(view, None)
+        declare, going_on = SearchPlayer(SMALL)._values(view, sampler, [(3, 0), (-1, 0)], seed)
+        choice = SearchPlayer(SMALL).choose(view, random.Random(1))
+        wanted = Action.molodka(1) if declare >= going_on else None
+        assert choice == wanted, (hand, declare, going_on)
 
 
 def test_search_players_play_whole_deals_legally() -> None:
