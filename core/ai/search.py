@@ -158,6 +158,7 @@ class SearchPlayer:
                     for i, value in enumerate(solved):
                         totals[i] += value
                     continue
+                exact = False  # too big for the budget: the other worlds will be too
             seeds = [rng.random() for _ in range(settings.playouts)]
             for i, (kind, mask) in enumerate(moves):
                 for playout_seed in seeds:
