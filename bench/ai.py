@@ -13,14 +13,15 @@ team alternating.
 Prints ``name: value`` lines (``x`` and ``y`` stand for the levels' names):
 
 - ``x_deal_win_rate``: deals won by x's team / deals (eggs are neither won nor
-  lost), and ``x_deal_win_rate_95``: its 95 % interval (Wilson);
+  lost), and ``x_deal_win_rate_95_low`` / ``_high``: its 95 % interval (Wilson);
 - ``x_decided_win_rate``: the same among deals that were not eggs;
 - ``eggs``: deals that ended 60 to 60;
 - ``x_mean_points`` and ``y_mean_points``: card points per deal;
 - ``x_mean_loss_points_given``: loss points x's team gave its opponents per deal,
   ``x_mean_loss_points_taken`` those it received, and ``x_net_loss_points``: taken
   minus given, per deal (negative: x's team gets fewer than it gives);
-- ``x_series_win_rate``: series x's team won / series, with its 95 % interval;
+- ``x_series_win_rate``: series x's team won / series, with its 95 % interval
+  (``x_series_win_rate_95_low`` / ``_high``);
 - ``series_mean_deals``: deals per series;
 - ``x_decisions``: decisions x's players made in the deals.
 
@@ -110,7 +111,8 @@ class Figures:
         net = (self.loss_points_taken - self.loss_points_given) / deals
         return [
             f"{player}_deal_win_rate: {self.wins / deals:.4f}",
-            f"{player}_deal_win_rate_95: {low:.4f} {high:.4f}",
+            f"{player}_deal_win_rate_95_low: {low:.4f}",
+            f"{player}_deal_win_rate_95_high: {high:.4f}",
             f"{player}_decided_win_rate: {self.wins / max(decided, 1):.4f}",
             f"eggs: {self.eggs}",
             f"{player}_mean_points: {self.points / deals:.2f}",
@@ -119,7 +121,8 @@ class Figures:
             f"{player}_mean_loss_points_taken: {self.loss_points_taken / deals:.3f}",
             f"{player}_net_loss_points: {net:.3f}",
             f"{player}_series_win_rate: {self.series_wins / max(self.series, 1):.4f}",
-            f"{player}_series_win_rate_95: {series_low:.4f} {series_high:.4f}",
+            f"{player}_series_win_rate_95_low: {series_low:.4f}",
+            f"{player}_series_win_rate_95_high: {series_high:.4f}",
             f"series_mean_deals: {self.series_deals / max(self.series, 1):.2f}",
             f"{player}_decisions: {self.decisions}",
         ]
