@@ -1,41 +1,89 @@
-"""Computer player measurement: ``python -m bench.ai --deals 2000``.
+"""Computer player measurement: ``python -m bench.ai --x strong --y normal --deals 2000``.
+
+Level ``--x`` (by default the baseline) plays against level ``--y`` (by default the
+random player). Every shuffle is played twice, once with x as team A (seats 0 and
+2) and once as team B (mirrored shuffles), and the dealer rotates from shuffle to
+shuffle; shuffles and the players' choices come from seeded generators, so the
+figures are the same for the same ``--seed``. Then whole series are played, x's
+team alternating.
 
 ``--rules classic`` measures the classic computer player instead (see
 :mod:`bench.classic_ai`).
 
-The baseline plays against the random player. Every shuffle is played twice, once
-with the baseline as team A (seats 0 and 2) and once as team B, and the dealer
-rotates from shuffle to shuffle; shuffles and the players' choices come from seeded
-generators, so the figures are the same for the same ``--seed``. Then whole series
-are played, the baseline's team alternating.
+Prints ``name: value`` lines (``x`` and ``y`` stand for the levels' names):
 
-Prints ``name: value`` lines:
-
-- ``baseline_deal_win_rate``: deals won by the baseline's team / deals (eggs are
-  neither won nor lost);
-- ``baseline_decided_win_rate``: the same among deals that were not eggs;
+- ``x_deal_win_rate``: deals won by x's team / deals (eggs are neither won nor
+  lost), and ``x_deal_win_rate_95_low`` / ``_high``: its 95 % interval (Wilson);
+- ``x_decided_win_rate``: the same among deals that were not eggs;
 - ``eggs``: deals that ended 60 to 60;
-- ``baseline_mean_points`` and ``random_mean_points``: card points per deal;
-- ``baseline_mean_loss_points_given``: loss points the baseline's team gave its
-  opponents per deal, and ``baseline_mean_loss_points_taken`` those it received;
-- ``baseline_series_win_rate``: series the baseline's team won / series;
-- ``series_mean_deals``: deals per series.
+- ``x_mean_points`` and ``y_mean_points``: card points per deal;
+- ``x_mean_loss_points_given``: loss points x's team gave its opponents per deal,
+  ``x_mean_loss_points_taken`` those it received, and ``x_net_loss_points``: taken
+  minus given, per deal (negative: x's team gets fewer than it gives);
+- ``x_series_win_rate``: series x's team won / series, with its 95 % interval
+  (``x_series_win_rate_95_low`` / ``_high``);
+- ``series_mean_deals``: deals per series;
+- ``x_decisions``: decisions x's players made in the deals.
 
-The time taken goes to stderr, so that stdout depends on the seed alone.
+The time goes to stderr, so that stdout depends on the seed alone: the elapsed
+seconds and each level's CPU milliseconds per decision (median, p95, max; the
+process's CPU time, so another process on the same core does not inflate it).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.ai import LEVELS, make_player, play_deal, play_series
-from core.ai.players import Player
+from core.ai.players import Observer, Player
 from core.seats import Team
+from core.yard.actions import Action
 from core.yard.deal import Deal
+from core.yard.events import Event
+from core.yard.views import SeatView
+
+
+def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % by default).
+
+    >>> low, high = wilson(60, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.502, 0.691)
+    """
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    margin = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    denominator = 1 + z * z / trials
+    return ((centre - margin) / denominator, (centre + margin) / denominator)
+
+
+class Timed:
+    """A player that records the CPU time of each of its decisions."""
+
+    __slots__ = ("player", "times")
+
+    def __init__(self, player: Player, times: list[float]) -> None:
+        self.player = player
+        self.times = times
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        start = time.process_time()
+        action = self.player.choose(view, rng)
+        if action is not None:
+            self.times.append(time.process_time() - start)
+        return action
+
+    def observe(self, event: Event) -> None:
+        if isinstance(self.player, Observer):
+            self.player.observe(event)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,30 +100,72 @@ class Figures:
     series: int
     series_wins: int
     series_deals: int
+    decisions: int = 0
+    times: dict[str, list[float]] = field(default_factory=dict, compare=False, repr=False)
 
     def lines(self, player: str, opponent: str) -> list[str]:
         decided = self.deals - self.eggs
         deals = max(self.deals, 1)
+        low, high = wilson(self.wins, self.deals)
+        series_low, series_high = wilson(self.series_wins, self.series)
+        net = (self.loss_points_taken - self.loss_points_given) / deals
         return [
             f"{player}_deal_win_rate: {self.wins / deals:.4f}",
+            f"{player}_deal_win_rate_95_low: {low:.4f}",
+            f"{player}_deal_win_rate_95_high: {high:.4f}",
             f"{player}_decided_win_rate: {self.wins / max(decided, 1):.4f}",
             f"eggs: {self.eggs}",
             f"{player}_mean_points: {self.points / deals:.2f}",
             f"{opponent}_mean_points: {self.opponent_points / deals:.2f}",
             f"{player}_mean_loss_points_given: {self.loss_points_given / deals:.3f}",
             f"{player}_mean_loss_points_taken: {self.loss_points_taken / deals:.3f}",
+            f"{player}_net_loss_points: {net:.3f}",
             f"{player}_series_win_rate: {self.series_wins / max(self.series, 1):.4f}",
+            f"{player}_series_win_rate_95_low: {series_low:.4f}",
+            f"{player}_series_win_rate_95_high: {series_high:.4f}",
             f"series_mean_deals: {self.series_deals / max(self.series, 1):.2f}",
+            f"{player}_decisions: {self.decisions}",
         ]
 
+    def timing_lines(self) -> list[str]:
+        """CPU milliseconds per decision, by level (median, p95, max)."""
+        lines = []
+        for level, times in self.times.items():
+            if not times:
+                continue
+            ms = sorted(t * 1000 for t in times)
+            p95 = ms[min(len(ms) - 1, math.ceil(0.95 * len(ms)) - 1)]
+            lines.append(
+                f"{level}_ms_per_decision: median {statistics.median(ms):.1f} "
+                f"p95 {p95:.1f} max {ms[-1]:.1f} ({len(ms)} decisions)"
+            )
+        return lines
 
-def _players(player: str, opponent: str, team: Team) -> list[Player]:
-    """Four players: ``player`` on ``team``'s seats, ``opponent`` on the others."""
-    return [make_player(player if seat % 2 == team else opponent) for seat in range(4)]
+
+def _players(
+    player: str, opponent: str, team: Team, times: dict[str, list[float]] | None = None
+) -> list[Player]:
+    """Four players: ``player`` on ``team``'s seats, ``opponent`` on the others (timed
+    into ``times`` by level when given)."""
+    players: list[Player] = []
+    for seat in range(4):
+        level = player if seat % 2 == team else opponent
+        made = make_player(level)
+        if times is not None:
+            key = "x" if seat % 2 == team else "y"
+            made = Timed(made, times.setdefault(key, []))
+        players.append(made)
+    return players
 
 
 def measure(
-    deals: int, series: int, seed: int, player: str = "baseline", opponent: str = "random"
+    deals: int,
+    series: int,
+    seed: int,
+    player: str = "baseline",
+    opponent: str = "random",
+    *,
+    progress: bool = False,
 ) -> Figures:
     """Play ``deals`` deals (each shuffle twice, teams swapped) and ``series`` series
     of ``player`` against ``opponent``."""
@@ -83,16 +173,24 @@ def measure(
     shuffle_seeds = [master.getrandbits(64) for _ in range((deals + 1) // 2)]
     play_rng = random.Random(master.getrandbits(64))
     wins = eggs = points = opponent_points = given = taken = 0
+    times: dict[str, list[float]] = {"x": [], "y": []}
     for i in range(deals):
         team = Team(i % 2)
         deal = Deal.shuffled((i // 2) % 4, random.Random(shuffle_seeds[i // 2]))
-        result = play_deal(deal, _players(player, opponent, team), play_rng)
+        result = play_deal(deal, _players(player, opponent, team, times), play_rng)
         points += result.points[team]
         opponent_points += result.points[team.other]
         given += result.loss_points[team.other]
         taken += result.loss_points[team]
         eggs += result.eggs
         wins += result.winner is team
+        if progress and (i + 1) % 50 == 0:
+            print(
+                f"after {i + 1} deals: wins {wins}, eggs {eggs}, points {points} / "
+                f"{opponent_points}, loss points given {given}, taken {taken}",
+                file=sys.stderr,
+                flush=True,
+            )
     series_wins = series_deals = 0
     series_rng = random.Random(master.getrandbits(64))
     for k in range(series):
@@ -113,6 +211,8 @@ def measure(
         series=series,
         series_wins=series_wins,
         series_deals=series_deals,
+        decisions=len(times["x"]),
+        times={player: times["x"], opponent: times["y"]} if player != opponent else times,
     )
 
 
@@ -121,8 +221,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=2000, help="deals (shuffles played twice)")
     parser.add_argument("--series", type=int, default=200, help="whole series")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--player", choices=LEVELS, default="baseline")
-    parser.add_argument("--opponent", choices=LEVELS, default="random")
+    parser.add_argument("--x", "--player", dest="x", choices=LEVELS, default="baseline")
+    parser.add_argument("--y", "--opponent", dest="y", choices=LEVELS, default="random")
     parser.add_argument(
         "--rules", choices=("yard", "classic"), default="yard", help="the rule set measured"
     )
@@ -138,11 +238,13 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdout.flush()
         print(f"elapsed_seconds: {time.perf_counter() - start:.1f}", file=sys.stderr)
         return
-    figures = measure(args.deals, args.series, args.seed, args.player, args.opponent)
-    for line in figures.lines(args.player, args.opponent):
+    figures = measure(args.deals, args.series, args.seed, args.x, args.y, progress=True)
+    for line in figures.lines(args.x, args.y):
         print(line)
     sys.stdout.flush()
     print(f"elapsed_seconds: {time.perf_counter() - start:.1f}", file=sys.stderr)
+    for line in figures.timing_lines():
+        print(line, file=sys.stderr)
 
 
 if __name__ == "__main__":

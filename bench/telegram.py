@@ -1,7 +1,9 @@
 """Telegram benchmark: ``python -m bench.telegram [--games 200]``.
 
 N games run at once, each in its own group: one human with three computer players
-(no move delay). Two processes:
+(no move delay; ``--level`` their strength, by default ``normal``, the baseline; with
+``strong`` each computer move is a search in the service's worker thread). Two
+processes:
 
 - **the bot** (this process): the real :class:`~adapters.telegram.TelegramAdapter`
   (aiogram Bot and Dispatcher, long polling, pacing off; ``--webhook``: the fake
@@ -297,7 +299,12 @@ def _rss_mb() -> float:
 
 
 async def run_bot(
-    games: int, deals: int, storage_kind: str, think: float, webhook: bool = False
+    games: int,
+    deals: int,
+    storage_kind: str,
+    think: float,
+    webhook: bool = False,
+    level: str = "normal",
 ) -> dict[str, Any]:
     from aiogram import Bot
     from aiogram.client.telegram import TelegramAPIServer
@@ -318,7 +325,7 @@ async def run_bot(
         else:
             storage = MemoryStorage()
         tr = Translator.from_dir()
-        service = GameService(storage, rng=random.Random(1), computer_delay=0)
+        service = GameService(storage, rng=random.Random(1), computer_delay=0, computer_level=level)
         interactions = Interactions(service, tr)
         settings = Settings(telegram_api_url=base_url, telegram_webhook_url=None, _env_file=None)
         if webhook:
@@ -378,11 +385,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--webhook", action="store_true", help="updates to a webhook, no polling")
     parser.add_argument("--runs", type=int, default=1, help="runs, each in new processes")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
+    parser.add_argument(
+        "--level", choices=("easy", "normal", "strong"), default="normal", help="computers' level"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     if args.runs == 1:
         result = asyncio.run(
-            run_bot(args.games, args.deals, args.storage, args.think, args.webhook)
+            run_bot(args.games, args.deals, args.storage, args.think, args.webhook, args.level)
         )
         results = [result]
     else:  # each run in a fresh process, so that peak memory is that run's
@@ -390,6 +400,7 @@ def main(argv: list[str] | None = None) -> int:
         command += ["--games", str(args.games), "--deals", str(args.deals)]
         command += ["--storage", args.storage, "--think", str(args.think)]
         command += ["--webhook"] if args.webhook else []
+        command += ["--level", args.level]
         results = fresh_runs(command, args.runs)
     if args.json:
         print(json.dumps(results[0]))

@@ -38,6 +38,7 @@ async def run_platforms(settings: Settings, *, backoff: Backoff | None = None) -
         service = GameService(
             storage,
             computer_delay=settings.computer_delay,
+            computer_level=settings.computer_level,
             turn_timeout=settings.turn_timeout,
             max_missed=settings.max_missed_turns,
             default_locale=settings.default_locale,

@@ -32,7 +32,7 @@ class Verb(StrEnum):
     START = "s"
     CANCEL_ASK = "q"
     CANCEL = "c"
-    SETTING = "o"  # arg: "t<seconds>" or "l<locale>"
+    SETTING = "o"  # arg: "t<seconds>", "l<locale>" or "c<computer level>"
     SELECT = "h"  # arg: the selection, a hex bitmask over the sorted hand
     PLAY = "p"  # arg: kind letter (l, b, d, m) + card codes
     REFRESH = "f"

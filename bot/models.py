@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from core.ai import DEFAULT_LEVEL
 from core.yard.series import Series
 
 
@@ -63,7 +64,7 @@ class Seat:
     kind: SeatKind
     name: str
     user: UserRef | None = None
-    level: str = "baseline"
+    level: str = "normal"
     missed: int = 0
     away: bool = False
 
@@ -102,7 +103,7 @@ class TableSettings:
     rule_set: str = "yard"
     turn_timeout: int = 120
     locale: str = "ru"
-    computer_level: str = "baseline"
+    computer_level: str = DEFAULT_LEVEL
     #: The seed the series was shuffled with (``kozel play --seed``), kept for its record.
     seed: int | None = None
 

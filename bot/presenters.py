@@ -28,6 +28,7 @@ from bot.codec import Command, Verb, action_arg, encode
 from bot.i18n import LOCALES, Translator
 from bot.models import TURN_TIMEOUTS, Game, GameStatus, Platform, Seat, UserRef
 from bot.ports import LeaderboardRow, UserStats
+from core.ai import LEVEL_NAMES
 from core.cards import CARDS, Card, Rank, Suit, mask_of
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
@@ -342,6 +343,20 @@ def _next_timeout(current: int) -> int:
     return TURN_TIMEOUTS[(TURN_TIMEOUTS.index(current) + 1) % len(TURN_TIMEOUTS)]
 
 
+def level_name(level: str, tr: Translator, locale: str) -> str:
+    """A computer level's name (``baseline``, an older name, is ``normal``)."""
+    level = "normal" if level == "baseline" else level
+    msg_id = f"level-{level}"
+    return tr.t(locale, msg_id) if tr.has(msg_id) else level
+
+
+def _next_level(current: str) -> str:
+    current = "normal" if current == "baseline" else current
+    if current not in LEVEL_NAMES:
+        return LEVEL_NAMES[0]
+    return LEVEL_NAMES[(LEVEL_NAMES.index(current) + 1) % len(LEVEL_NAMES)]
+
+
 def _next_locale(current: str) -> str:
     if current not in LOCALES:
         return LOCALES[0]
@@ -369,6 +384,7 @@ def lobby(game: Game, tr: Translator, locale: str) -> Screen:
             "lobby-settings",
             timeout=timeout_label(settings.turn_timeout, tr, locale),
             lang=language_name(settings.locale, tr, locale),
+            level=level_name(settings.computer_level, tr, locale),
         )
     )
     if game.status is GameStatus.CANCELLED:
@@ -404,6 +420,10 @@ def lobby(game: Game, tr: Translator, locale: str) -> Screen:
         Button(
             tr.t(locale, "lobby-language", lang=language_name(settings.locale, tr, locale)),
             _token(game, Verb.SETTING, f"l{_next_locale(settings.locale)}"),
+        ),
+        Button(
+            tr.t(locale, "lobby-level", level=level_name(settings.computer_level, tr, locale)),
+            _token(game, Verb.SETTING, f"c{_next_level(settings.computer_level)}"),
         ),
     ]
     last: list[Button] = []

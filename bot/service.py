@@ -45,13 +45,22 @@ from bot.ports import (
     Storage,
     UserStats,
 )
-from core.ai import Observer, Player, make_player, safe_move
+from core.ai import (
+    DEFAULT_LEVEL,
+    LEVEL_NAMES,
+    Observer,
+    Player,
+    make_player,
+    public_events,
+    safe_move,
+)
 from core.errors import KozelError
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
 from core.yard.events import DealResult, DealScored, Event, SeriesFinished, SeriesResult
 from core.yard.record import action_to_json, series_to_record
 from core.yard.series import Series
+from core.yard.views import SeatView
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +123,7 @@ class GameService:
         turn_timeout: int = 120,
         max_missed: int = 3,
         default_locale: str = "ru",
+        computer_level: str = DEFAULT_LEVEL,
         players: Callable[[str], Player] = make_player,
         sleep: Sleep = asyncio.sleep,
         user_cache: int = 10_000,
@@ -125,6 +135,7 @@ class GameService:
         self.turn_timeout = turn_timeout
         self.max_missed = max_missed
         self.default_locale = default_locale
+        self.computer_level = computer_level
         self._players = players
         self._sleep = sleep
         self._publishers: dict[Platform, Publisher] = {}
@@ -315,6 +326,7 @@ class GameService:
                     else self.turn_timeout
                 ),
                 seed=seed,
+                computer_level=self.computer_level,
             )
             now = self.clock.now()
             game = Game(
@@ -387,7 +399,8 @@ class GameService:
     async def change_setting(
         self, game_id: int, version: int | None, user: UserRef, arg: str
     ) -> Game:
-        """``t<seconds>`` sets the turn timeout, ``l<locale>`` the table's language."""
+        """``t<seconds>`` sets the turn timeout, ``l<locale>`` the table's language,
+        ``c<level>`` its computer players' level (those seated and those to come)."""
 
         def change(game: Game) -> None:
             if user != game.creator:
@@ -396,6 +409,9 @@ class GameService:
             if settings is None:
                 raise ServiceError(ErrorCode.BAD_SETTING, game.id)
             game.settings = settings
+            for index, seat in enumerate(game.seats):
+                if seat is not None and seat.is_computer:
+                    game.seats[index] = seat.with_(level=settings.computer_level)
 
         game = await self._lobby_change(game_id, version, change)
         info = await self.storage.get_chat(game.chat) or ChatInfo(game.chat)
@@ -626,7 +642,7 @@ class GameService:
 
     # --- Computer players ----------------------------------------------------------------
 
-    def _next_computer_move(self, game: Game) -> tuple[int, Action, bool] | None:
+    async def _next_computer_move(self, game: Game) -> tuple[int, Action, bool] | None:
         """The computer-played seat to act now and its action, or None.
 
         At the start of a trick a computer that may declare a molodka decides first
@@ -643,27 +659,39 @@ class GameService:
             seat = game.seats[holder]
             if seat is not None and seat.plays_itself and not deal.table_view().plays:
                 self._molodka_asked[game.id] = trick
-                choice = self._player(game, holder).choose(deal.view(holder), self.rng)
+                choice = await self._think(self._player(game, holder), deal.view(holder))
                 if choice is not None and choice.kind is ActionKind.MOLODKA:
                     return holder, choice, seat.kind is SeatKind.HUMAN
         seat = game.seats[deal.turn]
         if seat is None or not seat.plays_itself:
             return None
         view = deal.view(deal.turn)
-        choice = self._player(game, deal.turn).choose(view, self.rng)
+        choice = await self._think(self._player(game, deal.turn), view)
         if choice is None or choice not in view.legal or choice.kind is ActionKind.MOLODKA:
             # A player that declines its turn (or would declare out of its turn
             # here) still has to move: take the safe move instead.
             choice = safe_move(view)
         return deal.turn, choice, seat.kind is SeatKind.HUMAN
 
+    async def _think(self, player: Player, view: SeatView) -> Action | None:
+        """A computer player's choice, worked out in a worker thread: a search takes
+        up to a few hundred milliseconds and must not hold up the event loop (the
+        game's lock keeps its state still meanwhile)."""
+        return await asyncio.to_thread(player.choose, view, self.rng)
+
     def _player(self, game: Game, seat_no: int) -> Player:
         players = self._seat_players.setdefault(game.id, {})
         player = players.get(seat_no)
         if player is None:
             seat = game.seats[seat_no]
-            level = seat.level if seat is not None and seat.is_computer else "baseline"
+            level = seat.level if seat is not None and seat.is_computer else "normal"
             player = players[seat_no] = self._players(level)
+            deal = game.series.current
+            if isinstance(player, Observer) and deal is not None:
+                # A player made in the middle of a deal (a restart, an away human)
+                # learns what the table saw of it so far.
+                for event in public_events(deal):
+                    player.observe(event)
         return player
 
     def _observe(self, game: Game, events: list[Event]) -> None:
@@ -714,7 +742,7 @@ class GameService:
                     steps: list[_Step] = []
                     # Without a delay the computers' moves in a row are one save.
                     while len(steps) < MAX_MOVES_PER_SAVE and (
-                        move := self._next_computer_move(game)
+                        move := await self._next_computer_move(game)
                     ):
                         _, action, for_human = move
                         steps.append(self._advance(game, action, user=None, auto=for_human))
@@ -868,4 +896,6 @@ def _parse_setting(settings: TableSettings, arg: str) -> TableSettings | None:
         return replace(settings, turn_timeout=int(arg[1:]))
     if arg.startswith("l") and arg[1:] in LOCALES:
         return replace(settings, locale=arg[1:])
+    if arg.startswith("c") and arg[1:] in LEVEL_NAMES:
+        return replace(settings, computer_level=arg[1:])
     return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Literal
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -66,6 +67,9 @@ class Settings(BaseSettings):
     default_locale: str = Field(default="ru", pattern="^(ru|en)$")
     turn_timeout: int = Field(default=120, ge=0, le=3600, description="seconds; 0 = none")
     computer_delay: float = Field(default=1.2, ge=0, le=30, description="seconds per move")
+    computer_level: Literal["easy", "normal", "strong"] = Field(
+        default="strong", description="the computer players' level at new tables"
+    )
     max_missed_turns: int = Field(default=3, ge=1, le=20)
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
 

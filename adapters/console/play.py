@@ -27,7 +27,7 @@ from bot.ports import Change, ChangeKind
 from bot.rows import DatabaseInUse
 from bot.service import GameService
 from bot.settings import Settings
-from core.ai import safe_move
+from core.ai import DEFAULT_LEVEL, LEVEL_NAMES, safe_move
 from core.cards import Card
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
@@ -157,9 +157,16 @@ class ConsoleGame:
     def t(self, msg_id: str, **args: str | int) -> str:
         return self.tr.t(self.locale, msg_id, **args)
 
-    async def set_up(self, chat: ChatRef, seats: Sequence[str], seed: int | None = None) -> Game:
+    async def set_up(
+        self,
+        chat: ChatRef,
+        seats: Sequence[str],
+        seed: int | None = None,
+        level: str | None = None,
+    ) -> Game:
         """Resume the open game of the chat (its computers go on), or open a table,
-        seat everybody, start. ``seed``: the one the service's random source got."""
+        seat everybody (its computers of ``level``, by default the table's), start.
+        ``seed``: the one the service's random source got."""
         game = await self.service.open_game(chat)
         if game is not None and game.status is GameStatus.PLAYING:
             self.say(self.t("console-resumed"))
@@ -175,6 +182,8 @@ class ConsoleGame:
             await self.service.cancel(game.id, None, game.creator, is_admin=True)
         game = await self.service.open_table(chat, self.you, seed=seed)
         await self.service.change_setting(game.id, None, YOU.ref, f"l{self.locale}")
+        if level is not None:
+            await self.service.change_setting(game.id, None, YOU.ref, f"c{level}")
         for seat, who in enumerate(seats):
             team = Team(seat % 2)
             if who == "human":
@@ -340,6 +349,7 @@ async def run(
             computer_delay=delay,
             turn_timeout=0,
             default_locale=locale,
+            computer_level=settings.computer_level,
         )
         service.add_publisher(
             Platform.CONSOLE,
@@ -350,7 +360,7 @@ async def run(
         console = ConsoleGame(service, tr, locale, out, read_line or StdinLines())
         chat = HUMAN_CHAT if humans else COMPUTER_CHAT
         try:
-            game = await console.set_up(chat, seats, args.seed)
+            game = await console.set_up(chat, seats, args.seed, args.level)
             if humans:
                 status = await console.play_human(game.id)
             else:
@@ -410,6 +420,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="URL", help="database (default: DATABASE_URL)")
     parser.add_argument("--delay", type=float, default=None, help="seconds per computer move")
     parser.add_argument("--verbose", action="store_true", help="print every move of computers")
+    parser.add_argument(
+        "--level",
+        choices=LEVEL_NAMES,
+        default=None,
+        help=f"the computer players' strength (default: COMPUTER_LEVEL, {DEFAULT_LEVEL})",
+    )
 
 
 def play_main(

@@ -6,7 +6,7 @@ its legal actions (or None to do nothing now):
 >>> import random
 >>> from core.yard.deal import Deal
 >>> deal = Deal.shuffled(3, random.Random(4))
->>> player = make_player("baseline")
+>>> player = make_player("strong")
 >>> player.choose(deal.view(0), random.Random(0)) in deal.legal_actions(0)
 True
 >>> safe_move(deal.view(0)) in deal.legal_actions(0)
@@ -17,44 +17,76 @@ from __future__ import annotations
 
 import random
 
-from core.ai.baseline import DEFAULT_WEIGHTS, BaselinePlayer, Weights
+from core.ai.baseline import DEFAULT_WEIGHTS, BaselinePlayer, EasyPlayer, Weights
 from core.ai.counter import CardCounter
-from core.ai.play import play_deal, play_series
+from core.ai.play import play_deal, play_series, public_events
 from core.ai.players import Observer, Player, RandomPlayer
+from core.ai.search import STRONG, SearchPlayer, SearchSettings
 from core.errors import KozelError, Reason
 from core.yard.actions import Action, ActionKind
 from core.yard.views import SeatView
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "DEFAULT_WEIGHTS",
     "LEVELS",
+    "LEVEL_NAMES",
     "BaselinePlayer",
     "CardCounter",
+    "EasyPlayer",
     "Observer",
     "Player",
     "RandomPlayer",
+    "SearchPlayer",
+    "SearchSettings",
     "Weights",
+    "canonical_level",
     "make_player",
     "play_deal",
     "play_series",
+    "public_events",
     "safe_move",
 ]
 
-#: The levels :func:`make_player` knows.
-LEVELS: tuple[str, ...] = ("random", "baseline")
+#: The levels a table or the console may choose, weakest first.
+LEVEL_NAMES: tuple[str, ...] = ("easy", "normal", "strong")
+#: Older names, still read from saved games: the baseline is ``normal``.
+_ALIASES = {"baseline": "normal"}
+#: Every name :func:`make_player` knows (``random`` is for benchmarks and tests).
+LEVELS: tuple[str, ...] = (*LEVEL_NAMES, "baseline", "random")
+#: The level of new tables' computer players: ``strong`` meets the time budget
+#: (README, "Computer players").
+DEFAULT_LEVEL = "strong"
 
 
-def make_player(level: str = "baseline") -> Player:
-    """A new player of the given level: ``"random"`` or ``"baseline"`` (the default).
+def canonical_level(level: str) -> str:
+    """The level's name as the lobby shows it (``baseline`` is ``normal``).
 
-    The baseline gets its own :class:`CardCounter`, so use one player per seat and
-    per series, and feed it the events (:func:`play_deal` does).
+    >>> canonical_level("baseline"), canonical_level("strong")
+    ('normal', 'strong')
     """
+    level = _ALIASES.get(level, level)
+    if level not in LEVELS:
+        raise ValueError(f"unknown player level {level!r}; known: {', '.join(LEVELS)}")
+    return level
+
+
+def make_player(level: str = DEFAULT_LEVEL) -> Player:
+    """A new player of the given level: ``easy`` (the baseline, forgetful and often
+    careless), ``normal`` (the baseline), ``strong`` (the search player, the
+    default), or ``random``.
+
+    Players remember the deal, so use one player per seat and per series, and feed
+    it the events (:func:`play_deal` does).
+    """
+    level = canonical_level(level)
     if level == "random":
         return RandomPlayer()
-    if level == "baseline":
+    if level == "easy":
+        return EasyPlayer()
+    if level == "normal":
         return BaselinePlayer(CardCounter())
-    raise ValueError(f"unknown player level {level!r}; known: {', '.join(LEVELS)}")
+    return SearchPlayer(STRONG)
 
 
 def safe_move(view: SeatView) -> Action:

@@ -28,6 +28,7 @@ from functools import cache
 from math import comb
 
 from core.ai.counter import CardCounter
+from core.ai.players import RandomPlayer
 from core.cards import FULL_MASK, SUIT_BITS, indexes_of, mask_of
 from core.yard.actions import Action, ActionKind
 from core.yard.deal import points_in
@@ -291,3 +292,29 @@ def _best_action(view: SeatView, trick: _Trick) -> Action:
     if best is None:
         raise ValueError("no legal action other than a molodka")
     return best
+
+
+class EasyPlayer:
+    """The ``easy`` level: the baseline without a card memory, that plays a random
+    legal action instead in ``careless`` of its turns (molodka decisions included).
+
+    >>> from core.yard.deal import Deal
+    >>> deal = Deal.shuffled(3, random.Random(1))
+    >>> EasyPlayer().choose(deal.view(0), random.Random(2)) in deal.legal_actions(0)
+    True
+    """
+
+    __slots__ = ("careless",)
+
+    def __init__(self, careless: float = 0.4) -> None:
+        self.careless = careless
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        if view.legal and rng.random() < self.careless:
+            if view.table.turn == view.seat:
+                return RandomPlayer().choose(view, rng)
+            return None
+        return BaselinePlayer().choose(view, rng)
+
+    def __repr__(self) -> str:
+        return f"EasyPlayer({self.careless})"

@@ -74,6 +74,25 @@ def _play(deal: Deal, seat: int, action: object, observers: Sequence[Observer]) 
         _tell(observers, events)
 
 
+def public_events(deal: Deal) -> list[Event]:
+    """The public events of ``deal`` so far, from its start (for a player that joins
+    in the middle of a deal): it is replayed from its deck.
+
+    >>> rng = random.Random(2)
+    >>> deal = Deal.shuffled(3, rng)
+    >>> events = deal.apply(deal.legal_actions(0)[0])
+    >>> [type(e).__name__ for e in public_events(deal)]
+    ['DealStarted', 'CardsLed']
+    """
+    replay = Deal(deal.dealer, [card.index for card in deal.deck], deal.trump_index, deal.number)
+    events: list[Event] = [
+        DealStarted(deal.number, deal.dealer, deal.first_leader, deal.trump_card, replay.stock_size)
+    ]
+    for action in deal.actions:
+        events.extend(replay.apply(action))
+    return events
+
+
 def play_series(players: Sequence[Player], rng: random.Random, first_dealer: int = 3) -> Series:
     """Play a whole series (deals until a team has 12 loss points); return it."""
     series = Series(first_dealer)

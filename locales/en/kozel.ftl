@@ -105,7 +105,7 @@ lobby-free =
        *[other] { $count } seats are still free.
     }
 lobby-ready = Everybody is seated — ready to start!
-lobby-settings = Time per turn: { $timeout } · Language: { $lang }
+lobby-settings = Time per turn: { $timeout } · Language: { $lang } · Computers: { $level }
 lobby-join-a = Join team A
 lobby-join-b = Join team B
 lobby-leave = Leave the table
@@ -116,6 +116,10 @@ lobby-start = ▶ Start
 lobby-cancel = Cancel the game
 lobby-timeout = ⏱ { $timeout }
 lobby-language = 🌐 { $lang }
+lobby-level = 🤖 { $level }
+level-easy = easy
+level-normal = normal
+level-strong = strong
 lobby-cancel-confirm = Cancel the game? Every seat will be freed.
 lobby-cancel-yes = Yes, cancel
 lobby-cancel-no = No, play on

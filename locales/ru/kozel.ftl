@@ -110,7 +110,7 @@ lobby-free =
        *[other] Свободно ещё { $count } места.
     }
 lobby-ready = Все на местах — можно начинать!
-lobby-settings = Время на ход: { $timeout } · Язык: { $lang }
+lobby-settings = Время на ход: { $timeout } · Язык: { $lang } · Компьютеры: { $level }
 lobby-join-a = Сесть в команду A
 lobby-join-b = Сесть в команду B
 lobby-leave = Встать из-за стола
@@ -121,6 +121,10 @@ lobby-start = ▶ Начать
 lobby-cancel = Отменить игру
 lobby-timeout = ⏱ { $timeout }
 lobby-language = 🌐 { $lang }
+lobby-level = 🤖 { $level }
+level-easy = слабые
+level-normal = средние
+level-strong = сильные
 lobby-cancel-confirm = Отменить игру? Все места освободятся.
 lobby-cancel-yes = Да, отменить
 lobby-cancel-no = Нет, играем

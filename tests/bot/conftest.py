@@ -79,7 +79,15 @@ def publisher() -> RecordingPublisher:
 async def service(
     storage: Storage, clock: FakeClock, publisher: RecordingPublisher
 ) -> AsyncIterator[GameService]:
-    svc = GameService(storage, clock=clock, rng=random.Random(7), computer_delay=0, turn_timeout=60)
+    # Baseline computers keep the tests quick; the strong level has its own tests.
+    svc = GameService(
+        storage,
+        clock=clock,
+        rng=random.Random(7),
+        computer_delay=0,
+        turn_timeout=60,
+        computer_level="normal",
+    )
     svc.add_publisher(Platform.CONSOLE, publisher)
     try:
         yield svc

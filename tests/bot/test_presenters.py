@@ -147,6 +147,8 @@ def test_lobby_buttons(tr: Translator, locale: str) -> None:
     assert (Verb.START, "") not in verbs  # not full yet
     assert (Verb.SETTING, "t300") in verbs  # 120 -> 300
     assert (Verb.SETTING, "len") in verbs  # ru -> en
+    assert (Verb.SETTING, "ceasy") in verbs  # strong -> easy
+    assert tr.t(locale, "level-strong") in screen.text  # the computers' strength
     assert NAMES[0] in screen.text and tr.t(locale, "bot-name-1") in screen.text
     assert tr.t(locale, "team-a") in screen.text and tr.t(locale, "team-b") in screen.text
     free = tr.t(locale, "lobby-seat-empty")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from pathlib import Path
 
 import pytest
@@ -11,16 +12,17 @@ import pytest
 from adapters.sqlite import SqliteStorage
 from bot.errors import ErrorCode, ServiceError
 from bot.memory import MemoryStorage
-from bot.models import ChatRef, GameStatus, Platform, SeatKind
+from bot.models import ChatRef, GameStatus, Platform, SeatKind, TableSettings
 from bot.ports import ChangeKind, Storage
 from bot.service import GameService
-from core.ai import safe_move
+from core.ai import make_player, safe_move
 from core.record import replay
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
 from core.yard.deal import Deal
 from core.yard.events import CardsBeaten, CardsDiscarded, CardsLed, MolodkaDeclared
 from core.yard.record import series_to_record
+from core.yard.views import SeatView
 from tests.bot.conftest import (
     ALICE,
     BOB,
@@ -143,7 +145,7 @@ async def test_settings_only_by_the_creator_and_only_known_values(
     with pytest.raises(ServiceError) as not_creator:
         await service.change_setting(game.id, game.version, BOB.ref, "t30")
     assert not_creator.value.code == ErrorCode.NOT_CREATOR
-    for bad in ("t7", "lxx", "", "q1"):
+    for bad in ("t7", "lxx", "", "q1", "cgrandmaster", "cbaseline"):
         with pytest.raises(ServiceError) as refused:
             await service.change_setting(game.id, game.version, ALICE.ref, bad)
         assert refused.value.code == ErrorCode.BAD_SETTING
@@ -152,6 +154,25 @@ async def test_settings_only_by_the_creator_and_only_known_values(
     assert game.settings.turn_timeout == 30 and game.settings.locale == "en"
     chat = await storage.get_chat(CHAT)
     assert chat is not None and chat.locale == "en" and chat.turn_timeout == 30
+
+
+async def test_new_tables_have_strong_computers_and_the_creator_may_change_their_level(
+    service: GameService, storage: Storage
+) -> None:
+    assert TableSettings().computer_level == "strong"
+    assert GameService(storage).computer_level == "strong"
+    game = await service.open_table(CHAT, ALICE, join=True)
+    assert game.settings.computer_level == "normal"  # the tests' service
+    game = await service.add_computer(game.id, game.version, ALICE.ref, Team.B)
+    assert [s.level for s in game.seats if s is not None and s.is_computer] == ["normal"]
+    game = await service.change_setting(game.id, game.version, ALICE.ref, "ceasy")
+    game = await service.add_computer(game.id, game.version, ALICE.ref, Team.A)
+    assert game.settings.computer_level == "easy"
+    # The seated computer and the one added after are both easy.
+    assert [s.level for s in game.seats if s is not None and s.is_computer] == ["easy", "easy"]
+    with pytest.raises(ServiceError) as refused:
+        await service.change_setting(game.id, game.version, BOB.ref, "cnormal")
+    assert refused.value.code == ErrorCode.NOT_CREATOR
 
 
 async def test_cancel_by_creator_or_admin_only(service: GameService) -> None:
@@ -441,6 +462,53 @@ async def test_computer_moves_with_a_delay_are_saved_one_by_one(
     finally:
         await service.close()
     assert all(len(versions) <= 1 for versions, _, _ in saves)
+
+
+class _SlowThinker:
+    """A computer player whose first decision waits until the test lets it go."""
+
+    def __init__(
+        self, entered: asyncio.Event, release: threading.Event, done: asyncio.Event
+    ) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.entered, self.release, self.done = entered, release, done
+        self.inner = make_player("normal")
+        self.released: bool | None = None  # whether the test let it go (not a timeout)
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        if self.released is None and not self.entered.is_set():
+            self.loop.call_soon_threadsafe(self.entered.set)
+            self.released = self.release.wait(timeout=3)
+            self.loop.call_soon_threadsafe(self.done.set)
+        return self.inner.choose(view, rng)
+
+
+async def test_a_computer_thinking_does_not_block_the_event_loop(
+    storage: Storage, clock: FakeClock
+) -> None:
+    entered, release, done = asyncio.Event(), threading.Event(), asyncio.Event()
+    thinkers: list[_SlowThinker] = []
+
+    def players(level: str) -> _SlowThinker:
+        thinkers.append(_SlowThinker(entered, release, done))
+        return thinkers[-1]
+
+    service = GameService(
+        storage, clock=clock, rng=random.Random(7), computer_delay=0, players=players
+    )
+    try:
+        await full_table(service, humans=0)
+        await asyncio.wait_for(entered.wait(), timeout=10)
+        # The loop serves another chat while the computer is still thinking.
+        other = await service.open_table(ChatRef(Platform.CONSOLE, "chat-2"), BOB)
+        assert other.status is GameStatus.LOBBY
+        release.set()
+        await asyncio.wait_for(done.wait(), timeout=10)
+    finally:
+        release.set()
+        await service.close()
+    # The first to think was let go by the test, not by its timeout.
+    assert [t.released for t in thinkers if t.released is not None] == [True]
 
 
 # --- Turn timers ---------------------------------------------------------------------------

@@ -33,6 +33,7 @@ def settings(tmp_path: Path) -> Settings:
         _env_file=None,  # type: ignore[call-arg]
         database_url=f"sqlite:///{tmp_path / 'kozel.sqlite3'}",
         default_locale="en",
+        computer_level="normal",  # quick; the strong level has its own tests
     )
 
 
@@ -108,7 +109,16 @@ def test_computers_only_series_writes_a_record_that_replays(tmp_path: Path) -> N
     record = tmp_path / "series.json"
     out = io.StringIO()
     status = play_main(
-        ["--seats", "bot,bot,bot,bot", "--seed", "5", "--lang", "en", "--record", str(record)],
+        [
+            "--seats",
+            "bot,bot,bot,bot",
+            "--seed",
+            "5",
+            "--lang",
+            "en",
+            "--record",
+            str(record),
+        ],
         settings=settings(tmp_path),
         out=out,
     )
@@ -379,3 +389,21 @@ def test_a_saved_game_that_no_longer_loads_is_set_aside_and_a_new_one_starts(
             return await storage.set_aside()
 
     assert list(asyncio.run(set_aside())) == [broken]
+
+
+def test_level_sets_the_computers_strength(tmp_path: Path) -> None:
+    # The human's game is set up, then the input ends at once (the game is saved).
+    status, _ = run_console(tmp_path, lines(), "--level", "easy", "--seed", "2")
+    assert status == 0
+
+    async def levels() -> list[str]:
+        async with await SqliteStorage.open(settings(tmp_path).database_url) as storage:
+            games = await storage.active_games()
+            return [s.level for g in games for s in g.seats if s is not None and s.is_computer]
+
+    assert asyncio.run(levels()) == ["easy", "easy", "easy"]
+
+
+def test_an_unknown_level_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        play_main(["--level", "grandmaster"], settings=settings(tmp_path), out=io.StringIO())

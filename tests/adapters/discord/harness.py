@@ -75,7 +75,11 @@ class Harness:
 
     async def start(self) -> None:
         self.service = GameService(
-            self.storage, clock=self.clock, rng=random.Random(self.seed), computer_delay=0
+            self.storage,
+            clock=self.clock,
+            rng=random.Random(self.seed),
+            computer_delay=0,
+            computer_level="normal",  # quick; the strong level has its own tests
         )
         self.interactions = Interactions(self.service, self.tr)
         settings = Settings(discord_bot_token="fake-token", _env_file=None)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from core.ai import BaselinePlayer, RandomPlayer, make_player, safe_move
+from core.ai import BaselinePlayer, EasyPlayer, RandomPlayer, SearchPlayer, make_player, safe_move
 from core.errors import KozelError
 from core.yard.actions import Action, ActionKind
 from tests.core.ai.positions import cards, deal_from_hands, play
@@ -112,8 +112,11 @@ def test_safe_move_is_the_baselines_move_and_never_a_molodka() -> None:
 
 
 def test_make_player_levels() -> None:
-    assert isinstance(make_player(), BaselinePlayer)
+    assert isinstance(make_player(), SearchPlayer)
+    assert isinstance(make_player("strong"), SearchPlayer)
+    assert isinstance(make_player("normal"), BaselinePlayer)
     assert isinstance(make_player("baseline"), BaselinePlayer)
+    assert isinstance(make_player("easy"), EasyPlayer)
     assert isinstance(make_player("random"), RandomPlayer)
     with pytest.raises(ValueError, match="unknown player level"):
         make_player("grandmaster")

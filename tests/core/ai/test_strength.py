@@ -26,4 +26,18 @@ def test_the_measurement_prints_name_value_lines(capsys: pytest.CaptureFixture[s
     names = [line.split(": ")[0] for line in lines]
     assert "baseline_deal_win_rate" in names
     assert "baseline_series_win_rate" in names
-    assert all(float(line.split(": ")[1]) >= 0 for line in lines)
+    figures = {name: float(line.split(": ")[1]) for name, line in zip(names, lines, strict=True)}
+    # Every figure is a count, a rate or a mean, none negative, but the net loss points
+    # (taken minus given), and the interval holds the rate.
+    assert all(value >= 0 for name, value in figures.items() if "_net_" not in name)
+    taken, given = (
+        figures["baseline_mean_loss_points_taken"],
+        figures["baseline_mean_loss_points_given"],
+    )
+    assert abs(figures["baseline_net_loss_points"] - (taken - given)) < 0.002
+    rate = figures["baseline_deal_win_rate"]
+    assert (
+        figures["baseline_deal_win_rate_95_low"]
+        <= rate
+        <= figures["baseline_deal_win_rate_95_high"]
+    )

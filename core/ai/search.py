@@ -1,0 +1,202 @@
+"""The search computer player ("Знаток"): sampled worlds, each action played out.
+
+For each decision the player samples worlds that agree with everything its seat
+has seen (:mod:`core.ai.worlds`), plays every candidate action in every world and
+keeps the action of the best mean value (perfect-information Monte Carlo, as the
+strongest bridge, Skat and Schafkopf programs do):
+
+- before the stock is empty, each action is valued by greedy playouts of the whole
+  deal (:mod:`core.ai.rollout`), the same worlds and random numbers for every
+  action, so that the actions are compared on equal terms;
+- once the stock is empty every card is in a hand, the piles or a face-down
+  discard, and with hands of three cards or fewer each world is solved exactly
+  (:mod:`core.ai.endgame`) within a node budget, falling back to playouts when it
+  runs out;
+- a molodka is decided at the start of the trick, by the same search: declaring
+  now against going on without it.
+
+Only the candidate actions the baseline rates best are searched (``shortlist``), and
+the baseline's own choice stands unless playouts find one better by ``margin``.
+Every bound is a count (worlds, playouts, nodes), never a clock, so a decision is
+the same for the same view, memory and random numbers, whatever the machine. The
+value of a deal's end is the loss points given minus those taken, plus a little
+for the card-point margin (:func:`core.ai.rollout.utility`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from core.ai.baseline import DEFAULT_WEIGHTS, _Trick
+from core.ai.endgame import Solver, solve
+from core.ai.memory import DealMemory
+from core.ai.rollout import playout, step, utility
+from core.ai.worlds import Sampler, World
+from core.cards import mask_of
+from core.yard.actions import Action, ActionKind
+from core.yard.events import Event
+from core.yard.views import SeatView
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """How hard the search player looks (all counts)."""
+
+    worlds: int = 30
+    """Worlds sampled per decision."""
+    playouts: int = 1
+    """Playouts per action and world before the stock is empty."""
+    shortlist: int = 6
+    """Candidate actions searched: the baseline's best."""
+    explore: float = 0.0
+    """Chance of a random action at each step of a playout."""
+    weight: float = 3.0
+    """Value of a 60-point margin, in loss points."""
+    margin: float = 0.1
+    """How much better (mean value) than the baseline's choice an action must
+    look in playouts to be played instead."""
+    sighted: bool = True
+    """Whether the playouts' players see the world's hands (closer to best play)."""
+    endgame_nodes: int = 4_000
+    """Search nodes per world for an exact stock-empty endgame (0: playouts)."""
+    endgame_cards: int = 3
+    """Largest hand for which a stock-empty endgame is solved exactly (the first
+    trick after the stock is empty, with hands of four, costs ten times more)."""
+
+
+STRONG = SearchSettings()
+
+
+class SearchPlayer:
+    """The search player. See the module docs.
+
+    It remembers the deal through :meth:`observe` (public events) and its own
+    choices; use one player per seat and per series.
+
+    >>> from core.yard.deal import Deal
+    >>> deal = Deal.shuffled(3, random.Random(1))
+    >>> player = SearchPlayer(SearchSettings(worlds=4))
+    >>> player.choose(deal.view(0), random.Random(0)) in deal.legal_actions(0)
+    True
+    """
+
+    __slots__ = ("memory", "settings")
+
+    def __init__(self, settings: SearchSettings = STRONG) -> None:
+        self.settings = settings
+        self.memory = DealMemory(seat=-1)
+
+    def observe(self, event: Event) -> None:
+        """Take in one public event of the deal."""
+        self.memory.observe(event)
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        """The best-valued legal action on the seat's turn; a molodka at the start of
+        the trick when the search values it above going on without; otherwise None."""
+        table = view.table
+        may_declare = view.molodka and not table.plays
+        if not view.legal or (table.turn != view.seat and not may_declare):
+            return None
+        self.memory.seat = view.seat
+        seed = rng.getrandbits(64)
+        sampler = Sampler(view, self.memory)
+        if may_declare:
+            molodka = next((a for a in view.legal if a.kind is ActionKind.MOLODKA), None)
+            if molodka is not None and self._wants_molodka(view, sampler, seed):
+                return self._chosen(molodka)
+        if table.turn != view.seat:
+            return None
+        actions = [a for a in view.legal if a.kind is not ActionKind.MOLODKA]
+        if len(actions) == 1:
+            return self._chosen(actions[0])
+        actions = self._shortlist(view, actions)
+        values = self._values(view, sampler, [_raw(a) for a in actions], seed)
+        best = max(range(len(actions)), key=lambda i: (values[i], -i))
+        # Playouts are noisy: the baseline's choice (the first) stands unless the
+        # search finds a clearly better one. Exact endgames are trusted as they are.
+        exact = view.table.stock_size == 0 and len(view.hand) <= self.settings.endgame_cards
+        margin = 0.0 if exact else self.settings.margin * self.settings.worlds
+        if values[best] - values[0] <= margin:
+            best = 0
+        return self._chosen(actions[best])
+
+    def _chosen(self, action: Action) -> Action:
+        self.memory.own(action.kind, action.cards)
+        return action
+
+    def _shortlist(self, view: SeatView, actions: list[Action]) -> list[Action]:
+        """The baseline's best ``shortlist`` actions, best first."""
+        limit = self.settings.shortlist
+        if len(actions) <= limit:
+            return actions
+        trick = _Trick(view, self.memory.gone if self.memory.complete else 0, DEFAULT_WEIGHTS)
+        ranked = sorted(range(len(actions)), key=lambda i: (-trick.action_value(actions[i]), i))
+        return [actions[i] for i in ranked[:limit]]
+
+    def _wants_molodka(self, view: SeatView, sampler: Sampler, seed: int) -> bool:
+        """Declaring now against going on without (this seat then plays on)."""
+        values = self._values(view, sampler, [(3, 0), (-1, 0)], seed)
+        return values[0] >= values[1]
+
+    def _values(
+        self, view: SeatView, sampler: Sampler, moves: list[tuple[int, int]], seed: int
+    ) -> list[float]:
+        """The mean value of each ``(kind, mask)`` move over the sampled worlds.
+        Kind -1 is "pass the molodka": the world goes on without it."""
+        settings = self.settings
+        seat = view.seat
+        team = seat & 1
+        rng = random.Random(seed)
+        totals = [0.0] * len(moves)
+        exact = view.table.stock_size == 0 and settings.endgame_nodes > 0
+        for _ in range(settings.worlds):
+            world = sampler.sample(rng)
+            if exact:
+                solved = _solve_moves(world, seat, moves, settings, team)
+                if solved is not None:
+                    for i, value in enumerate(solved):
+                        totals[i] += value
+                    continue
+                exact = False  # too big for the budget: the other worlds will be too
+            seeds = [rng.random() for _ in range(settings.playouts)]
+            for i, (kind, mask) in enumerate(moves):
+                for playout_seed in seeds:
+                    played = _after(world, seat, kind, mask)
+                    result = playout(
+                        played,
+                        random.Random(playout_seed).random,
+                        settings.explore,
+                        settings.sighted,
+                    )
+                    totals[i] += utility(*result, team, settings.weight) / settings.playouts
+        return totals
+
+
+def _after(world: World, seat: int, kind: int, mask: int) -> World:
+    played = world.copy()
+    if kind < 0:
+        played.molodka_seat, played.molodka_done = -1, True
+    else:
+        step(played, seat, kind, mask)
+    return played
+
+
+def _solve_moves(
+    world: World, seat: int, moves: list[tuple[int, int]], settings: SearchSettings, team: int
+) -> list[float] | None:
+    """Exact values of the moves in a stock-empty world, or None past the budget."""
+    if max(world.hands).bit_count() > settings.endgame_cards:
+        return None
+    solver = Solver(world.trump, settings.endgame_nodes)
+    values: list[float] = []
+    for kind, mask in moves:
+        value = solve(_after(world, seat, kind, mask), team, settings.weight, solver)
+        if value is None:
+            return None
+        values.append(value)
+    return values
+
+
+def _raw(action: Action) -> tuple[int, int]:
+    return action.kind.code, mask_of(action.cards)

@@ -1,0 +1,224 @@
+"""The search player: its worlds agree with the seat's view, it sees nothing else,
+its stock-empty endgames are exact, and it decides the molodka by search."""
+
+from __future__ import annotations
+
+import random
+
+from core.ai import SearchPlayer, SearchSettings, make_player, play_deal, public_events
+from core.ai.endgame import Solver, solve
+from core.ai.memory import DealMemory
+from core.ai.rollout import legal_moves, step
+from core.ai.worlds import Sampler, World
+from core.cards import mask_of
+from core.yard.actions import Action, ActionKind
+from core.yard.deal import Deal, points_in
+from core.yard.events import DealStarted, Event
+
+from .positions import deal_from_hands
+
+SMALL = SearchSettings(worlds=6, playouts=1)
+
+
+def _random_position(rng: random.Random, steps: int) -> tuple[Deal, list[DealMemory]]:
+    """A deal after ``steps`` random legal actions (molodkas included), and every
+    seat's memory of it, fed as a player's would be."""
+    deal = Deal.shuffled(rng.randrange(4), rng)
+    memories = [DealMemory(seat) for seat in range(4)]
+    start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
+    for memory in memories:
+        memory.observe(start)
+    for _ in range(steps):
+        if deal.is_over:
+            break
+        action = rng.choice(deal.legal_actions())
+        memories[action.seat].own(action.kind, action.cards)
+        events = deal.apply(action)
+        for memory in memories:
+            for event in events:
+                memory.observe(event)
+    return deal, memories
+
+
+def test_no_sampled_world_contradicts_the_seat_view() -> None:
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(250):
+        deal, memories = _random_position(rng, rng.randrange(0, 64))
+        if deal.is_over:
+            continue
+        for seat in range(4):
+            view = deal.view(seat)
+            memory = memories[seat]
+            sampler = Sampler(view, memory)
+            assert sampler.memory_used
+            seen = memory.gone | memory.own_gone | mask_of(view.hand)
+            trump = 1 << deal.trump_card.index
+            holder = view.table.trump_card_holder
+            for _ in range(4):
+                world = sampler.sample(rng).to_deal()
+                # The seat's view of the world is its real view: hand, table (faces
+                # and counts), trump card and holder, sizes, legal actions, molodka.
+                assert world.view(seat) == view
+                hidden = [world._hands[other] for other in range(4) if other != seat]
+                for hand in hidden:
+                    assert not hand & seen, "a card the seat saw is in a hidden hand"
+                for team in (0, 1):
+                    assert world._piles[team].bit_count() == deal._piles[team].bit_count()
+                    assert world._piles[team] & memory.pile_known[team] == (memory.pile_known[team])
+                stock = world._deck[world._stock_pos :]
+                if holder is None:
+                    assert deal.trump_card.index in stock, "the trump card left the stock"
+                elif not trump & seen:
+                    assert deal.trump_card.index not in stock
+                    assert not any(
+                        hand & trump for other, hand in enumerate(world._hands) if other != holder
+                    ), "the drawn trump card is in the hand of a seat that did not draw it"
+                checked += 1
+    assert checked > 1500
+
+
+def test_worlds_place_the_unseen_cards_differently() -> None:
+    rng = random.Random(5)
+    deal, memories = _random_position(rng, 9)
+    sampler = Sampler(deal.view(0), memories[0])
+    hands = {tuple(sampler.sample(rng).hands) for _ in range(20)}
+    assert len(hands) > 10
+
+
+def _hidden_variant(deal: Deal, seat: int, rng: random.Random) -> Deal:
+    """The deal with every card the seat cannot see placed anew."""
+    memory = DealMemory(seat)
+    for event in public_events(deal):
+        memory.observe(event)
+    while True:
+        variant = Sampler(deal.view(seat), memory).sample(rng).to_deal()
+        if variant._hands != deal._hands:
+            return variant
+
+
+def _player_after(deal: Deal, seat: int) -> SearchPlayer:
+    player = SearchPlayer(SMALL)
+    for event in public_events(deal):
+        player.observe(event)
+    return player
+
+
+def test_the_choice_does_not_change_when_only_the_hidden_cards_change() -> None:
+    rng = random.Random(3)
+    compared = 0
+    for _ in range(16):
+        deal, _ = _random_position(rng, rng.randrange(0, 40))
+        if deal.is_over:
+            continue
+        seat = deal.turn
+        assert seat is not None
+        variant = _hidden_variant(deal, seat, rng)
+        assert variant.view(seat) == deal.view(seat)
+        real = _player_after(deal, seat).choose(deal.view(seat), random.Random(8))
+        other = _player_after(deal, seat).choose(variant.view(seat), random.Random(8))
+        assert real == other
+        compared += 1
+    assert compared >= 8
+
+
+def test_the_same_seed_gives_the_same_choice() -> None:
+    deal = Deal.shuffled(1, random.Random(21))
+    view = deal.view(deal.first_leader)
+    first = SearchPlayer(SMALL).choose(view, random.Random(4))
+    assert first == SearchPlayer(SMALL).choose(view, random.Random(4))
+    assert first in view.legal
+
+
+def _minimax(world: World) -> int:
+    """Team A's card points from here with best play, by brute force."""
+    if not world.hands[world.turn] and not world.plays:
+        return 0
+    best: int | None = None
+    for kind, mask in legal_moves(world):
+        after = world.copy()
+        before = points_in(after.piles[0])
+        step(after, after.turn, kind, mask)
+        value = points_in(after.piles[0]) - before + _minimax(after)
+        if best is None or (value > best if world.turn % 2 == 0 else value < best):
+            best = value
+    assert best is not None
+    return best
+
+
+def test_stock_empty_endgames_are_solved_exactly() -> None:
+    rng = random.Random(3)
+    solved = 0
+    while solved < 25:
+        deal = Deal.shuffled(rng.randrange(4), rng)
+        while not deal.is_over and (deal.stock_size > 0 or len(deal.hand(0)) > 2):
+            deal.apply(rng.choice(deal.legal_actions(deal.turn)))
+        if deal.is_over:
+            continue
+        world = Sampler(deal.view(deal.turn), None).sample(rng)
+        value = solve(world, 0, 0.0, Solver(world.trump, 10**6))
+        assert value is not None
+        points_a = points_in(world.piles[0]) + _minimax(world)
+        # weight 0: the value is the loss points alone; check them via the points.
+        assert (value > 0) == (points_a > 60)
+        assert (value < 0) == (points_a < 60)
+        solved += 1
+
+
+def test_the_endgame_search_gives_up_past_its_budget() -> None:
+    rng = random.Random(4)
+    deal = Deal.shuffled(0, rng)
+    while deal.stock_size > 0:
+        deal.apply(rng.choice(deal.legal_actions(deal.turn)))
+    world = Sampler(deal.view(deal.turn), None).sample(rng)
+    assert solve(world, 0, 1.0, Solver(world.trump, 10)) is None
+
+
+def test_declares_a_molodka_of_high_trumps() -> None:
+    # Seat 1 holds four hearts (trumps) with the ace and the ten: declaring takes
+    # the trick and its 25 points.
+    deal = deal_from_hands(["6C 7C 8C 9C", "AH TH KH QH", "6S 7S 8S 9S", "6D 7D 8D 9D"], "JH")
+    view = deal.view(1)
+    assert view.molodka
+    action = SearchPlayer(SMALL).choose(view, random.Random(1))
+    assert action == Action.molodka(1)
+
+
+def test_the_molodka_decision_is_the_search_s() -> None:
+    # Several molodkas of seat 1, strong and weak: it declares exactly when the
+    # search values declaring now at least as high as going on without it.
+    for hand, trump in (
+        ("AH TH KH QH", "JH"),
+        ("6S 7S 8S 9S", "JH"),
+        ("6H 7H 8H 9H", "JH"),
+        ("AS TS KS QS", "JD"),
+    ):
+        rest = [c for c in ("6C 7C 8C 9C", "6D 7D 8D 9D", "JC QC KC TC") if trump[1] not in c]
+        deal = deal_from_hands([rest[0], hand, rest[1], "JS QD KD AD"], trump)
+        view = deal.view(1)
+        assert view.molodka
+        seed = random.Random(1).getrandbits(64)  # what choose draws first
+        sampler = Sampler(view, None)
+        declare, going_on = SearchPlayer(SMALL)._values(view, sampler, [(3, 0), (-1, 0)], seed)
+        choice = SearchPlayer(SMALL).choose(view, random.Random(1))
+        wanted = Action.molodka(1) if declare >= going_on else None
+        assert choice == wanted, (hand, declare, going_on)
+
+
+def test_search_players_play_whole_deals_legally() -> None:
+    rng = random.Random(2)
+    for number in range(3):
+        players = [SearchPlayer(SMALL), make_player("normal")] * 2
+        result = play_deal(Deal.shuffled(number % 4, rng), players, rng)
+        assert sum(result.points) == 120
+
+
+def test_a_player_made_in_the_middle_of_a_deal_learns_what_was_seen() -> None:
+    rng = random.Random(9)
+    deal, memories = _random_position(rng, 20)
+    player = _player_after(deal, 2)
+    assert player.memory.complete
+    assert player.memory.gone == memories[2].gone
+    events: list[Event] = public_events(deal)
+    assert isinstance(events[0], DealStarted)
+    assert all(not isinstance(e, ActionKind) for e in events)
