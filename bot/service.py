@@ -44,6 +44,7 @@ from bot.ports import (
     Storage,
     UserStats,
 )
+from bot.rows import StaleGame
 from core.ai import Observer, Player, make_player, safe_move
 from core.errors import KozelError
 from core.seats import Team
@@ -226,7 +227,7 @@ class GameService:
                 game.messages.pop(key, None)
             else:
                 game.messages[key] = message_id
-            await self.storage.save_game(game)
+            await self._store(game, base=game.version)
 
     # --- Queries -------------------------------------------------------------------------
 
@@ -368,7 +369,7 @@ class GameService:
     async def _lobby_change(
         self, game_id: int, version: int | None, change: Callable[[Game], None]
     ) -> Game:
-        async with self._locked(game_id) as game:
+        async with self._locked(game_id, version) as game:
             if game.status is not GameStatus.LOBBY:
                 raise ServiceError(
                     ErrorCode.GAME_STARTED if game.status.is_open else ErrorCode.GAME_OVER,
@@ -380,7 +381,7 @@ class GameService:
             game.version += 1
             game.updated_at = self.clock.now()
             try:
-                await self.storage.save_game(game)
+                await self._store(game, base=game.version - 1)
             except BaseException:
                 game.seats, game.settings = seats, settings
                 game.version -= 1
@@ -390,7 +391,7 @@ class GameService:
 
     async def start(self, game_id: int, version: int | None, user: UserRef) -> Outcome:
         """The creator starts the series once all four seats are taken."""
-        async with self._locked(game_id) as game:
+        async with self._locked(game_id, version) as game:
             if game.status is not GameStatus.LOBBY:
                 raise ServiceError(
                     ErrorCode.GAME_STARTED if game.status.is_open else ErrorCode.GAME_OVER,
@@ -412,7 +413,7 @@ class GameService:
         game.status = GameStatus.PLAYING
         game.version += 1
         self._set_deadline(game)
-        await self._save(game)
+        await self._save(game, base=game.version - 1)
         await self._publish(game, Change(ChangeKind.STARTED, tuple(events)))
         return events
 
@@ -420,7 +421,7 @@ class GameService:
         self, game_id: int, version: int | None, user: UserRef, *, is_admin: bool = False
     ) -> Game:
         """The creator or a chat admin ends a lobby or a running game."""
-        async with self._locked(game_id) as game:
+        async with self._locked(game_id, version) as game:
             if not game.status.is_open:
                 raise ServiceError(ErrorCode.GAME_OVER, game.id)
             _check_version(game, version)
@@ -429,7 +430,7 @@ class GameService:
             game.status = GameStatus.CANCELLED
             game.turn_deadline = None
             game.version += 1
-            await self._save(game)
+            await self._save(game, base=game.version - 1)
             self._forget(game.id)
             await self._publish(game, Change(ChangeKind.CANCELLED))
         return game
@@ -469,7 +470,7 @@ class GameService:
         self, game_id: int, version: int | None, user: UserRef, action: Action
     ) -> Outcome:
         """A human's action. ``action.seat`` is ignored: the seat is the user's own."""
-        async with self._locked(game_id) as game:
+        async with self._locked(game_id, version) as game:
             if game.status is not GameStatus.PLAYING:
                 raise ServiceError(
                     ErrorCode.GAME_NOT_STARTED
@@ -506,7 +507,7 @@ class GameService:
                 return False
             game.seats[seat] = occupant.with_(away=False, missed=0)
             self._set_deadline(game)
-            await self._save(game)
+            await self._save(game, base=game.version)
             await self._publish(game, Change(ChangeKind.BACK, seat=seat))
         return True
 
@@ -558,7 +559,10 @@ class GameService:
                 [step.logged for step in steps],
                 deals=scored,
                 series=finished[-1] if finished else None,
+                base=game.version - len(steps),  # each step moved the version on by one
             )
+        except ServiceError:  # a stale save: another process moved the game on first
+            raise
         except BaseException:
             log.exception("saving game %s failed (at version %s)", game.id, game.version)
             self._forget(game.id)
@@ -685,6 +689,10 @@ class GameService:
                         await self._commit(game, steps)
         except asyncio.CancelledError:
             raise
+        except ServiceError as error:
+            # Another process saved the game first (its move stands) or the game is
+            # gone: this driver has nothing left to do here.
+            log.info("computer player of game %s stopped: %s", game_id, error.code)
         except Exception:
             log.exception("computer player failed in game %s", game_id)
         finally:
@@ -711,7 +719,7 @@ class GameService:
             if game.turn_deadline != deadline or game.reminded:
                 return
             game.reminded = True
-            await self._save(game)
+            await self._save(game, base=game.version)
             deal = game.series.current
             await self._publish(game, Change(ChangeKind.REMINDER, seat=deal.turn if deal else None))
 
@@ -748,10 +756,19 @@ class GameService:
         return self._chat_locks.setdefault((chat.platform, chat.id), asyncio.Lock())
 
     @contextlib.asynccontextmanager
-    async def _locked(self, game_id: int) -> AsyncIterator[Game]:
+    async def _locked(self, game_id: int, seen: int | None = None) -> AsyncIterator[Game]:
+        """Hold the game's lock and yield the game. A request that saw another version
+        than the one kept here (a change saved by another process on the same
+        database) reloads it first, so the version check compares with the stored
+        game."""
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         async with lock:
             game = await self.game(game_id)
+            if seen is not None and seen != game.version:
+                stored = await self.storage.load_game(game_id)
+                if stored is not None and stored.version != game.version:
+                    self._forget(game_id)
+                    game = await self.game(game_id)
             yield game
 
     async def _save(
@@ -761,9 +778,29 @@ class GameService:
         *,
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
+        base: int,
     ) -> None:
         game.updated_at = self.clock.now()
-        await self.storage.save_game(game, actions or (), deals=deals, series=series)
+        await self._store(game, actions or (), deals=deals, series=series, base=base)
+
+    async def _store(
+        self,
+        game: Game,
+        actions: Sequence[LoggedAction] = (),
+        *,
+        deals: Sequence[tuple[int, DealResult]] = (),
+        series: SeriesResult | None = None,
+        base: int,
+    ) -> None:
+        """Save the game only if the stored one is still at version ``base``, the one
+        the change started from. If another process saved it first, the change is
+        dropped (the game here is forgotten: the next request loads the stored one)
+        and refused as a stale press."""
+        try:
+            await self.storage.save_game(game, actions, deals=deals, series=series, base=base)
+        except StaleGame:
+            self._forget(game.id)
+            raise ServiceError(ErrorCode.STALE, game.id) from None
 
     def _forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)

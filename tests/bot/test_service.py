@@ -234,6 +234,34 @@ async def test_duplicate_presses_apply_once(service: GameService, storage: Stora
     assert len(await storage.game_actions(game_id)) == 1
 
 
+async def test_a_press_another_process_applied_first_is_refused_as_stale(
+    service: GameService, storage: Storage, clock: FakeClock
+) -> None:
+    """Two services on one storage, as two processes on one database: each keeps its
+    own copy of the game, and the database's fence decides which press stands."""
+    other = GameService(storage, clock=clock, rng=random.Random(8), computer_delay=0)
+    game_id = await full_table(service)
+    await other.game(game_id)  # the other process has the game too, at this version
+    seat, version, action = await turn_user(service, game_id)
+    await service.play(game_id, version, PLAYERS[seat].ref, action)
+    # The next press, made from what the first process showed, reaches the other
+    # one: its copy is behind the version the press saw, so it loads the stored game.
+    seat, version, action = await turn_user(service, game_id)
+    outcome = await other.play(game_id, version, PLAYERS[seat].ref, action)
+    assert outcome.game.version == version + 1
+    # The same press reaches the first process too, whose copy still says
+    # ``version``: the change is made in memory, the database refuses to keep it.
+    with pytest.raises(ServiceError) as refused:
+        await service.play(game_id, version, PLAYERS[seat].ref, action)
+    assert refused.value.code == ErrorCode.STALE
+    stored = await storage.load_game(game_id)
+    assert stored is not None and stored.version == version + 1
+    assert [a.version for a in await storage.game_actions(game_id)] == [version, version + 1]
+    # The refused process dropped its copy: it shows and goes on from the stored game.
+    assert (await service.game(game_id)) == stored
+    await other.close()
+
+
 async def test_four_users_at_once_no_deadlock_nothing_twice(
     service: GameService, storage: Storage
 ) -> None:
@@ -380,9 +408,9 @@ async def play_a_deal_with_saves_recorded(
     saves: list[tuple[list[int], list[int], bool]] = []
     real_save = storage.save_game
 
-    async def recording(game, actions=(), *, deals=(), series=None):  # type: ignore[no-untyped-def]
+    async def recording(game, actions=(), *, deals=(), series=None, base=None):  # type: ignore[no-untyped-def]
         saves.append(([a.version for a in actions], [n for n, _ in deals], series is not None))
-        await real_save(game, actions, deals=deals, series=series)
+        await real_save(game, actions, deals=deals, series=series, base=base)
 
     async def refused(*args: object) -> None:
         raise AssertionError("results are saved with the game, in its transaction")
