@@ -150,10 +150,10 @@ def schema(path: Path) -> list[tuple[str, str, str]]:
 async def test_a_database_of_the_release_before_the_sql_files_opens_unchanged(
     tmp_path: Path,
 ) -> None:
-    """data/schema_v1.sqlite3 was made by the code that kept its migrations in a
+    """fixtures/schema_v1.db was made by the code that kept its migrations in a
     Python list: one game of three logged moves, a user and a chat."""
     old = tmp_path / "old.sqlite3"
-    old.write_bytes((Path(__file__).parent / "data" / "schema_v1.sqlite3").read_bytes())
+    old.write_bytes((Path(__file__).parent / "fixtures" / "schema_v1.db").read_bytes())
     before = schema(old)
     async with await SqliteStorage.open(old) as storage:
         assert await scalar(storage, "PRAGMA user_version") == 1
