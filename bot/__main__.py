@@ -34,9 +34,10 @@ async def _guarded(name: str, run: Callable[[], Awaitable[None]]) -> None:
 
 async def run_platforms(settings: Settings) -> None:
     """Run the bot of every platform that has a token, until cancelled."""
-    from adapters.sqlite import SqliteStorage
+    from adapters.storage import describe, open_storage
 
-    async with await SqliteStorage.open(settings.database_url) as storage:
+    async with await open_storage(settings.database_url) as storage:
+        log.info("storage: %s", describe(storage))
         tr = Translator.from_dir(default=settings.default_locale)
         service = GameService(
             storage,

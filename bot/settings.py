@@ -9,6 +9,16 @@ from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 #: What Telegram takes as a webhook's secret token.
+#: The URL schemes of ``DATABASE_URL``: SQLite's (a plain path is one too) and
+#: PostgreSQL's.
+DATABASE_SCHEMES = (
+    "sqlite",
+    "sqlite3",
+    "sqlite+aiosqlite",
+    "postgresql",
+    "postgres",
+    "postgresql+asyncpg",
+)
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 
@@ -36,7 +46,10 @@ class Settings(BaseSettings):
         default=None, pattern="^/", description="path to serve; unset: the URL's path"
     )
     discord_bot_token: SecretStr | None = Field(default=None, description="Discord bot token")
-    database_url: str = Field(default="sqlite:///./data/kozel.sqlite3")
+    database_url: str = Field(
+        default="sqlite:///./data/kozel.sqlite3",
+        description="sqlite:///<path> (one process) or postgresql://... (several)",
+    )
     default_locale: str = Field(default="ru", pattern="^(ru|en)$")
     turn_timeout: int = Field(default=120, ge=0, le=3600, description="seconds; 0 = none")
     computer_delay: float = Field(default=1.2, ge=0, le=30, description="seconds per move")
@@ -55,6 +68,16 @@ class Settings(BaseSettings):
     def _secret_telegram_takes(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and not _WEBHOOK_SECRET.fullmatch(value.get_secret_value()):
             raise ValueError("1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _a_database_we_know(cls, value: str) -> str:
+        scheme, separator, _ = value.partition("://")
+        if separator and scheme.lower() not in DATABASE_SCHEMES:
+            raise ValueError(
+                f"sqlite:///<path> or postgresql://<user>@<host>/<database>, not a {scheme}:// URL"
+            )
         return value
 
     @property

@@ -56,7 +56,7 @@ from urllib.parse import unquote
 
 import aiosqlite
 
-from adapters.sqlite.migrations import migrate
+from adapters.sqlite.migrations import SCHEMA_VERSION, migrate
 from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, UserStats
 from bot.rows import (
@@ -364,6 +364,9 @@ class SqliteStorage:
         self._snapshots = SnapshotCache()
         self._now = now
         self.path = path
+        #: The schema version (``PRAGMA user_version``) the database was at once
+        #: migrated.
+        self.schema_version = SCHEMA_VERSION
 
     @classmethod
     async def open(
@@ -388,11 +391,13 @@ class SqliteStorage:
             # In WAL mode NORMAL loses no committed transaction when the process dies,
             # only (at worst) the last ones on a power cut.
             await db.execute("PRAGMA synchronous = NORMAL")
-            await migrate(db)
+            version = await migrate(db)
         except BaseException:
             await db.close()
             raise
-        return cls(db, path, now)
+        storage = cls(db, path, now)
+        storage.schema_version = version
+        return storage
 
     async def close(self) -> None:
         """Finish the queued saves and the running transaction, then close; closing

@@ -60,3 +60,23 @@ def test_env_example_documents_every_setting() -> None:
     example = (ROOT / ".env.example").read_text()
     for name in Settings.model_fields:
         assert f"\n{name.upper()}=" in example, name
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlite:///./data/kozel.sqlite3",
+        "data/kozel.sqlite3",
+        "postgresql://kozel:secret@db:5432/kozel",
+        "postgres:///kozel?host=/run/postgresql",
+    ],
+)
+def test_database_urls_of_sqlite_and_postgresql(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    monkeypatch.setenv("DATABASE_URL", url)
+    assert Settings(_env_file=None).database_url == url  # type: ignore[call-arg]
+
+
+def test_a_database_url_of_another_kind_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "mysql://kozel@db/kozel")
+    with pytest.raises(ValidationError, match="postgresql://"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
