@@ -44,7 +44,7 @@ from bot.ports import (
     Storage,
     UserStats,
 )
-from bot.rows import StaleGame
+from bot.rows import DuplicateAction, StaleGame
 from core.ai import Observer, Player, make_player, safe_move
 from core.errors import KozelError
 from core.seats import Team
@@ -795,10 +795,11 @@ class GameService:
         """Save the game only if the stored one is still at version ``base``, the one
         the change started from. If another process saved it first, the change is
         dropped (the game here is forgotten: the next request loads the stored one)
-        and refused as a stale press."""
+        and refused as a stale press. So is a save whose action the log already has
+        at that version (its key, ``(game_id, version)``, the fence's second guard)."""
         try:
             await self.storage.save_game(game, actions, deals=deals, series=series, base=base)
-        except StaleGame:
+        except (StaleGame, DuplicateAction):  # the log's key is the second guard
             self._forget(game.id)
             raise ServiceError(ErrorCode.STALE, game.id) from None
 
