@@ -8,19 +8,25 @@ concurrent saves of different games run side by side in the server.
 Several processes may share the database. What keeps them from both applying a
 press is the fence of :meth:`PostgresStorage.save_game`: the game's row is locked
 (``SELECT ... FOR UPDATE``) and updated only from the version the change was made
-from (``UPDATE games ... WHERE id = $1 AND version = $2``), in one transaction with
-the new rows of the action log, whose key ``(game_id, version)`` refuses an action
-logged twice. A save that finds the row moved on raises
+from (``UPDATE games ... WHERE id = ... AND version = p_base``), in one transaction
+with the new rows of the action log, whose key ``(game_id, version)`` refuses an
+action logged twice. A save that finds the row moved on raises
 :class:`~bot.rows.StaleGame` and keeps nothing; the service refuses the press as
 stale.
+
+A save is the hot path (every move saves), so it is ONE statement: the server-side
+function ``kozel_save_game`` (in the first migration) does all of the above from the
+rows of :mod:`bot.rows` sent as JSON, in the statement's own transaction: one round
+trip instead of a BEGIN, a SELECT, an UPDATE, the INSERTs and a COMMIT.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -29,7 +35,6 @@ from adapters.postgres.migrations import migrate
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, UserStats
 from bot.rows import (
-    ActionRow,
     DuplicateAction,
     GameRow,
     NoSuchGame,
@@ -53,8 +58,6 @@ from core.yard.record import SnapshotCache
 _SCHEMES = ("postgresql", "postgres", "postgresql+asyncpg")
 
 Record = asyncpg.Record
-if TYPE_CHECKING:  # asyncpg's classes are generic in its stubs only
-    _Connection = asyncpg.Connection[Record] | asyncpg.pool.PoolConnectionProxy[Record]
 
 
 def is_postgres_url(url: str) -> bool:
@@ -105,7 +108,6 @@ _GAME_COLUMNS = (
     "rematch_of",
 )
 _PARTICIPANT_COLUMNS = ("game_id", "seat", "platform", "user_id", "kind", "name")
-_ACTION_COLUMNS = ("game_id", "version", "seat", "platform", "user_id", "action", "at", "auto")
 _DEAL_COLUMNS = (
     "game_id",
     "number",
@@ -127,19 +129,18 @@ def _insert(table: str, columns: Sequence[str], tail: str = "") -> str:
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({values}){tail}"
 
 
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 def _values(row: Any, columns: Sequence[str]) -> tuple[Any, ...]:
     return tuple(row[column] for column in columns)
 
 
 _INSERT_GAME = _insert("games", _GAME_COLUMNS, " RETURNING id")
-#: $1 the id, $2 the version the save starts from, then the columns.
-_UPDATE_GAME = (
-    "UPDATE games SET "
-    + ", ".join(f"{column} = ${i}" for i, column in enumerate(_GAME_COLUMNS, start=3))
-    + " WHERE id = $1 AND version = $2"
-)
+#: One save, one statement: see ``kozel_save_game`` in the first migration.
+_SAVE_GAME = "SELECT kozel_save_game($1::json, $2, $3::json, $4::json, $5::json, $6::json)"
 _INSERT_PARTICIPANT = _insert("participants", _PARTICIPANT_COLUMNS)
-_INSERT_ACTION = _insert("game_actions", _ACTION_COLUMNS)
 _INSERT_DEAL = _insert("deal_results", _DEAL_COLUMNS, " ON CONFLICT DO NOTHING")
 _INSERT_SERIES = _insert("series_results", _SERIES_COLUMNS, " ON CONFLICT DO NOTHING")
 
@@ -361,9 +362,16 @@ class PostgresStorage:
         is kept."""
         new = check_actions(game, actions)
         row: GameRow = game_to_row(game, self._snapshots)
+        arguments = (
+            _json(row),
+            base,
+            _json(seat_rows(game.id, game.seats)),
+            _json(new),
+            _json([deal_row(game.id, n, result, game.updated_at) for n, result in deals]),
+            None if series is None else _json(series_row(game.id, series, game.updated_at)),
+        )
         try:
-            async with self._pool.acquire() as conn, conn.transaction():
-                await self._write_save(conn, game, row, new, deals, series, base)
+            stored = await self._pool.fetchval(_SAVE_GAME, *arguments)
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name != "game_actions_pkey":
                 raise
@@ -375,50 +383,10 @@ class PostgresStorage:
                 [action["version"] for action in new],
             )
             raise DuplicateAction(game.id, -1 if logged is None else logged) from None
-
-    async def _write_save(
-        self,
-        conn: _Connection,
-        game: Game,
-        row: GameRow,
-        new: Sequence[ActionRow],
-        deals: Sequence[tuple[int, DealResult]],
-        series: SeriesResult | None,
-        base: int | None,
-    ) -> None:
-        """One save's statements (the caller holds the transaction)."""
-        stored = await conn.fetchrow(
-            "SELECT version, seats FROM games WHERE id = $1 FOR UPDATE", game.id
-        )
         if stored is None:
             raise NoSuchGame(game.id)
-        fence = stored["version"] if base is None else base
-        updated = await conn.execute(_UPDATE_GAME, game.id, fence, *_values(row, _GAME_COLUMNS))
-        if updated != "UPDATE 1":
-            raise StaleGame(game.id, fence, stored["version"])
-        # The participants are the seats' (``participant_rows``): unchanged seats need
-        # no rewrite.
-        if stored["seats"] != row["seats"]:
-            await conn.execute("DELETE FROM participants WHERE game_id = $1", game.id)
-            await conn.executemany(
-                _INSERT_PARTICIPANT,
-                [_values(s, _PARTICIPANT_COLUMNS) for s in seat_rows(game.id, game.seats)],
-            )
-        if new:
-            await conn.executemany(_INSERT_ACTION, [_values(a, _ACTION_COLUMNS) for a in new])
-        if deals:
-            await conn.executemany(
-                _INSERT_DEAL,
-                [
-                    _values(deal_row(game.id, n, result, game.updated_at), _DEAL_COLUMNS)
-                    for n, result in deals
-                ],
-            )
-        if series is not None:
-            await conn.execute(
-                _INSERT_SERIES,
-                *_values(series_row(game.id, series, game.updated_at), _SERIES_COLUMNS),
-            )
+        if base is not None and stored != base:
+            raise StaleGame(game.id, base, stored)
 
     async def load_game(self, game_id: int) -> Game | None:
         row = await self._pool.fetchrow("SELECT * FROM games WHERE id = $1", game_id)

@@ -108,3 +108,54 @@ CREATE TABLE series_results (
     deals   INTEGER NOT NULL,
     at      DOUBLE PRECISION NOT NULL
 );
+
+-- One save of a game (PostgresStorage.save_game) in one statement, so in one round
+-- trip and one transaction: the row is locked, then updated only from version
+-- p_base (the fence; NULL: from whatever is stored), the seats' participants are
+-- rewritten if the seats changed, the new actions appended (the log's key refuses
+-- one logged twice), the results reached kept once. The rows come as the JSON of
+-- bot.rows' dicts. Returns the version stored before the save (NULL: no such game);
+-- the caller compares it with p_base: if they differ, nothing was written.
+CREATE FUNCTION kozel_save_game(
+    p_game json, p_base integer, p_participants json, p_actions json, p_deals json,
+    p_series json
+) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+    r games := json_populate_record(NULL::games, p_game);
+    stored_version integer;
+    stored_seats text;
+BEGIN
+    SELECT version, seats INTO stored_version, stored_seats
+    FROM games WHERE id = r.id FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    UPDATE games SET
+        platform = r.platform, chat_id = r.chat_id, thread_id = r.thread_id,
+        creator_platform = r.creator_platform, creator = r.creator, status = r.status,
+        rule_set = r.rule_set, settings = r.settings, seats = r.seats,
+        snapshot = r.snapshot, version = r.version, created_at = r.created_at,
+        updated_at = r.updated_at, turn_deadline = r.turn_deadline,
+        reminded = r.reminded, messages = r.messages, rematch_of = r.rematch_of
+    WHERE id = r.id AND (p_base IS NULL OR version = p_base);
+    IF NOT FOUND THEN
+        RETURN stored_version;
+    END IF;
+    IF stored_seats IS DISTINCT FROM r.seats THEN
+        DELETE FROM participants WHERE game_id = r.id;
+        INSERT INTO participants
+        SELECT * FROM json_populate_recordset(NULL::participants, p_participants);
+    END IF;
+    INSERT INTO game_actions
+    SELECT * FROM json_populate_recordset(NULL::game_actions, p_actions);
+    INSERT INTO deal_results
+    SELECT * FROM json_populate_recordset(NULL::deal_results, p_deals)
+    ON CONFLICT DO NOTHING;
+    IF p_series IS NOT NULL THEN
+        INSERT INTO series_results
+        SELECT * FROM json_populate_record(NULL::series_results, p_series)
+        ON CONFLICT DO NOTHING;
+    END IF;
+    RETURN stored_version;
+END;
+$$;
