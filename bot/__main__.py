@@ -2,20 +2,25 @@
 
 With a Telegram and/or Discord token in the environment or ``.env`` it runs the
 bots of those platforms in one process (a failure of one is logged and does not
-stop the other); with no token it plays a game in the terminal. This module is
+stop the other); with no token it plays a game in the terminal. ``--platform
+telegram`` (or ``discord``) runs one platform's bot only: that process restores,
+times and drives only that platform's games, so two such processes can share one
+PostgreSQL database. This module is
 the one place in ``bot/`` that names the adapters.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection, Sequence
 
 from bot.i18n import Translator
 from bot.interactions import Interactions
+from bot.models import Platform
 from bot.service import GameService
 from bot.settings import Settings
 
@@ -32,8 +37,9 @@ async def _guarded(name: str, run: Callable[[], Awaitable[None]]) -> None:
         log.exception("the %s bot stopped with an error; the other platforms go on", name)
 
 
-async def run_platforms(settings: Settings) -> None:
-    """Run the bot of every platform that has a token, until cancelled."""
+async def run_platforms(settings: Settings, platforms: Collection[Platform] | None = None) -> None:
+    """Run the bot of every platform that has a token (of ``platforms`` only, if
+    given: the games of the others belong to other processes), until cancelled."""
     from adapters.storage import describe, open_storage
 
     async with await open_storage(settings.database_url) as storage:
@@ -45,15 +51,17 @@ async def run_platforms(settings: Settings) -> None:
             turn_timeout=settings.turn_timeout,
             max_missed=settings.max_missed_turns,
             default_locale=settings.default_locale,
+            platforms=platforms,
         )
         interactions = Interactions(service, tr)
         runs: list[Awaitable[None]] = []
-        if settings.telegram_bot_token is not None:
+        wanted = set(Platform) if platforms is None else set(platforms)
+        if settings.telegram_bot_token is not None and Platform.TELEGRAM in wanted:
             from adapters.telegram import TelegramAdapter
 
             telegram = TelegramAdapter(settings, service, interactions, tr)
             runs.append(_guarded("Telegram", telegram.run))
-        if settings.discord_bot_token is not None:
+        if settings.discord_bot_token is not None and Platform.DISCORD in wanted:
             from adapters.discord import DiscordAdapter
 
             discord_bot = DiscordAdapter(settings, service, interactions, tr)
@@ -70,18 +78,48 @@ async def run_platforms(settings: Settings) -> None:
             await service.close()
 
 
-def main() -> int:
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", description="Run the Kozel bots (a terminal game without tokens)."
+    )
+    parser.add_argument(
+        "--platform",
+        choices=[Platform.TELEGRAM.value, Platform.DISCORD.value],
+        action="append",
+        help="run only this platform's bot and own only its games (repeatable;"
+        " default: every platform with a token). Processes of different platforms"
+        " can share one PostgreSQL database.",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
     settings = Settings()
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if not settings.has_platform:
+    platforms = None if args.platform is None else {Platform(name) for name in args.platform}
+    if platforms is not None:
+        tokens = {
+            Platform.TELEGRAM: settings.telegram_bot_token,
+            Platform.DISCORD: settings.discord_bot_token,
+        }
+        missing = sorted(p.value for p in platforms if tokens[p] is None)
+        if missing:
+            print(
+                f"--platform {missing[0]} needs {missing[0].upper()}_BOT_TOKEN"
+                " (in the environment or .env)",
+                file=sys.stderr,
+            )
+            return 2
+    elif not settings.has_platform:
         from adapters.console import play_main
 
         return play_main([], settings=settings)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_platforms(settings))
+        asyncio.run(run_platforms(settings, platforms))
     return 0
 
 

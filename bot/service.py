@@ -16,7 +16,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from bot.errors import ErrorCode, ServiceError
@@ -108,8 +108,12 @@ class GameService:
         default_locale: str = "ru",
         players: Callable[[str], Player] = make_player,
         sleep: Sleep = asyncio.sleep,
+        platforms: Collection[Platform] | None = None,
     ) -> None:
         self.storage = storage
+        #: The platforms whose games this process owns (None: every one): it restores
+        #: them, and runs their timers and computer players, and no other's.
+        self.platforms = None if platforms is None else frozenset(platforms)
         self.clock: Clock = clock or SystemClock()
         self.rng = rng or random.SystemRandom()
         self.computer_delay = computer_delay
@@ -137,8 +141,9 @@ class GameService:
         self._publishers[platform] = publisher
 
     async def restore(self) -> list[Game]:
-        """After a start: load every open game and let computers and timers go on."""
-        games = await self.storage.active_games()
+        """After a start: load every open game of this process's platforms and let
+        computers and timers go on."""
+        games = [game for game in await self.storage.active_games() if self._owns(game)]
         for game in games:
             self._games[game.id] = game
             self._kick(game)
@@ -657,9 +662,12 @@ class GameService:
             and not deal.table_view().plays
         )
 
+    def _owns(self, game: Game) -> bool:
+        return self.platforms is None or game.chat.platform in self.platforms
+
     def _kick(self, game: Game) -> None:
         """Start the game's computer driver if a computer is to move."""
-        if game.id in self._drivers or not self._needs_driver(game):
+        if game.id in self._drivers or not self._owns(game) or not self._needs_driver(game):
             return
         task = asyncio.get_running_loop().create_task(self._drive(game.id))
         self._drivers[game.id] = task
@@ -706,7 +714,7 @@ class GameService:
         now = self.clock.now()
         for game_id, game in list(self._games.items()):
             deadline = game.turn_deadline
-            if deadline is None or game.status is not GameStatus.PLAYING:
+            if deadline is None or game.status is not GameStatus.PLAYING or not self._owns(game):
                 continue
             timeout = game.settings.turn_timeout
             if now >= deadline:

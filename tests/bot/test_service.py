@@ -11,7 +11,7 @@ import pytest
 from adapters.sqlite import SqliteStorage
 from bot.errors import ErrorCode, ServiceError
 from bot.memory import MemoryStorage
-from bot.models import ChatRef, GameStatus, Platform, SeatKind
+from bot.models import ChatRef, GameStatus, Platform, SeatKind, User, UserRef
 from bot.ports import ChangeKind, Storage
 from bot.service import GameService
 from core.ai import safe_move
@@ -260,6 +260,31 @@ async def test_a_press_another_process_applied_first_is_refused_as_stale(
     # The refused process dropped its copy: it shows and goes on from the stored game.
     assert (await service.game(game_id)) == stored
     await other.close()
+
+
+async def test_a_process_of_one_platform_restores_and_times_only_its_games(
+    storage: Storage, clock: FakeClock
+) -> None:
+    opener = GameService(storage, clock=clock, rng=random.Random(3), turn_timeout=60)
+    started = {}
+    for platform in (Platform.TELEGRAM, Platform.DISCORD):
+        players = [User(UserRef(platform, str(seat)), f"P{seat}") for seat in range(4)]
+        game = await opener.open_table(ChatRef(platform, "-5"), players[0])
+        for seat, player in enumerate(players):
+            game = await opener.join(game.id, game.version, player, Team(seat % 2))
+        started[platform] = (await opener.start(game.id, game.version, players[0].ref)).game
+    telegram = GameService(
+        storage, clock=clock, rng=random.Random(4), turn_timeout=60, platforms={Platform.TELEGRAM}
+    )
+    assert [game.id for game in await telegram.restore()] == [started[Platform.TELEGRAM].id]
+    clock.advance(61)  # both games' players are out of time
+    await telegram.tick()
+    for platform, game in started.items():
+        stored = await storage.load_game(game.id)
+        assert stored is not None
+        moved = stored.version - game.version
+        assert moved == (1 if platform is Platform.TELEGRAM else 0), platform
+    await telegram.close()
 
 
 async def test_four_users_at_once_no_deadlock_nothing_twice(
