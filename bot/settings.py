@@ -45,6 +45,12 @@ class Settings(BaseSettings):
     telegram_webhook_path: str | None = Field(
         default=None, pattern="^/", description="path to serve; unset: the URL's path"
     )
+    telegram_global_rate: int = Field(
+        default=30,
+        ge=1,
+        le=10_000,
+        description="requests a second the bot sends to Telegram, into all chats together",
+    )
     discord_bot_token: SecretStr | None = Field(default=None, description="Discord bot token")
     database_url: str = Field(
         default="sqlite:///./data/kozel.sqlite3",

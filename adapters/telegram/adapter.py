@@ -79,7 +79,7 @@ class TelegramAdapter:
             bot = Bot(settings.telegram_bot_token.get_secret_value(), session=LeanSession(api=api))
         self.bot = bot
         if isinstance(pacing, bool):
-            pacing = Pacing() if pacing else Pacing.off()
+            pacing = Pacing(global_limit=settings.telegram_global_rate) if pacing else Pacing.off()
         self.outbox = Outbox(bot, pacing, remember=service.set_message, on_migrate=self._migrate)
         self.publisher = TelegramPublisher(interactions, self.outbox)
         service.add_publisher(Platform.TELEGRAM, self.publisher)
