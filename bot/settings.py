@@ -52,6 +52,11 @@ class Settings(BaseSettings):
         description="requests a second the bot sends to Telegram, into all chats together",
     )
     discord_bot_token: SecretStr | None = Field(default=None, description="Discord bot token")
+    discord_api_url: str | None = Field(
+        default=None,
+        pattern=r"^https?://[^/\s]+(/\S*)?$",
+        description="Discord REST API base (a rate-limit proxy); unset: Discord's own",
+    )
     database_url: str = Field(
         default="sqlite:///./data/kozel.sqlite3",
         description="sqlite:///<path> (one process) or postgresql://... (several)",
@@ -63,7 +68,7 @@ class Settings(BaseSettings):
     log_level: str = Field(default="INFO")
 
     @field_validator("telegram_webhook_url", "telegram_webhook_secret", "telegram_webhook_path",
-                     mode="before")  # fmt: skip
+                     "discord_api_url", mode="before")  # fmt: skip
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         """``TELEGRAM_WEBHOOK_URL=`` (as in ``.env.example``) means unset."""
