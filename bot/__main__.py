@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 
 from bot.i18n import Translator
 from bot.interactions import Interactions
+from bot.metrics import Metrics
 from bot.models import Platform
 from bot.service import GameService
 from bot.settings import Settings
@@ -45,6 +46,7 @@ async def run_platforms(settings: Settings, platforms: Collection[Platform] | No
     async with await open_storage(settings.database_url) as storage:
         log.info("storage: %s", describe(storage))
         tr = Translator.from_dir(default=settings.default_locale)
+        metrics = Metrics()
         service = GameService(
             storage,
             computer_delay=settings.computer_delay,
@@ -52,8 +54,10 @@ async def run_platforms(settings: Settings, platforms: Collection[Platform] | No
             max_missed=settings.max_missed_turns,
             default_locale=settings.default_locale,
             platforms=platforms,
+            metrics=metrics,
         )
-        interactions = Interactions(service, tr)
+        interactions = Interactions(service, tr, metrics)
+        ready: dict[str, Callable[[], bool]] = {}
         runs: list[Awaitable[None]] = []
         wanted = set(Platform) if platforms is None else set(platforms)
         if settings.telegram_bot_token is not None and Platform.TELEGRAM in wanted:
@@ -61,11 +65,21 @@ async def run_platforms(settings: Settings, platforms: Collection[Platform] | No
 
             telegram = TelegramAdapter(settings, service, interactions, tr)
             runs.append(_guarded("Telegram", telegram.run))
+            ready["telegram"] = lambda: telegram.ready
         if settings.discord_bot_token is not None and Platform.DISCORD in wanted:
             from adapters.discord import DiscordAdapter
 
             discord_bot = DiscordAdapter(settings, service, interactions, tr)
             runs.append(_guarded("Discord", discord_bot.run))
+            ready["discord"] = lambda: discord_bot.ready
+        health = None
+        if settings.metrics_port is not None:
+            from adapters.health import HealthServer
+
+            health = HealthServer(
+                metrics, storage, ready, host=settings.metrics_host, port=settings.metrics_port
+            )
+            await health.start()
         games = await service.restore()
         log.info("resumed %d open games", len(games))
         timers = asyncio.create_task(service.run_timers())
@@ -76,6 +90,8 @@ async def run_platforms(settings: Settings, platforms: Collection[Platform] | No
             with contextlib.suppress(asyncio.CancelledError):
                 await timers
             await service.close()
+            if health is not None:
+                await health.stop()
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import normalize_locale
+from bot.metrics import Metrics
 from bot.models import (
     TURN_TIMEOUTS,
     ChatRef,
@@ -109,8 +110,10 @@ class GameService:
         players: Callable[[str], Player] = make_player,
         sleep: Sleep = asyncio.sleep,
         platforms: Collection[Platform] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.storage = storage
+        self.metrics = metrics
         #: The platforms whose games this process owns (None: every one): it restores
         #: them, and runs their timers and computer players, and no other's.
         self.platforms = None if platforms is None else frozenset(platforms)
@@ -134,6 +137,8 @@ class GameService:
         #: Each user's chosen language (None: none), read from storage once: every
         #: press and every hand drawn asks for it. Users change only through here.
         self._user_locales: dict[UserRef, str | None] = {}
+        if metrics is not None:
+            metrics.watch_games(lambda: sum(game.status.is_open for game in self._games.values()))
 
     # --- Wiring -----------------------------------------------------------------------
 
@@ -805,11 +810,18 @@ class GameService:
         dropped (the game here is forgotten: the next request loads the stored one)
         and refused as a stale press. So is a save whose action the log already has
         at that version (its key, ``(game_id, version)``, the fence's second guard)."""
+        started = time.perf_counter()
+        outcome = "error"
         try:
             await self.storage.save_game(game, actions, deals=deals, series=series, base=base)
+            outcome = "ok"
         except (StaleGame, DuplicateAction):  # the log's key is the second guard
+            outcome = "stale"
             self._forget(game.id)
             raise ServiceError(ErrorCode.STALE, game.id) from None
+        finally:
+            if self.metrics is not None:
+                self.metrics.saved(outcome, time.perf_counter() - started)
 
     def _forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)

@@ -66,9 +66,13 @@ class Settings(BaseSettings):
     computer_delay: float = Field(default=1.2, ge=0, le=30, description="seconds per move")
     max_missed_turns: int = Field(default=3, ge=1, le=20)
     log_level: str = Field(default="INFO")
+    metrics_port: int | None = Field(
+        default=None, ge=0, le=65535, description="/healthz, /readyz, /metrics; unset: off"
+    )
+    metrics_host: str = Field(default="127.0.0.1", description="address the metrics listen on")
 
     @field_validator("telegram_webhook_url", "telegram_webhook_secret", "telegram_webhook_path",
-                     "discord_api_url", mode="before")  # fmt: skip
+                     "discord_api_url", "metrics_port", mode="before")  # fmt: skip
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         """``TELEGRAM_WEBHOOK_URL=`` (as in ``.env.example``) means unset."""

@@ -95,6 +95,11 @@ class DiscordAdapter:
                 finally:
                     await self.publisher.close()
 
+    @property
+    def ready(self) -> bool:
+        """Connected to the gateway (for ``/readyz``)."""
+        return self.started.is_set() and not self.bot.is_closed()
+
     async def idle(self) -> None:
         """Wait until no press is being handled and every message is out."""
         while self.running.busy or self.publisher.busy:

@@ -296,3 +296,15 @@ async def test_the_global_rate_is_a_setting(tr: Translator) -> None:
     finally:
         await adapter.bot.session.close()
         await service.close()
+
+
+@pytest.mark.parametrize("tg", [{"group_limit": 1, "retry_after": 3}], indirect=True)
+async def test_every_request_is_observed_with_its_status(tg: FakeTelegram, bot: Bot) -> None:
+    seen: list[tuple[str, int | None]] = []
+    session = bot.session
+    assert isinstance(session, LeanSession)
+    session.observe = lambda method, status: seen.append((method, status))
+    await bot.send_message(GROUP, "one")
+    with pytest.raises(TelegramRetryAfter):
+        await bot.send_message(GROUP, "two")  # the fake's group limit: a 429
+    assert seen == [("sendMessage", 200), ("sendMessage", 429)]
