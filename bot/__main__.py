@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Collection, Sequence
 
 from bot.i18n import Translator
 from bot.interactions import Interactions
+from bot.logs import configure
 from bot.metrics import Metrics
 from bot.models import Platform
 from bot.service import GameService
@@ -112,10 +113,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     settings = Settings()
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    configure(settings.log_level, settings.log_format)
     platforms = None if args.platform is None else {Platform(name) for name in args.platform}
     if platforms is not None:
         tokens = {

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import normalize_locale
+from bot.logs import game_context
 from bot.metrics import Metrics
 from bot.models import (
     TURN_TIMEOUTS,
@@ -782,7 +783,8 @@ class GameService:
                 if stored is not None and stored.version != game.version:
                     self._forget(game_id)
                     game = await self.game(game_id)
-            yield game
+            with game_context(game.id, game.chat):
+                yield game
 
     async def _save(
         self,
@@ -833,7 +835,8 @@ class GameService:
         if publisher is None:
             return
         try:
-            await publisher.publish(game, change)
+            with game_context(game.id, game.chat):
+                await publisher.publish(game, change)
         except Exception:
             # The change is saved; a failed render must not undo or block the game.
             log.exception("publishing %s of game %s failed", change.kind, game.id)

@@ -66,6 +66,7 @@ class Settings(BaseSettings):
     computer_delay: float = Field(default=1.2, ge=0, le=30, description="seconds per move")
     max_missed_turns: int = Field(default=3, ge=1, le=20)
     log_level: str = Field(default="INFO")
+    log_format: str = Field(default="text", pattern="^(text|json)$", description="text or json")
     metrics_port: int | None = Field(
         default=None, ge=0, le=65535, description="/healthz, /readyz, /metrics; unset: off"
     )
