@@ -60,6 +60,7 @@ class Settings(BaseSettings):
     database_url: str = Field(
         default="sqlite:///./data/kozel.sqlite3",
         description="sqlite:///<path> (one process) or postgresql://... (several)",
+        repr=False,  # a PostgreSQL URL may hold a password
     )
     default_locale: str = Field(default="ru", pattern="^(ru|en)$")
     turn_timeout: int = Field(default=120, ge=0, le=3600, description="seconds; 0 = none")

@@ -76,6 +76,12 @@ def test_database_urls_of_sqlite_and_postgresql(monkeypatch: pytest.MonkeyPatch,
     assert Settings(_env_file=None).database_url == url  # type: ignore[call-arg]
 
 
+def test_a_database_password_never_shows_in_reprs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://kozel:hunter2@db/kozel")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert "hunter2" not in repr(settings) and "hunter2" not in str(settings)
+
+
 def test_a_database_url_of_another_kind_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DATABASE_URL", "mysql://kozel@db/kozel")
     with pytest.raises(ValidationError, match="postgresql://"):
