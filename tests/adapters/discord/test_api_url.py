@@ -7,12 +7,14 @@ import asyncio
 
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
+from prometheus_client.parser import text_string_to_metric_families
 
 from adapters.discord import DiscordAdapter
 from adapters.discord.client import KozelBot
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.memory import MemoryStorage
+from bot.metrics import Metrics
 from bot.service import GameService
 from bot.settings import Settings
 from tests.adapters.discord.harness import ALICE, CHANNEL, world
@@ -24,7 +26,8 @@ async def test_the_api_url_setting_points_the_bot_at_another_api(tr: Translator)
     assert before[0] == "https://discord.com/api/v10"
     async with FakeDiscord(patch=False) as dc:
         world(dc)
-        service = GameService(MemoryStorage(), computer_delay=0)
+        metrics = Metrics()
+        service = GameService(MemoryStorage(), computer_delay=0, metrics=metrics)
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
             discord_bot_token="discord",
@@ -45,6 +48,18 @@ async def test_the_api_url_setting_points_the_bot_at_another_api(tr: Translator)
             assert str(DiscordWebSocket.DEFAULT_GATEWAY) == dc.gateway_url  # from /gateway/bot
             iid = await dc.slash(ALICE, CHANNEL, "help")
             await dc.wait_for(lambda: dc.responses(iid).content and not dc.responses(iid).loading)
+
+            # discord.py's requests are counted by route, ids left out (those made
+            # before the bot was ready: logging in, finding the gateway, the commands).
+            counted = {
+                sample.labels["method"]: sample.labels["status"]
+                for family in text_string_to_metric_families(metrics.exposition().decode())
+                for sample in family.samples
+                if sample.name == "kozel_platform_requests_total"
+                and sample.labels["platform"] == "discord"
+            }
+            assert counted["GET /users/@me"] == counted["GET /gateway/bot"] == "200"
+            assert "GET /applications/:id/commands" in counted
         finally:
             run.cancel()
             await asyncio.gather(run, return_exceptions=True)
