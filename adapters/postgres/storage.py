@@ -14,14 +14,20 @@ action logged twice. A save that finds the row moved on raises
 :class:`~bot.rows.StaleGame` and keeps nothing; the service refuses the press as
 stale.
 
-A save is the hot path (every move saves), so it is ONE statement: the server-side
-function ``kozel_save_game`` (in the first migration) does all of the above from the
-rows of :mod:`bot.rows` sent as JSON, in the statement's own transaction: one round
-trip instead of a BEGIN, a SELECT, an UPDATE, the INSERTs and a COMMIT.
+A save is the hot path (every move saves), so saves are committed in groups, as on
+SQLite: a call turns the game into rows at once, queues them and waits; one writer
+task sends every save queued so far in ONE statement, the server-side function
+``kozel_save_games`` (in the first migration), which applies them in order in one
+transaction, each in a subtransaction of its own through ``kozel_save_game`` (the
+fence and the inserts above): a save that fails keeps nothing and raises in its
+caller alone; the others are kept. One round trip and one commit for the batch. A
+caller's ``await`` returns once its save is committed; a save cancelled while it
+waits in the queue is dropped.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -39,6 +45,7 @@ from bot.rows import (
     GameRow,
     NoSuchGame,
     StaleGame,
+    StorageError,
     action_from_row,
     chat_from_row,
     chat_to_row,
@@ -138,8 +145,10 @@ def _values(row: Any, columns: Sequence[str]) -> tuple[Any, ...]:
 
 
 _INSERT_GAME = _insert("games", _GAME_COLUMNS, " RETURNING id")
-#: One save, one statement: see ``kozel_save_game`` in the first migration.
-_SAVE_GAME = "SELECT kozel_save_game($1::json, $2, $3::json, $4::json, $5::json, $6::json)"
+#: The saves waiting at once, one statement: ``kozel_save_games`` (first migration).
+_SAVE_GAMES = "SELECT kozel_save_games($1::json)"
+#: The most saves one group commit writes; more wait for the next one.
+MAX_BATCH = 256
 _INSERT_PARTICIPANT = _insert("participants", _PARTICIPANT_COLUMNS)
 _INSERT_DEAL = _insert("deal_results", _DEAL_COLUMNS, " ON CONFLICT DO NOTHING")
 _INSERT_SERIES = _insert("series_results", _SERIES_COLUMNS, " ON CONFLICT DO NOTHING")
@@ -231,6 +240,9 @@ class PostgresStorage:
         now: Callable[[], float] = time.time,
     ) -> None:
         self._pool = pool
+        #: Saves waiting for the writer, each with the future its caller awaits.
+        self._queue: list[tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = []
+        self._writer: asyncio.Task[None] | None = None
         #: The schema version the database was at once migrated.
         self.schema_version = schema_version
         #: Every save snapshots the game's series: this keeps the deals' text.
@@ -258,8 +270,10 @@ class PostgresStorage:
         return cls(pool, version, now)
 
     async def close(self) -> None:
-        """Wait for the running transactions and close the pool; closing twice is
-        harmless."""
+        """Finish the queued saves and the running transactions, then close the pool;
+        closing twice is harmless."""
+        if self._writer is not None:
+            await asyncio.wait([self._writer])
         await self._pool.close()
 
     async def __aenter__(self) -> PostgresStorage:
@@ -362,31 +376,65 @@ class PostgresStorage:
         is kept."""
         new = check_actions(game, actions)
         row: GameRow = game_to_row(game, self._snapshots)
-        arguments = (
-            _json(row),
-            base,
-            _json(seat_rows(game.id, game.seats)),
-            _json(new),
-            _json([deal_row(game.id, n, result, game.updated_at) for n, result in deals]),
-            None if series is None else _json(series_row(game.id, series, game.updated_at)),
-        )
-        try:
-            stored = await self._pool.fetchval(_SAVE_GAME, *arguments)
-        except asyncpg.UniqueViolationError as error:
-            if error.constraint_name != "game_actions_pkey":
-                raise
-            # Rolled back: ask which of the new versions the log already had.
+        save = {
+            "game": row,
+            "base": base,
+            "participants": seat_rows(game.id, game.seats),
+            "actions": new,
+            "deals": [deal_row(game.id, n, result, game.updated_at) for n, result in deals],
+            "series": None if series is None else series_row(game.id, series, game.updated_at),
+        }
+        done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._queue.append((save, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued(), name="postgres-group-commit")
+        outcome = await done
+        if "missing" in outcome:
+            raise NoSuchGame(game.id)
+        if "duplicate" in outcome:
+            if outcome["duplicate"] != "game_actions_pkey":
+                raise StorageError(f"game {game.id}: {outcome['duplicate']} refused the save")
             logged = await self._pool.fetchval(
                 "SELECT MIN(version) FROM game_actions WHERE game_id = $1"
                 " AND version = ANY($2::integer[])",
                 game.id,
                 [action["version"] for action in new],
             )
-            raise DuplicateAction(game.id, -1 if logged is None else logged) from None
-        if stored is None:
-            raise NoSuchGame(game.id)
-        if base is not None and stored != base:
-            raise StaleGame(game.id, base, stored)
+            raise DuplicateAction(game.id, -1 if logged is None else logged)
+        if "error" in outcome:
+            raise StorageError(f"game {game.id}: {outcome['state']} {outcome['error']}")
+        if base is not None and outcome["stored"] != base:
+            raise StaleGame(game.id, base, outcome["stored"])
+
+    async def _write_queued(self) -> None:
+        """The writer: commit the queued saves, a batch at a time, until none is left."""
+        batch: list[tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = []
+        try:
+            while self._queue:
+                batch = [item for item in self._queue[:MAX_BATCH] if not item[1].done()]
+                del self._queue[:MAX_BATCH]
+                if not batch:
+                    continue
+                try:
+                    text = await self._pool.fetchval(
+                        _SAVE_GAMES, _json([save for save, _ in batch])
+                    )
+                    outcomes: list[Any] = json.loads(text)
+                except Exception as error:  # the connection broke, say: the batch fails
+                    outcomes = [error] * len(batch)
+                for (_, done), outcome in zip(batch, outcomes, strict=True):
+                    if done.done():  # the caller was cancelled
+                        continue
+                    if isinstance(outcome, Exception):
+                        done.set_exception(outcome)
+                    else:
+                        done.set_result(outcome)
+                batch = []
+        finally:
+            # Only if the writer itself was cancelled or broke: nobody may wait forever.
+            for _, done in [*batch, *self._queue]:
+                done.cancel()
+            self._queue.clear()
 
     async def load_game(self, game_id: int) -> Game | None:
         row = await self._pool.fetchrow("SELECT * FROM games WHERE id = $1", game_id)

@@ -159,3 +159,40 @@ BEGIN
     RETURN stored_version;
 END;
 $$;
+
+-- Group commit: the saves waiting at once (a JSON array of kozel_save_game's
+-- arguments as objects) in ONE transaction and one round trip, in order, each in a
+-- subtransaction of its own (the EXCEPTION block): a save that fails keeps nothing
+-- and the others are kept. Returns one JSON object per save: {"stored": version}
+-- (the version before it; if it differs from "base", nothing was written),
+-- {"missing": true}, {"duplicate": constraint} or {"error": message, "state": code}.
+CREATE FUNCTION kozel_save_games(p_saves json) RETURNS json LANGUAGE plpgsql AS $$
+DECLARE
+    save json;
+    stored integer;
+    results json[] := '{}';
+    broken text;
+BEGIN
+    FOR save IN SELECT value FROM json_array_elements(p_saves) LOOP
+        BEGIN
+            stored := kozel_save_game(
+                save -> 'game', (save ->> 'base')::integer, save -> 'participants',
+                save -> 'actions', save -> 'deals',
+                CASE WHEN json_typeof(save -> 'series') = 'object' THEN save -> 'series' END
+            );
+            IF stored IS NULL THEN
+                results := results || json_build_object('missing', true);
+            ELSE
+                results := results || json_build_object('stored', stored);
+            END IF;
+        EXCEPTION
+            WHEN unique_violation THEN
+                GET STACKED DIAGNOSTICS broken = CONSTRAINT_NAME;
+                results := results || json_build_object('duplicate', broken);
+            WHEN OTHERS THEN
+                results := results || json_build_object('error', SQLERRM, 'state', SQLSTATE);
+        END;
+    END LOOP;
+    RETURN array_to_json(results);
+END;
+$$;

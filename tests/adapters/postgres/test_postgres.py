@@ -8,6 +8,8 @@ which runs on this server too.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
+from typing import Any
 
 import asyncpg
 import pytest
@@ -206,3 +208,55 @@ async def test_many_writers_racing_on_one_game_keep_one_action_per_version(
     assert [a.version for a in log] == list(range(1, 11))
     stored = await postgres.load_game(game.id)
     assert stored is not None and stored.version == 10
+
+
+async def test_concurrent_saves_share_one_statement_and_one_transaction(
+    postgres: PostgresStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = [await postgres.create_game(seated_game()) for _ in range(20)]
+    statements: list[str] = []
+
+    class Counting:
+        """The pool, telling which statements the saves sent."""
+
+        def __init__(self, pool: Any) -> None:
+            self.pool = pool
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.pool, name)
+
+        async def fetchval(self, query: str, *args: object) -> object:
+            statements.append(query)
+            return await self.pool.fetchval(query, *args)
+
+    monkeypatch.setattr(postgres, "_pool", Counting(postgres.pool))
+    for game in games:
+        game.version = 1
+    await asyncio.gather(
+        *(
+            postgres.save_game(game, [LoggedAction(game.id, 1, 0, ALICE, {"n": 1}, 1.0)], base=0)
+            for game in games
+        )
+    )
+    assert statements == ["SELECT kozel_save_games($1::json)"]
+    for game in games:
+        assert [a.version for a in await postgres.game_actions(game.id)] == [1]
+
+
+async def test_a_save_cancelled_in_the_queue_keeps_nothing(postgres: PostgresStorage) -> None:
+    game = await postgres.create_game(seated_game())
+    game.version = 1
+    first = asyncio.create_task(postgres.save_game(game, [], base=0))
+    second = asyncio.create_task(
+        postgres.save_game(
+            replace(game, version=2), [LoggedAction(game.id, 2, 0, ALICE, {}, 1.0)], base=1
+        )
+    )
+    await asyncio.sleep(0)  # a turn of the loop: both queued, the writer not run yet
+    second.cancel()
+    await first
+    with pytest.raises(asyncio.CancelledError):
+        await second
+    stored = await postgres.load_game(game.id)
+    assert stored is not None and stored.version == 1
+    assert await postgres.game_actions(game.id) == []
