@@ -10,10 +10,12 @@ OpenStorage = SqliteStorage | PostgresStorage
 
 
 async def open_storage(url: str) -> OpenStorage:
-    """Open the database ``url`` names; close it with ``close()`` or ``async with``."""
+    """Open the database ``url`` names; close it with ``close()`` or ``async with``.
+    An SQLite database is this process's alone (``exclusive``: a second process is
+    refused with :class:`~bot.rows.DatabaseInUse`); a PostgreSQL one is shared."""
     if is_postgres_url(url):
         return await PostgresStorage.open(url)
-    return await SqliteStorage.open(url)
+    return await SqliteStorage.open(url, exclusive=True)
 
 
 def describe(storage: OpenStorage) -> str:

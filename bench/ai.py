@@ -1,5 +1,8 @@
 """Computer player measurement: ``python -m bench.ai --deals 2000``.
 
+``--rules classic`` measures the classic computer player instead (see
+:mod:`bench.classic_ai`).
+
 The baseline plays against the random player. Every shuffle is played twice, once
 with the baseline as team A (seats 0 and 2) and once as team B, and the dealer
 rotates from shuffle to shuffle; shuffles and the players' choices come from seeded
@@ -120,8 +123,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--player", choices=LEVELS, default="baseline")
     parser.add_argument("--opponent", choices=LEVELS, default="random")
+    parser.add_argument(
+        "--rules", choices=("yard", "classic"), default="yard", help="the rule set measured"
+    )
+    parser.add_argument("--games", type=int, default=200, help="classic: whole games")
+    parser.add_argument("--options", default=None, help="classic: the options as JSON")
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    if args.rules == "classic":
+        from bench import classic_ai
+
+        for line in classic_ai.main(args.deals, args.games, args.seed, args.options):
+            print(line)
+        sys.stdout.flush()
+        print(f"elapsed_seconds: {time.perf_counter() - start:.1f}", file=sys.stderr)
+        return
     figures = measure(args.deals, args.series, args.seed, args.player, args.opponent)
     for line in figures.lines(args.player, args.opponent):
         print(line)

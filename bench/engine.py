@@ -15,6 +15,9 @@ Prints ``name: value`` lines:
 - ``public_api_deals_per_second``: the same random deals through the public API
   (``legal_actions`` and ``apply`` with events).
 
+- ``classic_random_deals_per_second``, ``classic_random_games_per_second``: the
+  classic engine (see :mod:`bench.classic`; CPU time, random options).
+
 Every figure is the median of ``--repeat`` timed runs on one core, after a warm-up
 run that fills the engine's per-hand caches.
 """
@@ -27,6 +30,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from bench.classic import figures as classic_figures
 from core.yard.deal import Deal
 
 
@@ -121,6 +125,8 @@ def main(argv: list[str] | None = None) -> None:
         "public_api_deals_per_second: "
         f"{_rate(public_deals, max(1, args.deals // 10), args.repeat):.0f}"
     )
+    for name, value in classic_figures(max(1, args.deals // 4), args.repeat, args.seed).items():
+        print(f"{name}: {value:.0f}")
 
 
 if __name__ == "__main__":

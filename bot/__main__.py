@@ -5,8 +5,8 @@ bots of those platforms in one process (a failure of one is logged and does not
 stop the other); with no token it plays a game in the terminal. ``--platform
 telegram`` (or ``discord``) runs one platform's bot only: that process restores,
 times and drives only that platform's games, so two such processes can share one
-PostgreSQL database. This module is
-the one place in ``bot/`` that names the adapters.
+PostgreSQL database. This module is the one place in ``bot/`` that names the
+adapters.
 """
 
 from __future__ import annotations
@@ -16,32 +16,35 @@ import asyncio
 import contextlib
 import logging
 import sys
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
+from pydantic import ValidationError
+
+from bot import redact
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.logs import configure
 from bot.metrics import Metrics
 from bot.models import Platform
+from bot.rows import DatabaseInUse
 from bot.service import GameService
-from bot.settings import Settings
+from bot.settings import Settings, settings_problem
+from bot.supervise import AllPlatformsFailed, Backoff, Run, supervise_all
 
 log = logging.getLogger("kozel")
 
 
-async def _guarded(name: str, run: Callable[[], Awaitable[None]]) -> None:
-    """Run one platform; log its failure instead of stopping the others."""
-    try:
-        await run()
-    except asyncio.CancelledError:
-        raise
-    except Exception:
-        log.exception("the %s bot stopped with an error; the other platforms go on", name)
-
-
-async def run_platforms(settings: Settings, platforms: Collection[Platform] | None = None) -> None:
+async def run_platforms(
+    settings: Settings,
+    platforms: Collection[Platform] | None = None,
+    *,
+    backoff: Backoff | None = None,
+) -> None:
     """Run the bot of every platform that has a token (of ``platforms`` only, if
-    given: the games of the others belong to other processes), until cancelled."""
+    given: the games of the others belong to other processes), until cancelled. A
+    platform that fails is started again (see :mod:`bot.supervise`); raises
+    :class:`~bot.supervise.AllPlatformsFailed` once every one refused the bot, and
+    :class:`~bot.rows.DatabaseInUse` if another process runs on an SQLite database."""
     from adapters.storage import describe, open_storage
 
     async with await open_storage(settings.database_url) as storage:
@@ -59,40 +62,60 @@ async def run_platforms(settings: Settings, platforms: Collection[Platform] | No
         )
         interactions = Interactions(service, tr, metrics)
         ready: dict[str, Callable[[], bool]] = {}
-        runs: list[Awaitable[None]] = []
+        runs: list[tuple[str, Run]] = []
         wanted = set(Platform) if platforms is None else set(platforms)
         if settings.telegram_bot_token is not None and Platform.TELEGRAM in wanted:
             from adapters.telegram import TelegramAdapter
 
-            telegram = TelegramAdapter(settings, service, interactions, tr)
-            runs.append(_guarded("Telegram", telegram.run))
-            ready["telegram"] = lambda: telegram.ready
+            async def telegram() -> None:
+                adapter = TelegramAdapter(settings, service, interactions, tr)
+                ready["telegram"] = lambda: adapter.ready
+                await adapter.run()
+
+            ready["telegram"] = lambda: False
+            runs.append(("Telegram", telegram))
         if settings.discord_bot_token is not None and Platform.DISCORD in wanted:
             from adapters.discord import DiscordAdapter
 
-            discord_bot = DiscordAdapter(settings, service, interactions, tr)
-            runs.append(_guarded("Discord", discord_bot.run))
-            ready["discord"] = lambda: discord_bot.ready
-        health = None
-        if settings.metrics_port is not None:
-            from adapters.health import HealthServer
+            async def discord() -> None:
+                adapter = DiscordAdapter(settings, service, interactions, tr)
+                ready["discord"] = lambda: adapter.ready
+                await adapter.run()
 
-            health = HealthServer(
-                metrics, storage, ready, host=settings.metrics_host, port=settings.metrics_port
-            )
-            await health.start()
-        games = await service.restore()
-        log.info("resumed %d open games", len(games))
-        timers = asyncio.create_task(service.run_timers())
+            ready["discord"] = lambda: False
+            runs.append(("Discord", discord))
+        health = None
+        timers: asyncio.Task[None] | None = None
         try:
-            await asyncio.gather(*runs)
+            if settings.metrics_port is not None:
+                from adapters.health import HealthServer
+
+                health = HealthServer(
+                    metrics, storage, ready, host=settings.metrics_host, port=settings.metrics_port
+                )
+                await health.start()
+            games = await service.restore()
+            log.info("resumed %d open games", len(games))
+            timers = asyncio.create_task(service.run_timers())
+            await supervise_all(runs, backoff or Backoff())
         finally:
-            timers.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await timers
+            if timers is not None:
+                timers.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await timers
             await service.close()
             if health is not None:
                 await health.stop()
+
+
+def secrets_of(settings: Settings) -> list[str]:
+    """The values no log may show."""
+    found = (
+        settings.telegram_bot_token,
+        settings.discord_bot_token,
+        settings.telegram_webhook_secret,
+    )
+    return [secret.get_secret_value() for secret in found if secret is not None]
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -112,8 +135,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        print(settings_problem(error), file=sys.stderr)
+        return 2
     configure(settings.log_level, settings.log_format)
+    redact.install(secrets_of(settings))
     platforms = None if args.platform is None else {Platform(name) for name in args.platform}
     if platforms is not None:
         tokens = {
@@ -132,8 +160,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         from adapters.console import play_main
 
         return play_main([], settings=settings)
-    with contextlib.suppress(KeyboardInterrupt):
+    try:
         asyncio.run(run_platforms(settings, platforms))
+    except KeyboardInterrupt:
+        return 0
+    except DatabaseInUse as in_use:
+        log.error("Kozel cannot start: %s", in_use)
+        return 1
+    except AllPlatformsFailed as failed:
+        log.error("no platform can run (%s): stopping", failed)
+        return 1
+    except Exception:
+        log.exception("Kozel stopped with an error")
+        return 1
     return 0
 
 

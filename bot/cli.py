@@ -52,10 +52,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "play":
         import asyncio
 
-        from adapters.console import run
-        from bot.settings import Settings
+        from pydantic import ValidationError
 
-        return asyncio.run(run(args, Settings(), sys.stdout))
+        from adapters.console import run
+        from bot.settings import Settings, settings_problem
+
+        try:
+            settings = Settings()
+        except ValidationError as error:
+            print(settings_problem(error), file=sys.stderr)
+            return 2
+        try:
+            return asyncio.run(run(args, settings, sys.stdout))
+        except KeyboardInterrupt:  # Ctrl-C: the game is saved, and the console said so
+            return 0
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

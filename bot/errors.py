@@ -49,3 +49,9 @@ class ServiceError(Exception):
     def message_id(self) -> str:
         """The locale message id that explains this error."""
         return f"err-{self.code}"
+
+
+class PlatformRefused(Exception):
+    """A platform refuses the bot for good (its token is wrong or revoked): trying
+    again will not help. Adapters raise it from ``run``; any other error of ``run`` is
+    taken as passing (the network) and the platform is started again."""

@@ -9,6 +9,7 @@ under asyncio, as a SQLite transaction is.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Sequence
 
 from bot.models import ChatRef, Game, Platform, SeatKind, User, UserRef
@@ -18,6 +19,7 @@ from bot.rows import (
     OPEN_STATUSES,
     ActionRow,
     ChatRow,
+    CorruptGame,
     DealRow,
     DuplicateAction,
     GameRow,
@@ -43,6 +45,7 @@ from core.yard.events import DealResult, SeriesResult, Title
 from core.yard.record import SnapshotCache
 
 _Key = tuple[str, str]
+log = logging.getLogger(__name__)
 
 
 class MemoryStorage:
@@ -57,6 +60,8 @@ class MemoryStorage:
         self._deals: dict[int, dict[int, DealRow]] = {}
         self._series: dict[int, SeriesRow] = {}
         self._last_id = 0
+        #: Games that no longer load, with the reason, as SQLite's ``set_aside_games``.
+        self._set_aside: dict[int, str] = {}
         #: Every save snapshots the game's series: this keeps the deals' text.
         self._snapshots = SnapshotCache()
 
@@ -127,7 +132,19 @@ class MemoryStorage:
 
     async def load_game(self, game_id: int) -> Game | None:
         row = self._games.get(game_id)
-        return None if row is None else game_from_row(row)
+        return None if row is None else self._game(row)
+
+    def _game(self, row: GameRow) -> Game | None:
+        """The game of a row, or None if the row does not make one: it is set aside,
+        as SQLite's are (logged, and skipped by every read from then on)."""
+        if row["id"] in self._set_aside:
+            return None
+        try:
+            return game_from_row(row)
+        except CorruptGame as corrupt:
+            log.error("game %s is set aside: %s", corrupt.game_id, corrupt.reason)
+            self._set_aside[corrupt.game_id] = corrupt.reason
+            return None
 
     async def open_game(self, chat: ChatRef) -> Game | None:
         for game_id in sorted(self._games, reverse=True):
@@ -136,16 +153,22 @@ class MemoryStorage:
                 row["platform"] == chat.platform.value
                 and row["chat_id"] == chat.id
                 and row["status"] in OPEN_STATUSES
+                and (game := self._game(row)) is not None
             ):
-                return game_from_row(row)
+                return game
         return None
 
     async def active_games(self) -> list[Game]:
-        return [
-            game_from_row(row)
+        games = [
+            self._game(row)
             for _, row in sorted(self._games.items())
             if row["status"] in OPEN_STATUSES
         ]
+        return [game for game in games if game is not None]
+
+    async def set_aside(self) -> dict[int, str]:
+        """The games set aside (they no longer load), with the reason of each."""
+        return dict(sorted(self._set_aside.items()))
 
     async def game_actions(self, game_id: int) -> list[LoggedAction]:
         log = self._actions.get(game_id, {})

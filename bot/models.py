@@ -103,6 +103,8 @@ class TableSettings:
     turn_timeout: int = 120
     locale: str = "ru"
     computer_level: str = "baseline"
+    #: The seed the series was shuffled with (``kozel play --seed``), kept for its record.
+    seed: int | None = None
 
 
 @dataclass(slots=True)

@@ -187,6 +187,10 @@ def _seat_names(game: Game, tr: Translator, locale: str) -> list[str]:
     return [seat_name(game, seat, tr, locale) for seat in range(4)]
 
 
+#: The name the terminal's human is stored with: a locale id.
+CONSOLE_HUMAN = "console-you"
+
+
 def seat_name(game: Game, seat: int, tr: Translator, locale: str) -> str:
     """The name of a seat's player, or "free" for an empty seat."""
     player = game.seats[seat] if 0 <= seat < len(game.seats) else None
@@ -196,9 +200,13 @@ def seat_name(game: Game, seat: int, tr: Translator, locale: str) -> str:
 
 
 def player_name(player: Seat, tr: Translator, locale: str) -> str:
-    """A player's name; computer players' names are locale ids (``bot-name-N``)."""
+    """A player's name; computer players' names are locale ids (``bot-name-N``), and so
+    is the terminal's human (``console-you``), read in each run's language."""
     if player.is_computer and player.name.startswith("bot-name-"):
         return tr.t(locale, player.name)
+    human = player.user
+    if human is not None and human.platform is Platform.CONSOLE and player.name == CONSOLE_HUMAN:
+        return tr.t(locale, CONSOLE_HUMAN)
     return display_name(player.name, player.user)
 
 

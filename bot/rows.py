@@ -259,8 +259,41 @@ def game_to_row(game: Game, snapshots: SnapshotCache | None = None) -> GameRow:
     }
 
 
+class DatabaseInUse(StorageError):
+    """Another process runs on this database: two bots on one database would each play
+    the same games from their own memory, so the second one refuses to start."""
+
+    def __init__(self, path: str, holder: str) -> None:
+        by = f" (process {holder})" if holder else ""
+        super().__init__(
+            f"the database {path} is in use by another Kozel process{by}: "
+            "stop that one first, or give this one another DATABASE_URL"
+        )
+        self.path = path
+        self.holder = holder
+
+
+class CorruptGame(StorageError):
+    """A stored game that no longer loads: its snapshot does not replay (the rules or
+    the record format changed under it, the row was edited by hand) or a field does
+    not parse. The storages set such a game aside instead of failing every read."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(f"game {game_id} cannot be loaded: {reason}")
+        self.game_id = game_id
+        self.reason = reason
+
+
 def game_from_row(row: Mapping[str, Any]) -> Game:
-    """The game of a ``games`` row: a new object, sharing nothing with any other."""
+    """The game of a ``games`` row: a new object, sharing nothing with any other.
+    Raises :class:`CorruptGame` if the row does not make a game."""
+    try:
+        return _game_from_row(row)
+    except Exception as error:
+        raise CorruptGame(row["id"], f"{type(error).__name__}: {error}") from error
+
+
+def _game_from_row(row: Mapping[str, Any]) -> Game:
     return Game(
         id=row["id"],
         chat=ChatRef(Platform(row["platform"]), row["chat_id"], row["thread_id"]),

@@ -16,8 +16,9 @@ import contextlib
 import logging
 import random
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import normalize_locale
@@ -82,6 +83,14 @@ Sleep = Callable[[float], Awaitable[None]]
 MAX_MOVES_PER_SAVE = 8
 
 
+@dataclass(slots=True)
+class _Lock:
+    """A lock and how many tasks hold or wait for it (to drop it when none do)."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class _Step:
     """One applied action, not saved yet: what it logs, reached and set off."""
@@ -110,6 +119,7 @@ class GameService:
         default_locale: str = "ru",
         players: Callable[[str], Player] = make_player,
         sleep: Sleep = asyncio.sleep,
+        user_cache: int = 10_000,
         platforms: Collection[Platform] | None = None,
         metrics: Metrics | None = None,
     ) -> None:
@@ -128,8 +138,11 @@ class GameService:
         self._sleep = sleep
         self._publishers: dict[Platform, Publisher] = {}
         self._games: dict[int, Game] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._chat_locks: dict[tuple[Platform, str], asyncio.Lock] = {}
+        #: Per-game locks, only while the game is open or someone holds or waits for
+        #: the lock (a press on a game that does not exist makes none).
+        self._locks: dict[int, _Lock] = {}
+        #: Per-chat locks (one open game a chat), only while held or waited for.
+        self._chat_locks: dict[tuple[Platform, str], _Lock] = {}
         self._drivers: dict[int, asyncio.Task[None]] = {}
         #: (game id, deal number, trick number) where computers were asked for molodka.
         self._molodka_asked: dict[int, tuple[int, int]] = {}
@@ -137,7 +150,9 @@ class GameService:
         self._seat_players: dict[int, dict[int, Player]] = {}
         #: Each user's chosen language (None: none), read from storage once: every
         #: press and every hand drawn asks for it. Users change only through here.
-        self._user_locales: dict[UserRef, str | None] = {}
+        #: The most recently used ``user_cache`` users are kept.
+        self._user_locales: OrderedDict[UserRef, str | None] = OrderedDict()
+        self.user_cache = user_cache
         if metrics is not None:
             metrics.watch_games(lambda: sum(game.status.is_open for game in self._games.values()))
 
@@ -173,12 +188,12 @@ class GameService:
         stored = await self.storage.get_user(user.ref)
         if stored is None:
             await self.storage.save_user(user)
-            self._user_locales[user.ref] = user.locale
+            self._cache_locale(user.ref, user.locale)
             return user
         if stored.name != user.name:
             stored = replace(stored, name=user.name)
             await self.storage.save_user(stored)
-        self._user_locales[user.ref] = stored.locale
+        self._cache_locale(user.ref, stored.locale)
         return stored
 
     async def set_user_locale(self, user: User, locale: str) -> None:
@@ -186,7 +201,7 @@ class GameService:
             raise ServiceError(ErrorCode.BAD_SETTING)
         stored = await self.touch_user(user)
         await self.storage.save_user(replace(stored, locale=locale))
-        self._user_locales[user.ref] = locale
+        self._cache_locale(user.ref, locale)
 
     async def set_chat_locale(self, chat: ChatRef, locale: str) -> None:
         if locale not in LOCALES:
@@ -200,6 +215,12 @@ class GameService:
         info = await self.storage.get_chat(chat)
         return info.locale if info and info.locale else self._default_chat_locale(chat)
 
+    def _cache_locale(self, user: UserRef, locale: str | None) -> None:
+        self._user_locales[user] = locale
+        self._user_locales.move_to_end(user)
+        while len(self._user_locales) > self.user_cache:
+            self._user_locales.popitem(last=False)
+
     def _default_chat_locale(self, chat: ChatRef) -> str:
         if chat.language:
             return normalize_locale(chat.language, self.default_locale)
@@ -208,10 +229,15 @@ class GameService:
     async def user_locale(self, user: UserRef, fallback: str | None = None) -> str:
         if user in self._user_locales:
             chosen = self._user_locales[user]
+            self._user_locales.move_to_end(user)
         else:
             stored = await self.storage.get_user(user)
             # A language chosen while this read waited is newer: it stays.
-            chosen = self._user_locales.setdefault(user, stored.locale if stored else None)
+            if user in self._user_locales:
+                chosen = self._user_locales[user]
+            else:
+                chosen = stored.locale if stored else None
+                self._cache_locale(user, chosen)
         if chosen in LOCALES:
             return chosen
         if fallback is not None and fallback in LOCALES:
@@ -249,14 +275,22 @@ class GameService:
             if game is None:
                 raise ServiceError(ErrorCode.UNKNOWN_GAME, game_id)
             if game.status.is_open:
-                self._games[game_id] = game
+                game = self._remember(game)
         return game
 
     async def open_game(self, chat: ChatRef) -> Game | None:
         found = await self.storage.open_game(chat)
         if found is None:
             return None
-        return self._games.setdefault(found.id, found)
+        return self._remember(found)
+
+    def _remember(self, game: Game) -> Game:
+        """Keep an open game loaded from storage (unless a newer copy is kept) and let
+        its computers go on: a game saved while a computer was to move resumes."""
+        kept = self._games.setdefault(game.id, game)
+        if kept is game:
+            self._kick(game)
+        return kept
 
     async def stats(self, user: UserRef) -> UserStats | None:
         return await self.storage.user_stats(user)
@@ -267,14 +301,18 @@ class GameService:
         return await self.storage.leaderboard(chat.platform, chat, limit=10, min_series=1)
 
     async def record(self, game_id: int) -> dict[str, object]:
-        """The game's series as a game record (RULES.md §3)."""
+        """The game's series as a game record (RULES.md §3), with the seed it was
+        shuffled with, if it was given one."""
         game = await self.game(game_id)
-        return series_to_record(game.series)
+        return series_to_record(game.series, seed=game.settings.seed)
 
     # --- The lobby -----------------------------------------------------------------------
 
-    async def open_table(self, chat: ChatRef, creator: User, *, join: bool = False) -> Game:
-        """Open a lobby in a chat; a chat has one open game at most."""
+    async def open_table(
+        self, chat: ChatRef, creator: User, *, join: bool = False, seed: int | None = None
+    ) -> Game:
+        """Open a lobby in a chat; a chat has one open game at most. ``seed``: the seed
+        of the service's random source, kept for the game's record."""
         async with self._chat_lock(chat):
             running = await self.open_game(chat)
             if running is not None:
@@ -288,6 +326,7 @@ class GameService:
                     if info and info.turn_timeout is not None
                     else self.turn_timeout
                 ),
+                seed=seed,
             )
             now = self.clock.now()
             game = Game(
@@ -462,7 +501,7 @@ class GameService:
                 id=0,
                 chat=old.chat,
                 creator=user,
-                settings=old.settings,
+                settings=replace(old.settings, seed=None),
                 seats=[None if s is None else s.with_(missed=0, away=False) for s in old.seats],
                 created_at=now,
                 updated_at=now,
@@ -766,25 +805,46 @@ class GameService:
 
     # --- Plumbing ------------------------------------------------------------------------
 
-    def _chat_lock(self, chat: ChatRef) -> asyncio.Lock:
-        return self._chat_locks.setdefault((chat.platform, chat.id), asyncio.Lock())
+    @contextlib.asynccontextmanager
+    async def _chat_lock(self, chat: ChatRef) -> AsyncIterator[None]:
+        key = (chat.platform, chat.id)
+        entry = self._chat_locks.setdefault(key, _Lock())
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if not entry.users and self._chat_locks.get(key) is entry:
+                del self._chat_locks[key]
 
     @contextlib.asynccontextmanager
     async def _locked(self, game_id: int, seen: int | None = None) -> AsyncIterator[Game]:
-        """Hold the game's lock and yield the game. A request that saw another version
+        """Hold the game's lock and yield the game; raises UNKNOWN_GAME (taking no
+        lock) for a game that does not exist. The lock is dropped once the game is
+        closed and nobody holds or waits for it. A request that saw another version
         than the one kept here (a change saved by another process on the same
-        database) reloads it first, so the version check compares with the stored
-        game."""
-        lock = self._locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            game = await self.game(game_id)
-            if seen is not None and seen != game.version:
-                stored = await self.storage.load_game(game_id)
-                if stored is not None and stored.version != game.version:
-                    self._forget(game_id)
-                    game = await self.game(game_id)
-            with game_context(game.id, game.chat):
-                yield game
+        database) reloads the game first, so the version check compares with the
+        stored game."""
+        entry = self._locks.get(game_id)
+        if entry is None:
+            await self.game(game_id)  # it exists (or this raises)
+            entry = self._locks.setdefault(game_id, _Lock())
+        entry.users += 1
+        try:
+            async with entry.lock:
+                game = await self.game(game_id)
+                if seen is not None and seen != game.version:
+                    stored = await self.storage.load_game(game_id)
+                    if stored is not None and stored.version != game.version:
+                        self._forget(game_id)
+                        game = await self.game(game_id)
+                with game_context(game.id, game.chat):
+                    yield game
+        finally:
+            entry.users -= 1
+            if not entry.users and game_id not in self._games and self._locks.get(game_id) is entry:
+                del self._locks[game_id]
 
     async def _save(
         self,
@@ -827,6 +887,9 @@ class GameService:
 
     def _forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
+        entry = self._locks.get(game_id)
+        if entry is not None and not entry.users:
+            del self._locks[game_id]
         self._molodka_asked.pop(game_id, None)
         self._seat_players.pop(game_id, None)
 

@@ -5,10 +5,17 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import (
+    Field,
+    HttpUrl,
+    SecretStr,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-#: What Telegram takes as a webhook's secret token.
 #: The URL schemes of ``DATABASE_URL``: SQLite's (a plain path is one too) and
 #: PostgreSQL's.
 DATABASE_SCHEMES = (
@@ -19,14 +26,34 @@ DATABASE_SCHEMES = (
     "postgres",
     "postgresql+asyncpg",
 )
+#: What Telegram takes as a webhook's secret token.
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+#: The levels ``LOG_LEVEL`` takes (in any case).
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_HTTP_URL: TypeAdapter[HttpUrl] = TypeAdapter(HttpUrl)
+
+
+def _http_url(value: str) -> str:
+    """``value`` if it is an http(s) URL with a host, without a trailing slash."""
+    try:
+        _HTTP_URL.validate_python(value)
+    except ValidationError:
+        raise ValueError(
+            "an http:// or https:// URL with a host, e.g. https://api.telegram.org"
+        ) from None
+    if urlsplit(value).query or urlsplit(value).fragment:
+        raise ValueError("a URL without ?query or #fragment")
+    return value.rstrip("/")
 
 
 class Settings(BaseSettings):
     """Everything the people running the bot may set. Tokens are secrets: they are
     never logged or printed (``SecretStr`` hides them in reprs)."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    #: An empty value (``TELEGRAM_BOT_TOKEN=`` as in ``.env.example``) means unset.
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
 
     telegram_bot_token: SecretStr | None = Field(default=None, description="Telegram bot token")
     telegram_api_url: str = Field(
@@ -34,7 +61,6 @@ class Settings(BaseSettings):
     )
     telegram_webhook_url: str | None = Field(
         default=None,
-        pattern=r"^https?://[^/\s]+(/\S*)?$",
         description="public URL Telegram posts updates to (webhook mode); unset: long polling",
     )
     telegram_webhook_secret: SecretStr | None = Field(
@@ -66,19 +92,38 @@ class Settings(BaseSettings):
     turn_timeout: int = Field(default=120, ge=0, le=3600, description="seconds; 0 = none")
     computer_delay: float = Field(default=1.2, ge=0, le=30, description="seconds per move")
     max_missed_turns: int = Field(default=3, ge=1, le=20)
-    log_level: str = Field(default="INFO")
+    log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
     log_format: str = Field(default="text", pattern="^(text|json)$", description="text or json")
     metrics_port: int | None = Field(
         default=None, ge=0, le=65535, description="/healthz, /readyz, /metrics; unset: off"
     )
     metrics_host: str = Field(default="127.0.0.1", description="address the metrics listen on")
 
-    @field_validator("telegram_webhook_url", "telegram_webhook_secret", "telegram_webhook_path",
-                     "discord_api_url", "metrics_port", mode="before")  # fmt: skip
+    @field_validator("*", mode="before")
     @classmethod
-    def _empty_is_unset(cls, value: object) -> object:
-        """``TELEGRAM_WEBHOOK_URL=`` (as in ``.env.example``) means unset."""
-        return None if value == "" else value
+    def _empty_is_unset(cls, value: object, info: ValidationInfo) -> object:
+        """An empty value passed in (as the environment's are, see ``env_ignore_empty``)
+        means unset: the field's default."""
+        if value == "" and info.field_name is not None:
+            return cls.model_fields[info.field_name].get_default()
+        return value
+
+    @field_validator("telegram_api_url")
+    @classmethod
+    def _api_url(cls, value: str) -> str:
+        return _http_url(value)
+
+    @field_validator("telegram_webhook_url")
+    @classmethod
+    def _webhook_url(cls, value: str | None) -> str | None:
+        return None if value is None else _http_url(value)
+
+    @field_validator("log_level")
+    @classmethod
+    def _log_level(cls, value: str) -> str:
+        if value.upper() not in LOG_LEVELS:
+            raise ValueError(f"one of {', '.join(LOG_LEVELS)}")
+        return value.upper()
 
     @field_validator("telegram_webhook_secret")
     @classmethod
@@ -112,3 +157,14 @@ class Settings(BaseSettings):
         if self.telegram_webhook_path is not None:
             return self.telegram_webhook_path
         return urlsplit(self.telegram_webhook_url or "").path or "/"
+
+
+def settings_problem(error: ValidationError) -> str:
+    """What is wrong with the settings, one line a setting, by its environment name
+    (values are not repeated: some are secrets)."""
+    lines = ["Kozel cannot start: fix these settings (in the environment or .env):"]
+    for problem in error.errors():
+        name = ".".join(str(part) for part in problem["loc"]).upper() or "SETTINGS"
+        message = problem["msg"].removeprefix("Value error, ")
+        lines.append(f"  {name}: {message}")
+    return "\n".join(lines)

@@ -2,11 +2,12 @@
 that picks the rule set by the record's ``variant``.
 
 A record is a JSON object ``{"variant", "options", "seed", "deals"}``; what a deal
-entry holds is the rule set's own (yard: :mod:`core.yard.record`). A record without
-``variant`` is a yard record, as records were before there was a second rule set.
+entry holds is the rule set's own (yard: :mod:`core.yard.record`, classic:
+:mod:`core.classic.record`). A record without ``variant`` is a yard record, as records
+were before there was a second rule set.
 
 >>> replay('{"variant": "hearts", "deals": []}')["error"]["reason"]
-"unknown variant 'hearts' (this replay knows 'yard')"
+"unknown variant 'hearts' (this replay knows 'yard', 'classic')"
 >>> replay("[1, 2]")
 {'error': {'reason': 'a record must be a JSON object'}}
 """

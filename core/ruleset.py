@@ -21,7 +21,7 @@ there, and ``kozel replay`` (:func:`core.record.replay`) then reads its records.
 
 >>> yard = get_rule_set("yard")
 >>> yard.id, yard.name, rule_set_ids()
-('yard', 'rules-name-yard', ('yard',))
+('yard', 'rules-name-yard', ('yard', 'classic'))
 >>> import random
 >>> game = yard.new_game(random.Random(1))
 >>> action = game.legal_actions(game.spectator_view().leader)[0]
@@ -214,6 +214,7 @@ class RuleSet(Protocol):
 #: Rule set ids and where each lives (``module:attribute``), in listing order.
 _REGISTRY: dict[str, str] = {
     "yard": "core.yard.ruleset:YARD",
+    "classic": "core.classic.ruleset:CLASSIC",
 }
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import stat
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -22,6 +24,7 @@ from bot.errors import ServiceError
 from bot.i18n import Translator, normalize_locale
 from bot.models import ChatRef, Game, GameStatus, Platform, User, UserRef
 from bot.ports import Change, ChangeKind
+from bot.rows import DatabaseInUse
 from bot.service import GameService
 from bot.settings import Settings
 from core.ai import safe_move
@@ -30,7 +33,8 @@ from core.seats import Team
 from core.yard.actions import Action, ActionKind
 from core.yard.events import DealScored, SeriesFinished
 
-YOU = User(UserRef(Platform.CONSOLE, "you"), "You")
+#: The human; the name is a locale id, read in the language of each run.
+YOU = User(UserRef(Platform.CONSOLE, "you"), "console-you")
 HUMAN_CHAT = ChatRef(Platform.CONSOLE, "terminal")
 COMPUTER_CHAT = ChatRef(Platform.CONSOLE, "computers")
 
@@ -144,7 +148,7 @@ class ConsoleGame:
         self.locale = locale
         self.out = out
         self.read_line = read_line
-        self.you = User(YOU.ref, tr.t(locale, "console-you"))
+        self.you = YOU
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -153,15 +157,23 @@ class ConsoleGame:
     def t(self, msg_id: str, **args: str | int) -> str:
         return self.tr.t(self.locale, msg_id, **args)
 
-    async def set_up(self, chat: ChatRef, seats: Sequence[str]) -> Game:
-        """Resume the open game of the chat, or open a table, seat everybody, start."""
+    async def set_up(self, chat: ChatRef, seats: Sequence[str], seed: int | None = None) -> Game:
+        """Resume the open game of the chat (its computers go on), or open a table,
+        seat everybody, start. ``seed``: the one the service's random source got."""
         game = await self.service.open_game(chat)
         if game is not None and game.status is GameStatus.PLAYING:
             self.say(self.t("console-resumed"))
+            saved = game.settings.seed
+            if seed is not None and seed != saved:
+                self.say(
+                    self.t("console-seed-differs", seed=str(seed), saved=str(saved))
+                    if saved is not None
+                    else self.t("console-seed-none", seed=str(seed))
+                )
             return game
         if game is not None:
             await self.service.cancel(game.id, None, game.creator, is_admin=True)
-        game = await self.service.open_table(chat, self.you)
+        game = await self.service.open_table(chat, self.you, seed=seed)
         await self.service.change_setting(game.id, None, YOU.ref, f"l{self.locale}")
         for seat, who in enumerate(seats):
             team = Team(seat % 2)
@@ -233,6 +245,15 @@ class ConsoleGame:
         view = deal.view(0)
         self.say("")
         self.say(presenters.table(game, tr, locale, self.service.clock.now(), viewer=0).text)
+        self.say(
+            self.t(
+                "console-team",
+                team="A",  # seat 0
+                partner=presenters.seat_name(game, 2, tr, locale),
+            )
+        )
+        if view.table.turn == 0 and view.table.lead_size:
+            self.say(self.t("console-follow", count=view.table.lead_size))
         hand = presenters.sorted_hand(view.hand)
         numbered = "  ".join(
             f"{number}) {presenters.card_label(card)}" for number, card in enumerate(hand, 1)
@@ -245,9 +266,48 @@ class ConsoleGame:
         self.say(self.t("console-legal", moves=", ".join(kinds)))
 
 
-async def _stdin_line() -> str | None:
-    line = await asyncio.to_thread(sys.stdin.readline)
-    return line if line else None
+def _settle(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+class StdinLines:
+    """Lines of standard input, read without a thread where the system allows: Ctrl-C
+    (which cancels the wait) then stops the program at once, while a ``readline``
+    blocked in a worker thread would hold the interpreter until Enter is pressed.
+
+    A pipe or a terminal is watched by the event loop and read when ready; a file
+    never blocks and is read as it is; elsewhere (Windows) a worker thread reads.
+    """
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stdin
+        self._buffer = b""
+        self._ended = False
+
+    async def __call__(self) -> str | None:
+        try:
+            fd = self.stream.fileno()
+            watchable = not stat.S_ISREG(os.fstat(fd).st_mode) and os.name == "posix"
+        except (OSError, ValueError):  # not a real file (a test's stream)
+            watchable = False
+        if not watchable:
+            line = await asyncio.to_thread(self.stream.readline)
+            return line or None
+        loop = asyncio.get_running_loop()
+        while b"\n" not in self._buffer and not self._ended:
+            ready: asyncio.Future[None] = loop.create_future()
+            loop.add_reader(fd, _settle, ready)
+            try:
+                await ready
+            finally:
+                loop.remove_reader(fd)
+            chunk = os.read(fd, 65536)
+            self._ended = not chunk
+            self._buffer += chunk
+        line, newline, self._buffer = self._buffer.partition(b"\n")
+        text = (line + newline).decode(errors="replace")
+        return text or None
 
 
 async def run(
@@ -268,7 +328,12 @@ async def run(
         return 2
     rng = random.Random(args.seed) if args.seed is not None else None
     delay = args.delay if args.delay is not None else (settings.computer_delay if humans else 0)
-    async with await SqliteStorage.open(args.db or settings.database_url) as storage:
+    try:
+        storage = await SqliteStorage.open(args.db or settings.database_url, exclusive=True)
+    except DatabaseInUse as in_use:
+        out.write(tr.t(locale, "console-database-in-use", path=in_use.path) + "\n")
+        return 1
+    async with storage:
         service = GameService(
             storage,
             rng=rng,
@@ -282,10 +347,10 @@ async def run(
                 out, tr, locale, verbose=humans > 0 or args.verbose, viewer=0 if humans else None
             ),
         )
-        console = ConsoleGame(service, tr, locale, out, read_line or _stdin_line)
+        console = ConsoleGame(service, tr, locale, out, read_line or StdinLines())
         chat = HUMAN_CHAT if humans else COMPUTER_CHAT
         try:
-            game = await console.set_up(chat, seats)
+            game = await console.set_up(chat, seats, args.seed)
             if humans:
                 status = await console.play_human(game.id)
             else:
@@ -310,6 +375,10 @@ async def run(
                     await asyncio.to_thread(Path(args.record).write_text, text)
                     out.write(tr.t(locale, "console-record-written", path=args.record) + "\n")
             return status
+        except asyncio.CancelledError:  # Ctrl-C: every move so far is saved
+            out.write("\n" + tr.t(locale, "console-saved") + "\n")
+            out.flush()
+            raise
         finally:
             await service.close()
 

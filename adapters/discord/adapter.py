@@ -8,6 +8,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Iterator
 
+import discord
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
@@ -16,6 +17,7 @@ from adapters.discord.answer import DEFER_AFTER, Running
 from adapters.discord.client import KozelBot
 from adapters.discord.presses import Presses
 from adapters.discord.publisher import DiscordPublisher
+from bot.errors import PlatformRefused
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.models import Platform
@@ -78,7 +80,8 @@ class DiscordAdapter:
         service.add_publisher(Platform.DISCORD, self.publisher)
 
     async def run(self) -> None:
-        """Run the bot with the token from the settings until cancelled or closed."""
+        """Run the bot with the token from the settings until cancelled or closed.
+        Raises :class:`~bot.errors.PlatformRefused` if Discord refuses the token."""
         token = self.settings.discord_bot_token
         if token is None:
             raise RuntimeError("DISCORD_BOT_TOKEN is not set")
@@ -92,6 +95,15 @@ class DiscordAdapter:
                         _, gateway, _ = await self.bot.http.get_bot_gateway()
                         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
                     await self.bot.connect()
+                except discord.LoginFailure as error:
+                    raise PlatformRefused(
+                        f"Discord refuses the token ({error}); check DISCORD_BOT_TOKEN"
+                    ) from error
+                except discord.PrivilegedIntentsRequired as error:
+                    raise PlatformRefused(
+                        f"{error}; allow them in the Developer Portal "
+                        "(Bot -> Privileged Gateway Intents)"
+                    ) from error
                 finally:
                     await self.publisher.close()
 

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -48,6 +48,8 @@ Job = Callable[[], Awaitable[None]]
 TOKEN_LIFETIME = 14 * 60.0
 #: After a DM failed (closed DMs), try that user again only after this many seconds.
 DM_RETRY_AFTER = 300.0
+#: Users kept as taking DMs (and at most about as many as not taking them).
+DM_OPEN_KEPT = 50_000
 
 
 @dataclass(eq=False)
@@ -111,8 +113,11 @@ class DiscordPublisher:
         self._live: dict[tuple[int, int], _Live] = {}
         #: ``/kozel`` interactions whose answer becomes the table, by chat id.
         self._openers: dict[str, _Live] = {}
+        #: Users whose DMs were closed, by when; pruned past DM_RETRY_AFTER.
         self._dm_closed: dict[int, float] = {}
-        self._dm_open: set[int] = set()
+        #: Users known to take DMs, the latest DM_OPEN_KEPT (one forgotten costs a try).
+        self._dm_open: OrderedDict[int, None] = OrderedDict()
+        self._prune_closed_at = DM_OPEN_KEPT
         self._told: set[tuple[int, int]] = set()
 
     # --- Wiring ----------------------------------------------------------------------
@@ -405,11 +410,22 @@ class DiscordPublisher:
 
     def _closed(self, user_id: int, error: discord.Forbidden) -> None:
         log.info("user %s takes no DMs (%s %s)", user_id, error.status, error.code)
-        self._dm_closed[user_id] = self._clock()
-        self._dm_open.discard(user_id)
+        now = self._clock()
+        self._dm_closed[user_id] = now
+        self._dm_open.pop(user_id, None)
+        if len(self._dm_closed) > self._prune_closed_at:  # forget who may be tried again
+            self._dm_closed = {
+                user: failed
+                for user, failed in self._dm_closed.items()
+                if now - failed < DM_RETRY_AFTER
+            }
+            self._prune_closed_at = max(DM_OPEN_KEPT, 2 * len(self._dm_closed))
 
     def _opened(self, user_id: int) -> None:
-        self._dm_open.add(user_id)
+        self._dm_open[user_id] = None
+        self._dm_open.move_to_end(user_id)
+        while len(self._dm_open) > DM_OPEN_KEPT:
+            self._dm_open.popitem(last=False)
         self._dm_closed.pop(user_id, None)
 
     async def _remember(self, game_id: int, key: str, message_id: int) -> None:

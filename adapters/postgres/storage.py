@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable, Sequence
 from types import TracebackType
@@ -41,6 +42,7 @@ from adapters.postgres.migrations import migrate
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, UserStats
 from bot.rows import (
+    CorruptGame,
     DuplicateAction,
     GameRow,
     NoSuchGame,
@@ -63,6 +65,10 @@ from core.yard.events import DealResult, SeriesResult, Title
 from core.yard.record import SnapshotCache
 
 _SCHEMES = ("postgresql", "postgres", "postgresql+asyncpg")
+#: The condition that leaves out the games set aside.
+_NOT_SET_ASIDE = "id NOT IN (SELECT game_id FROM set_aside_games)"
+
+log = logging.getLogger(__name__)
 
 Record = asyncpg.Record
 
@@ -415,6 +421,10 @@ class PostgresStorage:
                 del self._queue[:MAX_BATCH]
                 if not batch:
                     continue
+                # Every batch locks its games' rows in the order of their ids (a
+                # stable sort: one game's saves keep their order), so the batches of
+                # two processes never wait on each other in a cycle (a deadlock).
+                batch.sort(key=lambda item: int(item[0]["game"]["id"]))
                 try:
                     text = await self._pool.fetchval(
                         _SAVE_GAMES, _json([save for save, _ in batch])
@@ -437,23 +447,61 @@ class PostgresStorage:
             self._queue.clear()
 
     async def load_game(self, game_id: int) -> Game | None:
-        row = await self._pool.fetchrow("SELECT * FROM games WHERE id = $1", game_id)
-        return None if row is None else game_from_row(dict(row))
+        row = await self._pool.fetchrow(
+            f"SELECT * FROM games WHERE id = $1 AND {_NOT_SET_ASIDE}", game_id
+        )
+        return None if row is None else await self._game(dict(row))
 
     async def open_game(self, chat: ChatRef) -> Game | None:
-        row = await self._pool.fetchrow(
+        rows = await self._pool.fetch(
             "SELECT * FROM games WHERE platform = $1 AND chat_id = $2"
-            " AND status IN ('lobby', 'playing') ORDER BY id DESC LIMIT 1",
+            f" AND status IN ('lobby', 'playing') AND {_NOT_SET_ASIDE} ORDER BY id DESC",
             chat.platform.value,
             chat.id,
         )
-        return None if row is None else game_from_row(dict(row))
+        for row in rows:  # one, unless a newer one was set aside
+            game = await self._game(dict(row))
+            if game is not None:
+                return game
+        return None
 
     async def active_games(self) -> list[Game]:
         rows = await self._pool.fetch(
-            "SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
+            "SELECT * FROM games WHERE status IN ('lobby', 'playing')"
+            f" AND {_NOT_SET_ASIDE} ORDER BY id"
         )
-        return [game_from_row(dict(row)) for row in rows]
+        games = [await self._game(dict(row)) for row in rows]
+        return [game for game in games if game is not None]
+
+    async def set_aside(self) -> dict[int, str]:
+        """The games set aside (they no longer load), with the reason of each."""
+        rows = await self._pool.fetch(
+            "SELECT game_id, reason FROM set_aside_games ORDER BY game_id"
+        )
+        return {row["game_id"]: row["reason"] for row in rows}
+
+    async def _game(self, row: dict[str, Any]) -> Game | None:
+        """The game of a row; a row that does not make one is set aside (logged, kept
+        in ``set_aside_games`` and skipped by every read from then on): None."""
+        try:
+            return game_from_row(row)
+        except CorruptGame as corrupt:
+            log.error(
+                "game %s (%s in chat %s) is set aside: %s",
+                corrupt.game_id,
+                row["platform"],
+                row["chat_id"],
+                corrupt.reason,
+                exc_info=corrupt.__cause__,
+            )
+            await self._pool.execute(
+                "INSERT INTO set_aside_games (game_id, reason, at) VALUES ($1, $2, $3)"
+                " ON CONFLICT DO NOTHING",
+                corrupt.game_id,
+                corrupt.reason[:2000],
+                float(self._now()),
+            )
+            return None
 
     async def game_actions(self, game_id: int) -> list[LoggedAction]:
         rows = await self._pool.fetch(

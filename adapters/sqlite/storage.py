@@ -42,6 +42,7 @@ a game's saves; the fence is what keeps a second process on the same file honest
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 import time
@@ -56,11 +57,18 @@ from urllib.parse import unquote
 
 import aiosqlite
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock on the database
+    fcntl = None  # type: ignore[assignment]
+
 from adapters.sqlite.migrations import SCHEMA_VERSION, migrate
 from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, UserStats
 from bot.rows import (
     ActionRow,
+    CorruptGame,
+    DatabaseInUse,
     DealRow,
     DuplicateAction,
     GameRow,
@@ -87,6 +95,9 @@ MEMORY = ":memory:"
 #: The most saves one group commit writes; more wait for the next one.
 MAX_BATCH = 512
 _SCHEMES = ("sqlite", "sqlite3", "sqlite+aiosqlite")
+#: The condition that leaves out the games set aside.
+_NOT_SET_ASIDE = "id NOT IN (SELECT game_id FROM set_aside_games)"
+log = logging.getLogger(__name__)
 
 
 def database_path(target: str | os.PathLike[str]) -> str:
@@ -349,13 +360,50 @@ def _write_batch(db: sqlite3.Connection, saves: Sequence[_Save]) -> list[Excepti
     return outcomes
 
 
+class _FileLock:
+    """An exclusive ``flock`` on ``<database>.lock``, which holds the holder's pid."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
+
+    @classmethod
+    def take(cls, path: str) -> _FileLock | None:
+        """The lock of the database at ``path``; raises :class:`DatabaseInUse` if it
+        is held. None where the system has no ``flock`` (no lock is taken there)."""
+        if fcntl is None:  # pragma: no cover - not on Linux or macOS
+            return None
+        fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode(errors="replace").strip()
+            os.close(fd)
+            raise DatabaseInUse(path, holder) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        return cls(fd)
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the last descriptor drops the lock
+            self._fd = None
+
+
 class SqliteStorage:
     """A :class:`~bot.ports.Storage` in one SQLite file. Open it with :meth:`open`."""
 
     def __init__(
-        self, db: aiosqlite.Connection, path: str, now: Callable[[], float] = time.time
+        self,
+        db: aiosqlite.Connection,
+        path: str,
+        now: Callable[[], float] = time.time,
+        lock: _FileLock | None = None,
     ) -> None:
         self._db = db
+        self._file_lock = lock
         self._lock = asyncio.Lock()
         #: Saves waiting for the writer, each with the future its caller awaits.
         self._queue: list[tuple[_Save, asyncio.Future[None]]] = []
@@ -375,13 +423,25 @@ class SqliteStorage:
         *,
         busy_timeout_ms: int = 5000,
         now: Callable[[], float] = time.time,
+        exclusive: bool = False,
     ) -> SqliteStorage:
         """Open (creating it and its folders if need be) and migrate the database at
-        ``target``: a path or a ``sqlite:///path`` URL. ``now`` stamps saved users."""
+        ``target``: a path or a ``sqlite:///path`` URL. ``now`` stamps saved users.
+
+        ``exclusive``: this process is the only one to run on the database (the bot,
+        the console). It holds a lock on ``<path>.lock`` until :meth:`close`; raises
+        :class:`~bot.rows.DatabaseInUse` if another process (or storage) holds it.
+        The system drops the lock of a process that dies, however it dies."""
         path = database_path(target)
         if path != MEMORY:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
+        lock = _FileLock.take(path) if exclusive and path != MEMORY else None
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
         try:
             db.row_factory = sqlite3.Row
             # PRAGMAs take no parameters; the values are our own integers and words.
@@ -394,8 +454,10 @@ class SqliteStorage:
             version = await migrate(db)
         except BaseException:
             await db.close()
+            if lock is not None:
+                lock.release()
             raise
-        storage = cls(db, path, now)
+        storage = cls(db, path, now, lock)
         storage.schema_version = version
         return storage
 
@@ -406,6 +468,8 @@ class SqliteStorage:
             await asyncio.wait([self._writer])
         async with self._lock:
             await self._db.close()
+        if self._file_lock is not None:
+            self._file_lock.release()
 
     async def __aenter__(self) -> SqliteStorage:
         return self
@@ -576,23 +640,57 @@ class SqliteStorage:
             self._queue.clear()
 
     async def load_game(self, game_id: int) -> Game | None:
-        row = await self._fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
-        return None if row is None else game_from_row(row)
+        row = await self._fetchone(
+            f"SELECT * FROM games WHERE id = ? AND {_NOT_SET_ASIDE}", (game_id,)
+        )
+        return None if row is None else await self._game(row)
 
     async def open_game(self, chat: ChatRef) -> Game | None:
-        row = await self._fetchone(
+        rows = await self._fetchall(
             "SELECT * FROM games WHERE platform = ? AND chat_id = ?"
-            " AND status IN ('lobby', 'playing')"
-            " ORDER BY id DESC LIMIT 1",
+            f" AND status IN ('lobby', 'playing') AND {_NOT_SET_ASIDE}"
+            " ORDER BY id DESC",
             (chat.platform.value, chat.id),
         )
-        return None if row is None else game_from_row(row)
+        for row in rows:  # one, unless a newer one was set aside
+            game = await self._game(row)
+            if game is not None:
+                return game
+        return None
 
     async def active_games(self) -> list[Game]:
         rows = await self._fetchall(
-            "SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
+            "SELECT * FROM games WHERE status IN ('lobby', 'playing')"
+            f" AND {_NOT_SET_ASIDE} ORDER BY id"
         )
-        return [game_from_row(row) for row in rows]
+        games = [await self._game(row) for row in rows]
+        return [game for game in games if game is not None]
+
+    async def set_aside(self) -> dict[int, str]:
+        """The games set aside (they no longer load), with the reason of each."""
+        rows = await self._fetchall("SELECT game_id, reason FROM set_aside_games ORDER BY game_id")
+        return {row["game_id"]: row["reason"] for row in rows}
+
+    async def _game(self, row: Mapping[str, Any]) -> Game | None:
+        """The game of a row; a row that does not make one is set aside (logged, kept
+        in ``set_aside_games`` and skipped by every read from then on): None."""
+        try:
+            return game_from_row(row)
+        except CorruptGame as corrupt:
+            log.error(
+                "game %s (%s in chat %s) is set aside: %s",
+                corrupt.game_id,
+                row["platform"],
+                row["chat_id"],
+                corrupt.reason,
+                exc_info=corrupt.__cause__,
+            )
+            async with self._transaction() as db:
+                await db.execute(
+                    "INSERT OR IGNORE INTO set_aside_games (game_id, reason, at) VALUES (?, ?, ?)",
+                    (corrupt.game_id, corrupt.reason[:2000], self._now()),
+                )
+            return None
 
     async def game_actions(self, game_id: int) -> list[LoggedAction]:
         rows = await self._fetchall(

@@ -16,7 +16,12 @@ import secrets
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramNetworkError,
+    TelegramNotFound,
+    TelegramUnauthorizedError,
+)
 from aiogram.types import BotCommand
 
 from adapters.telegram.handlers import routers
@@ -26,6 +31,7 @@ from adapters.telegram.publisher import TelegramPublisher
 from adapters.telegram.session import LeanSession
 from adapters.telegram.webhook import WebhookServer
 from bot import presenters
+from bot.errors import PlatformRefused
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.models import ChatRef, Platform
@@ -33,6 +39,8 @@ from bot.service import GameService
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
+#: What the Bot API answers a token it does not know: trying again will not help.
+_REFUSED = (TelegramUnauthorizedError, TelegramNotFound)
 
 
 def build_dispatcher(
@@ -113,16 +121,25 @@ class TelegramAdapter:
     async def run(self) -> None:
         """Register the command menus, then take updates until cancelled or :meth:`stop`
         (polling, or serving the webhook); queued messages still go out (for a few
-        seconds) before the session closes."""
+        seconds) before the session closes. Raises
+        :class:`~bot.errors.PlatformRefused` if the server refuses the token."""
         try:
             try:
                 await self.set_commands()
+            except (*_REFUSED, TelegramNetworkError):
+                raise  # no server to play on: the caller tries again later, or gives up
             except TelegramAPIError as error:  # the menus are a nicety: play anyway
                 log.warning("could not register the command menus: %s", error.message)
             if self.webhook is not None:
                 await self.webhook.run()
             else:
                 await self._poll()
+        except _REFUSED as error:
+            # 401: a wrong or revoked token; 404: not a token (or not a Bot API URL).
+            raise PlatformRefused(
+                f"the Bot API server refuses the token ({error.message}); "
+                "check TELEGRAM_BOT_TOKEN and TELEGRAM_API_URL"
+            ) from error
         finally:
             await self.outbox.close()
             await self.bot.session.close()
@@ -140,6 +157,8 @@ class TelegramAdapter:
     async def _poll(self) -> None:
         try:  # a webhook left by a webhook-mode run would refuse every getUpdates (409)
             await self.bot.delete_webhook()
+        except (*_REFUSED, TelegramNetworkError):
+            raise
         except TelegramAPIError as error:
             log.warning("could not remove the webhook: %s", error.message)
         await self.dp.start_polling(

@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
@@ -141,6 +141,13 @@ class _Stats:
     failures: list[BaseException] = field(default_factory=list)
 
 
+#: Users kept as known to take private messages.
+REACHABLE_KEPT = 50_000
+#: The pacing maps are pruned when they hold more chats than this (or twice as many
+#: as after the last pruning).
+PRUNE_AT = 1024
+
+
 class Outbox:
     """Queues, coalesces and paces the bot's messages; see the module's docs."""
 
@@ -162,9 +169,13 @@ class Outbox:
         self._slots: dict[Slot, _SlotState] = {}
         self._retired: set[int] = set()
         self._moved: dict[int, int] = {}
-        self._reachable: set[int] = set()
+        #: Users known to take private messages, the latest ``REACHABLE_KEPT`` (one
+        #: forgotten costs a probe message, not a lost one).
+        self._reachable: OrderedDict[int, None] = OrderedDict()
+        #: Pacing by chat; entries whose window passed are pruned (see ``_prune``).
         self._group_sent: dict[int, deque[float]] = {}
         self._private_last: dict[int, float] = {}
+        self._prune_at = PRUNE_AT
         self._global_sent: deque[float] = deque()
         self._wakeups: dict[int, asyncio.Future[None]] = {}
 
@@ -264,7 +275,10 @@ class Outbox:
 
     def reachable(self, user_id: int) -> None:
         """The user wrote to the bot privately: a private message will go through."""
-        self._reachable.add(user_id)
+        self._reachable[user_id] = None
+        self._reachable.move_to_end(user_id)
+        while len(self._reachable) > REACHABLE_KEPT:
+            self._reachable.popitem(last=False)
 
     async def can_message(self, user_id: int, screen: Screen) -> bool:
         """Whether the bot can write to a user privately: yes if it did before (or the
@@ -470,13 +484,13 @@ class Outbox:
                 ),
             )
         except TelegramForbiddenError:
-            self._reachable.discard(chat_id)
+            self._reachable.pop(chat_id, None)
             if quiet:
                 log.debug("chat %s refuses private messages", chat_id)
                 return None
             raise
         if chat_id > 0:
-            self._reachable.add(chat_id)
+            self.reachable(chat_id)
         return sent
 
     async def _edit(self, chat_id: int, message_id: int, screen: Screen) -> bool:
@@ -588,6 +602,24 @@ class Outbox:
                 sent.popleft()
         else:
             self._private_last[chat_id] = now
+        if len(self._group_sent) + len(self._private_last) > self._prune_at:
+            self._prune(now)
+
+    def _prune(self, now: float) -> None:
+        """Forget the chats whose pacing window has passed: they delay nothing. Runs
+        when the maps doubled since the last time, so its cost is spread thin."""
+        pacing = self.pacing
+        self._group_sent = {
+            chat: sent
+            for chat, sent in self._group_sent.items()
+            if sent and sent[-1] > now - pacing.group_window
+        }
+        self._private_last = {
+            chat: last
+            for chat, last in self._private_last.items()
+            if last > now - pacing.private_interval
+        }
+        self._prune_at = max(PRUNE_AT, 2 * (len(self._group_sent) + len(self._private_last)))
 
 
 def _message_id(known: str | int | None) -> int | None:

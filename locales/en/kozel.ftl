@@ -320,6 +320,28 @@ err-bad-record = This is not a game record.
 err-bad-dealer = The dealer must be the player before the one who took the last trick.
 err-unknown-rule-set = There are no such rules.
 err-bad-options = These options do not fit these rules.
+err-game-finished = The game is already over: a team has six pairs.
+err-wrong-step = That move does not fit this moment of the deal.
+err-missing-argument = Choose a card (or a suit) for this move.
+err-praise-kind-required = Say which praise you play: simple, pants or mirror.
+err-praise-kind-mismatch = This table plays another kind of praise.
+err-not-in-pair = Lay one of the two cards of your last pair.
+err-cut-out-of-range = Cut at least one card and leave at least one.
+err-must-follow-suit = You must follow the led suit.
+err-must-play-trump = You must play a trump.
+err-must-play-trump-suit = You must play a card of the trump suit.
+err-must-play-permanent-trump = You must play a queen, a jack or the kocherga.
+err-ace-banned = You may not discard the ace of a suit that has not been led yet.
+err-trump-lead-forbidden = Only the declarer may lead trumps: lead a plain card.
+err-not-one-trump = You can give your last trump only when you hold exactly one trump.
+err-already-offered = You have already offered your last trump.
+err-offer-pending = Wait for the partner's answer to the offer.
+err-no-offer = Nobody offered you a trump.
+err-must-give-plain = Give back a card that is not a trump.
+err-play-started = Not once the first card has been played.
+err-with-declarer = Not in a deal with a declarer.
+err-option-off = This table's rules do not allow that.
+err-redeal-not-allowed = A redeal needs a hand worth 12 points or less, or four nines.
 
 ## Play log: one line per public event (console, and the table's last-move line).
 log-lead = { $name } leads { $cards }
@@ -375,6 +397,16 @@ console-move-beat = beat
 console-move-discard = discard
 console-move-molodka = declare a molodka
 console-you = Player (you)
+
+console-team = You play for team { $team } with { $partner }.
+console-follow =
+    Follow with { $count } { $count ->
+        [one] card
+       *[other] cards
+    }: beat, or discard face down.
+console-seed-differs = This saved game was shuffled with --seed { $saved }, not { $seed }: it goes on as it was saved, and its record keeps seed { $saved }.
+console-seed-none = This saved game was shuffled without --seed, not with { $seed }: it goes on as it was saved, and its record has no seed.
+console-database-in-use = The database { $path } is in use by another Kozel (the bot, or a game in another terminal). Stop that one first, or choose another database with --db.
 
 ## Discord: slash command names and options (lowercase, no spaces, at most 32 characters)
 

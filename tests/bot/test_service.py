@@ -31,6 +31,7 @@ from tests.bot.conftest import (
     FakeClock,
     RecordingPublisher,
 )
+from tests.bot.test_storage import corrupt
 
 
 async def full_table(service: GameService, humans: int = 4) -> int:
@@ -650,3 +651,28 @@ async def test_changes_are_published_in_order(
     versions = [version for gid, version, _ in publisher.changes if gid == game_id]
     assert versions == sorted(versions)
     assert publisher.changes[-1][2].kind is ChangeKind.FINISHED
+
+
+async def test_a_corrupt_game_row_is_set_aside_and_the_service_starts(
+    service: GameService, storage: Storage, clock: FakeClock, publisher: RecordingPublisher
+) -> None:
+    """Regression: one game whose snapshot no longer replays stopped ``restore`` (and so
+    the bot and the console) from starting."""
+    broken_id = await full_table(service)
+    seat, version, action = await turn_user(service, broken_id)
+    await service.play(broken_id, version, PLAYERS[seat].ref, action)
+    other = await service.open_table(ChatRef(Platform.CONSOLE, "chat-2"), BOB)
+    await service.close()
+    await corrupt(storage, broken_id)
+
+    restarted = GameService(storage, clock=clock, rng=random.Random(3), computer_delay=0)
+    restarted.add_publisher(Platform.CONSOLE, publisher)
+    try:
+        assert [g.id for g in await restarted.restore()] == [other.id]
+        with pytest.raises(ServiceError) as refused:  # its old buttons: a clear refusal
+            await restarted.play(broken_id, version + 1, PLAYERS[0].ref, action)
+        assert refused.value.code == ErrorCode.UNKNOWN_GAME
+        fresh = await restarted.open_table(CHAT, ALICE)  # its chat plays again
+        assert fresh.id not in (broken_id, other.id)
+    finally:
+        await restarted.close()

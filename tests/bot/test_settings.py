@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.settings import Settings
+from bot.settings import Settings, settings_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:ABC-very-secret-token"
@@ -60,6 +60,57 @@ def test_env_example_documents_every_setting() -> None:
     example = (ROOT / ".env.example").read_text()
     for name in Settings.model_fields:
         assert f"\n{name.upper()}=" in example, name
+
+
+def test_empty_values_are_unset(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Regression: ``TELEGRAM_BOT_TOKEN=`` (as in .env.example) was a token "", which
+    crashed the process."""
+    monkeypatch.chdir(tmp_path)
+    for name in Settings.model_fields:
+        monkeypatch.setenv(name.upper(), "")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings == Settings(_env_file=None)  # type: ignore[call-arg]
+    defaults = {name: field.get_default() for name, field in Settings.model_fields.items()}
+    assert settings.model_dump() == defaults
+    assert Settings(_env_file=None, telegram_bot_token="").telegram_bot_token is None  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("telegram_api_url", "api.telegram.org"),
+        ("telegram_api_url", "ftp://api.telegram.org"),
+        ("telegram_api_url", "https://"),
+        ("telegram_api_url", "https://api.telegram.org/?x=1"),
+        ("telegram_webhook_url", "kozel.example.org/hook"),
+        ("log_level", "LOUD"),
+    ],
+)
+def test_urls_and_the_log_level_are_checked(name: str, value: str) -> None:
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None, **{name: value})  # type: ignore[call-arg]
+    problem = settings_problem(refused.value)
+    assert f"  {name.upper()}: " in problem
+
+
+def test_a_refused_secret_is_not_repeated() -> None:
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None, telegram_webhook_secret="my secret!")  # type: ignore[call-arg]
+    problem = settings_problem(refused.value)
+    assert "TELEGRAM_WEBHOOK_SECRET: 1-256 characters" in problem
+    assert "my secret!" not in problem
+
+
+def test_urls_and_log_levels_that_are_fine() -> None:
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        telegram_api_url="http://127.0.0.1:8081/",
+        telegram_webhook_url="https://kozel.example.org/tg",
+        log_level="debug",
+    )
+    assert settings.telegram_api_url == "http://127.0.0.1:8081"
+    assert settings.telegram_webhook_url == "https://kozel.example.org/tg"
+    assert settings.log_level == "DEBUG"
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,16 @@ behaves exactly like it.
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import random
 from dataclasses import dataclass, replace
 
 import pytest
 
+from adapters.postgres import PostgresStorage
+from adapters.sqlite import SqliteStorage
+from bot.memory import MemoryStorage
 from bot.models import (
     ChatRef,
     Game,
@@ -685,3 +690,80 @@ async def test_migrate_chat_to_itself_changes_nothing(storage: Storage) -> None:
     await storage.migrate_chat(CHAT_X, CHAT_X)
     assert await storage.get_chat(CHAT_X) == ChatInfo(CHAT_X, "en", 30)
     assert await storage.open_game(CHAT_X) == game
+
+
+# --- Games that no longer load -----------------------------------------------------------
+
+
+async def corrupt(storage: Storage, game_id: int) -> None:
+    """Make the game's stored snapshot one that no longer replays: its first action
+    twice (the second out of turn, with cards already played)."""
+    if isinstance(storage, MemoryStorage):
+        rows = storage._games
+        text = rows[game_id]["snapshot"]
+    elif isinstance(storage, PostgresStorage):
+        text = await storage.pool.fetchval("SELECT snapshot FROM games WHERE id = $1", game_id)
+    else:
+        assert isinstance(storage, SqliteStorage)
+        async with storage.connection.execute(
+            "SELECT snapshot FROM games WHERE id = ?", (game_id,)
+        ) as cursor:
+            found = await cursor.fetchone()
+        assert found is not None
+        text = found[0]
+    data = json.loads(text)
+    actions = data["deals"][-1]["actions"]
+    actions.insert(1, dict(actions[0]))  # the same seat plays the same cards again
+    broken = json.dumps(data)
+    if isinstance(storage, MemoryStorage):
+        storage._games[game_id]["snapshot"] = broken
+    elif isinstance(storage, PostgresStorage):
+        await storage.pool.execute("UPDATE games SET snapshot = $1 WHERE id = $2", broken, game_id)
+    else:
+        assert isinstance(storage, SqliteStorage)
+        await storage.connection.execute(
+            "UPDATE games SET snapshot = ? WHERE id = ?", (broken, game_id)
+        )
+
+
+async def test_a_corrupt_game_row_is_set_aside_and_every_other_game_loads(
+    storage: Storage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Regression: one snapshot that no longer replays made every read of the open
+    games fail, which stopped the bot and the console from starting."""
+    games = []
+    for chat in (CHAT_X, CHAT, CHAT_Y):
+        game = full_game()
+        game.chat = chat
+        games.append(await storage.create_game(game))
+    await corrupt(storage, games[1].id)
+    with caplog.at_level(logging.ERROR):
+        assert [g.id for g in await storage.active_games()] == [games[0].id, games[2].id]
+    (record,) = [r for r in caplog.records if "set aside" in r.getMessage()]
+    assert record.getMessage().startswith(f"game {games[1].id} ")
+    assert record.levelno == logging.ERROR
+    aside = await storage.set_aside()  # type: ignore[attr-defined]
+    assert list(aside) == [games[1].id] and "RecordError" in aside[games[1].id]
+    # Every read skips it from now on, without logging it again.
+    caplog.clear()
+    assert await storage.load_game(games[1].id) is None
+    assert await storage.open_game(CHAT) is None
+    assert [g.id for g in await storage.active_games()] == [games[0].id, games[2].id]
+    assert not caplog.records
+    # Its chat can play again.
+    fresh = await new_game(storage, CHAT)
+    loaded = await storage.open_game(CHAT)
+    assert loaded is not None and loaded.id == fresh.id
+    assert await storage.load_game(games[0].id) == games[0]
+
+
+async def test_a_corrupt_newest_game_of_a_chat_leaves_the_older_open_one(
+    storage: Storage,
+) -> None:
+    older = await new_game(storage, CHAT)
+    newer = full_game()
+    newer.chat = CHAT
+    newer = await storage.create_game(newer)
+    await corrupt(storage, newer.id)
+    found = await storage.open_game(CHAT)
+    assert found is not None and found.id == older.id

@@ -117,7 +117,7 @@ BROKEN: list[tuple[str, object, str]] = [
     ("not-utf8", b"\xff\xfe\x00{", "invalid JSON"),
     ("not-an-object", "[1, 2]", "JSON object"),
     ("no-deals", {"variant": "yard"}, "list of deals"),
-    ("other-variant", {"variant": "classic", "deals": []}, "variant"),
+    ("other-variant", {"variant": "hearts", "deals": []}, "variant"),
     ("unknown-card", deck_with(record_of(B_30), lambda d: d.__setitem__(0, "1X")), "'1X'"),
     ("duplicate-card", deck_with(record_of(B_30), lambda d: d.__setitem__(0, d[1])), "twice"),
     ("missing-card", deck_with(record_of(B_30), lambda d: d.pop()), "35 cards"),

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from bot.cli import main
 from core.cards import Card
+from core.classic.ruleset import CLASSIC
 from core.errors import KozelError, Reason
 from core.record import replay
 from core.ruleset import AnyGame, RuleOptions, get_rule_set, parse_options, rule_set_ids, rule_sets
@@ -46,9 +47,9 @@ def play_to_the_end(game: AnyGame, rng: random.Random) -> list[str]:
 
 
 def test_the_registry_lists_and_finds_the_yard_rule_set() -> None:
-    assert rule_set_ids() == ("yard",)
+    assert rule_set_ids() == ("yard", "classic")
     assert get_rule_set("yard") is YARD
-    assert rule_sets() == (YARD,)
+    assert rule_sets() == (YARD, CLASSIC)
     assert (YARD.id, YARD.name, YARD.rules_text) == ("yard", "rules-name-yard", "rules-yard")
 
 
@@ -264,9 +265,9 @@ def test_replay_picks_the_rule_set_by_variant() -> None:
 @pytest.mark.parametrize(
     ("variant", "reason"),
     [
-        ("hearts", "unknown variant 'hearts' (this replay knows 'yard')"),
-        (7, "unknown variant 7 (this replay knows 'yard')"),
-        (None, "unknown variant None (this replay knows 'yard')"),
+        ("hearts", "unknown variant 'hearts' (this replay knows 'yard', 'classic')"),
+        (7, "unknown variant 7 (this replay knows 'yard', 'classic')"),
+        (None, "unknown variant None (this replay knows 'yard', 'classic')"),
     ],
 )
 def test_replay_of_an_unknown_variant_gives_the_error_json(variant: object, reason: str) -> None:
@@ -290,7 +291,7 @@ def test_replay_hands_a_record_to_the_rule_set_its_variant_names(
     from core import ruleset
 
     monkeypatch.setitem(ruleset._REGISTRY, "echo", f"{__name__}:ECHO")
-    assert rule_set_ids() == ("yard", "echo")
+    assert rule_set_ids() == ("yard", "classic", "echo")
     assert replay({"variant": "echo", "deals": [1, 2]}) == {"echo": [1, 2]}
     assert "error" not in replay(YARD.new_game(random.Random(1)).record())
 
@@ -305,5 +306,6 @@ def test_kozel_replay_of_an_unknown_variant_exits_2_with_the_error_json(
     out, err = capsys.readouterr()
     first, second = (json.loads(line) for line in out.splitlines())
     assert "deals" in first
-    assert second == {"error": {"reason": "unknown variant 'hearts' (this replay knows 'yard')"}}
+    reason = "unknown variant 'hearts' (this replay knows 'yard', 'classic')"
+    assert second == {"error": {"reason": reason}}
     assert err == ""

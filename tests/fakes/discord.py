@@ -192,7 +192,9 @@ class FakeDiscord:
 
     def __init__(self, *, interaction_deadline: float = 3.0, token_ttl: float = 900.0,
                  bot_id: int = 900_000_000_000_000_001, bot_name: str = "Kozel",
-                 patch: bool = True) -> None:  # fmt: skip
+                 patch: bool = True, token: str | None = None) -> None:  # fmt: skip
+        #: The bot's token; when set, a REST call with another one is refused (401).
+        self.token = token
         self.interaction_deadline = interaction_deadline  # seconds for the first callback
         self.token_ttl = token_ttl  # seconds the token serves follow-ups and @original
         self.patch = patch
@@ -456,6 +458,7 @@ class FakeDiscord:
             req = Request(request.method, path, request.match_info, body, request.query)
             status, headers, out = 200, {}, None
             try:
+                self._check_auth(request)
                 self._check_rate_limit(f"{request.method} {path}")
                 out = handler(req)
                 status = 200 if out is not None else 204
@@ -475,6 +478,12 @@ class FakeDiscord:
         self.calls.append(call)
         async with self._changed:
             self._changed.notify_all()
+
+    def _check_auth(self, request: web.Request) -> None:
+        if self.token is None or "/interactions/" in request.path or "/webhooks/" in request.path:
+            return  # interaction callbacks and webhooks carry their own token
+        if request.headers.get("Authorization") != f"Bot {self.token}":
+            raise _error(401, 0, "401: Unauthorized")
 
     def _check_rate_limit(self, route: str) -> None:
         for rule in self._rate_limits:

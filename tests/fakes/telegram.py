@@ -173,7 +173,10 @@ class FakeTelegram:
         poll_cap: float = 0.5,
         privacy_mode: bool = True,
         clock: Callable[[], float] = time.monotonic,
+        token: str | None = None,
     ) -> None:
+        #: The bot's token; when set, a request with another one is refused (401).
+        self.token = token
         self.bot_id, self.bot_username, self.bot_name = bot_id, bot_username, bot_name
         self.group_limit, self.window, self.retry_after = group_limit, window, retry_after
         self.poll_cap, self.privacy_mode, self.clock = poll_cap, privacy_mode, clock
@@ -241,6 +244,11 @@ class FakeTelegram:
     # ---- HTTP ------------------------------------------------------------------------------
     async def _handle(self, request: web.Request) -> web.Response:
         name = request.match_info.get("method", "file")  # files are not served: 404
+        if self.token is not None and request.match_info["token"] != self.token:
+            self.calls.append(Call(name, {}, self.clock(), 401, "Unauthorized"))
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
         params = await self._read_params(request)
         status, body = await self._call(name, params, request.content_type)
         return web.json_response(body, status=status)

@@ -14,6 +14,7 @@ from fluent.syntax import ast as fluent_ast
 
 from bot.errors import ErrorCode
 from bot.i18n import Translator, default_locales_dir, normalize_locale
+from core.classic.errors import ClassicReason
 from core.errors import Reason
 
 LOCALES_DIR = default_locales_dir()
@@ -166,6 +167,7 @@ def test_durations(tr: Translator, locale: str) -> None:
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_every_error_code_and_reason_has_a_message(tr: Translator, locale: str) -> None:
     codes = [code.value for code in ErrorCode] + [reason.value for reason in Reason]
+    codes += [reason.value for reason in ClassicReason]
     missing = [code for code in codes if not tr.has(f"err-{code}", locale)]
     assert missing == []
     assert tr.has("err-generic", locale)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import random
+import re
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,10 +16,13 @@ from pathlib import Path
 import pytest
 
 from adapters.console import play_main
-from adapters.console.play import choose_action, parse_move
+from adapters.console.play import YOU, choose_action, parse_move
 from adapters.sqlite import SqliteStorage
+from bot.i18n import Translator
 from bot.models import GameStatus
+from bot.service import GameService
 from bot.settings import Settings
+from core.ai import safe_move
 from core.cards import Card
 from core.record import replay
 from core.yard.actions import Action, ActionKind
@@ -162,3 +168,214 @@ def test_the_humans_own_moves_read_as_his_not_player_you_to_play(tmp_path: Path)
     for words in ("Ходит Игрок (вы)", "Игрок (вы) заходит", "сдаёт Игрок (вы)", "заходит Игрок"):
         assert words not in russian
     assert "Ходит Вы" not in russian
+
+
+# --- Interrupted games, Ctrl-C, seeds, names ------------------------------------------------
+
+
+async def _stalled(seconds: float) -> None:
+    """A computer's pause that never ends: the process "stops" before the move."""
+    await asyncio.Event().wait()
+
+
+async def save_with_computers_to_move(tmp_path: Path, seats: list[str], seed: int) -> int:
+    """A game saved while a computer was to move (as when the process stopped in a
+    computer's pause); returns its id."""
+    from adapters.console.play import COMPUTER_CHAT, HUMAN_CHAT, ConsoleGame
+
+    tr = Translator.from_dir()
+    async with await SqliteStorage.open(tmp_path / "kozel.sqlite3") as storage:
+        service = GameService(
+            storage, rng=random.Random(seed), computer_delay=1.0, turn_timeout=0, sleep=_stalled
+        )
+        human = "human" in seats
+        console = ConsoleGame(service, tr, "en", io.StringIO(), reader(lines()))
+        game = await console.set_up(HUMAN_CHAT if human else COMPUTER_CHAT, seats, seed)
+        deal = game.series.current
+        assert deal is not None and deal.turn is not None
+        if human and deal.turn == 0:  # the human moves; the computers are next
+            await service.play(game.id, game.version, YOU.ref, safe_move(deal.view(0)))
+        await service.close()
+        saved = await storage.load_game(game.id)
+    assert saved is not None and saved.series.current is not None
+    assert saved.series.current.turn != 0
+    return saved.id
+
+
+def run_console_within(
+    tmp_path: Path, inputs: Iterator[str], *args: str, timeout: float = 120.0
+) -> tuple[int, str]:
+    """:func:`run_console` that fails (instead of hanging) past ``timeout`` seconds."""
+    from adapters.console.play import build_parser, run
+
+    out = io.StringIO()
+    parsed = build_parser().parse_args(["--delay", "0", *args])
+
+    async def bounded() -> int:
+        return await asyncio.wait_for(run(parsed, settings(tmp_path), out, reader(inputs)), timeout)
+
+    return asyncio.run(bounded()), out.getvalue()
+
+
+def test_resuming_a_game_saved_while_computers_were_to_move_goes_on(tmp_path: Path) -> None:
+    """Regression: the computers of a resumed game never moved, and the prompt loop
+    spun at full speed waiting for them."""
+    game_id = asyncio.run(
+        save_with_computers_to_move(tmp_path, ["human", "computer", "computer", "computer"], 6)
+    )
+    # In a process of its own: the old loop spun without yielding, so only a timeout
+    # from outside ends it.
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "kozel"), "play", "--lang", "en", "--delay", "0"],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"DATABASE_URL": f"sqlite:///{tmp_path / 'kozel.sqlite3'}", "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    assert "Your unfinished game is back on the table." in text
+    assert "Your move>" in text and "The game is saved" in text
+
+    async def turn() -> int | None:
+        async with await SqliteStorage.open(tmp_path / "kozel.sqlite3") as storage:
+            game = await storage.load_game(game_id)
+            assert game is not None and game.series.current is not None
+            return game.series.current.turn
+
+    assert asyncio.run(turn()) == 0  # the computers moved up to the human
+
+
+def test_an_interrupted_computers_only_run_finishes_and_writes_its_record(tmp_path: Path) -> None:
+    """Regression: the computers of an interrupted computers-only series never moved
+    again, so the next run never finished nor wrote its --record."""
+    asyncio.run(save_with_computers_to_move(tmp_path, ["computer"] * 4, seed=5))
+    record = tmp_path / "series.json"
+    status, text = run_console_within(
+        tmp_path, lines(), "--seats", "bot,bot,bot,bot", "--seed", "5", "--lang", "en",
+        "--record", str(record),
+    )  # fmt: skip
+    assert status == 0
+    assert "Your unfinished game is back on the table." in text
+    assert "--seed" not in text  # the same seed: nothing to say
+    data = json.loads(record.read_text())
+    assert data["seed"] == 5
+    assert replay(data)["series"]["finished"] is True
+
+
+def test_a_saved_game_met_with_another_seed_says_so(tmp_path: Path) -> None:
+    asyncio.run(
+        save_with_computers_to_move(tmp_path, ["human", "computer", "computer", "computer"], seed=6)
+    )
+    _, text = run_console_within(tmp_path, lines("q"), "--seed", "7", "--lang", "en")
+    assert (
+        "This saved game was shuffled with --seed 6, not 7: it goes on as it was saved, "
+        "and its record keeps seed 6." in text
+    )
+    _, again = run_console_within(tmp_path, lines("q"), "--seed", "6", "--lang", "en")
+    assert "--seed" not in again
+
+
+def test_the_humans_name_is_read_in_the_language_of_each_run(tmp_path: Path) -> None:
+    """Regression: the name was stored translated, so a game begun in English read
+    "Player (you)" in a Russian run."""
+    run_console(tmp_path, lines("a"), "--seed", "4", "--lang", "en")
+    # On to the series' end, whose result names the teams.
+    _, russian = run_console(tmp_path, lines(*(["a"] * 60)), "--lang", "ru")
+    assert "Ваша неоконченная партия снова на столе." in russian
+    assert "Игрок (вы) и " in russian and "Player (you)" not in russian
+
+
+def test_the_console_says_your_team_and_how_many_cards_to_follow_with(tmp_path: Path) -> None:
+    _, text = run_console(tmp_path, lines(*(["a"] * 60)), "--seed", "3", "--lang", "en")
+    assert "You play for team A with " in text
+    follows = re.findall(r"Follow with (\d+) cards?: beat, or discard face down\.", text)
+    assert follows and all(1 <= int(n) <= 4 for n in follows)
+    _, russian = run_console(tmp_path / "ru", lines(*(["a"] * 60)), "--seed", "3", "--lang", "ru")
+    assert "Вы играете за команду A, ваш напарник — " in russian
+    assert re.search(r"Отвечайте \d+ карт(ой|ами): побейте или скиньте рубашкой вверх\.", russian)
+
+
+def test_ctrl_c_at_the_prompt_stops_at_once_with_the_game_saved(tmp_path: Path) -> None:
+    """Regression: Ctrl-C at the prompt left the program waiting for Enter (the line
+    was read in a worker thread), then printed a traceback."""
+    script = Path(sys.executable).parent / "kozel"
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'k.sqlite3'}", "PATH": "/usr/bin:/bin"}
+    command = [str(script), "play", "--seed", "3", "--lang", "en", "--delay", "0"]
+
+    async def interrupt_at_the_prompt() -> tuple[int, str, str]:
+        process = await asyncio.create_subprocess_exec(
+            *command,
+            stdin=asyncio.subprocess.PIPE,  # open, and nothing typed
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+        )
+        assert process.stdout is not None and process.stderr is not None
+        seen = b""
+        async with asyncio.timeout(120):
+            while b"Your move>" not in seen:
+                chunk = await process.stdout.read(4096)
+                assert chunk, seen.decode()
+                seen += chunk
+        process.send_signal(signal.SIGINT)
+        async with asyncio.timeout(30):  # at once: no Enter needed
+            rest, err = await process.communicate()
+        return process.returncode or 0, (seen + rest).decode(), err.decode()
+
+    status, out, err = asyncio.run(interrupt_at_the_prompt())
+    assert status == 0, err
+    assert "Traceback" not in err
+    assert out.rstrip().endswith("The game is saved. Run the same command again to go on.")
+    done = subprocess.run(
+        command, input="q\n", capture_output=True, text=True, timeout=120, env=env, check=False
+    )
+    assert "Your unfinished game is back on the table." in done.stdout
+
+
+def test_a_second_console_on_the_same_database_is_refused(tmp_path: Path) -> None:
+    async def while_held() -> tuple[int, str]:
+        async with await SqliteStorage.open(tmp_path / "kozel.sqlite3", exclusive=True):
+            from adapters.console.play import build_parser, run
+
+            out = io.StringIO()
+            parsed = build_parser().parse_args(["--lang", "en"])
+            status = await run(parsed, settings(tmp_path), out, reader(lines("a")))
+            return status, out.getvalue()
+
+    status, text = asyncio.run(while_held())
+    assert status == 1
+    assert text == (
+        f"The database {tmp_path / 'kozel.sqlite3'} is in use by another Kozel (the bot, "
+        "or a game in another terminal). Stop that one first, or choose another database "
+        "with --db.\n"
+    )
+
+
+def test_a_saved_game_that_no_longer_loads_is_set_aside_and_a_new_one_starts(
+    tmp_path: Path,
+) -> None:
+    """Regression: one game whose snapshot no longer replayed stopped the console."""
+    from tests.bot.test_storage import corrupt
+
+    run_console(tmp_path, lines("a"), "--seed", "4", "--lang", "en")
+
+    async def break_it() -> int:
+        async with await SqliteStorage.open(tmp_path / "kozel.sqlite3") as storage:
+            (game,) = await storage.active_games()
+            await corrupt(storage, game.id)
+            return game.id
+
+    broken = asyncio.run(break_it())
+    status, text = run_console(tmp_path, lines("q"), "--seed", "4", "--lang", "en")
+    assert status == 0
+    assert "Your unfinished game is back on the table." not in text
+    assert "Kozel in the terminal." in text and "The game is saved" in text
+
+    async def set_aside() -> dict[int, str]:
+        async with await SqliteStorage.open(tmp_path / "kozel.sqlite3") as storage:
+            return await storage.set_aside()
+
+    assert list(asyncio.run(set_aside())) == [broken]

@@ -6,7 +6,9 @@ The behaviour it shares with MemoryStorage is pinned in tests/bot/test_storage.p
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -17,7 +19,7 @@ import pytest
 from adapters.sqlite import SCHEMA_VERSION, SchemaTooNew, SqliteStorage, database_path, migrations
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, SeatKind, User, UserRef
 from bot.ports import ChatInfo, LoggedAction
-from bot.rows import DuplicateAction
+from bot.rows import DatabaseInUse, DuplicateAction
 from core.seats import Team
 from core.yard.events import DealResult, SeriesResult, Title
 
@@ -151,23 +153,26 @@ async def test_a_database_of_the_release_before_the_sql_files_opens_unchanged(
     tmp_path: Path,
 ) -> None:
     """fixtures/schema_v1.db was made by the code that kept its migrations in a
-    Python list: one game of three logged moves, a user and a chat."""
+    Python list (schema version 1): one game of three logged moves, a user and a
+    chat. It opens, migrates on to the current version, and its tables stay as they
+    were, statement for statement: the SQL files are the same steps."""
     old = tmp_path / "old.sqlite3"
     old.write_bytes((Path(__file__).parent / "fixtures" / "schema_v1.db").read_bytes())
     before = schema(old)
     async with await SqliteStorage.open(old) as storage:
-        assert await scalar(storage, "PRAGMA user_version") == 1
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION
         (game,) = await storage.active_games()
         assert (game.version, game.status) == (6, GameStatus.PLAYING)
         assert [a.version for a in await storage.game_actions(game.id)] == [4, 5, 6]
         assert await storage.get_user(ALICE) == User(ALICE, "Alice", "en")
         game.version += 1
         await storage.save_game(game, base=6)
-    assert schema(old) == before
+    after = schema(old)
+    assert set(before) <= set(after)  # version 1's tables, indexes and triggers as made
     fresh = tmp_path / "fresh.sqlite3"
     async with await SqliteStorage.open(fresh):
         pass
-    assert schema(fresh) == before
+    assert schema(fresh) == after
 
 
 def test_the_sql_files_split_into_whole_statements() -> None:
@@ -397,3 +402,75 @@ async def test_a_create_cancelled_mid_transaction_is_rolled_back(
     game.version = 1
     await storage.save_game(game, [action(game, 1)])
     assert await storage.load_game(game.id) == game
+
+
+# --- One process on a database ---------------------------------------------------------
+
+
+async def test_a_second_exclusive_storage_on_a_database_is_refused(db_file: Path) -> None:
+    """Regression: two bots on one database each played the same games from their own
+    memory; the second died with a DuplicateAction traceback."""
+    async with await SqliteStorage.open(db_file, exclusive=True) as first:
+        game = await first.create_game(seated_game())
+        with pytest.raises(DatabaseInUse) as refused:
+            await SqliteStorage.open(f"sqlite:///{db_file}", exclusive=True)
+        assert str(refused.value) == (
+            f"the database {db_file} is in use by another Kozel process "
+            f"(process {os.getpid()}): stop that one first, or give this one another "
+            "DATABASE_URL"
+        )
+        # Maintenance (and the tests) may still read it.
+        async with await SqliteStorage.open(db_file) as reader:
+            assert await reader.load_game(game.id) == game
+    # Closed: free again.
+    async with await SqliteStorage.open(db_file, exclusive=True) as again:
+        assert await again.load_game(game.id) == game
+
+
+async def test_the_lock_of_a_process_that_died_is_free(db_file: Path) -> None:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        "import asyncio, os, sys\n"
+        "from adapters.sqlite import SqliteStorage\n"
+        "async def main():\n"
+        "    await SqliteStorage.open(sys.argv[1], exclusive=True)\n"
+        "    print('locked', flush=True)\n"
+        "    os._exit(0)  # no close\n"
+        "asyncio.run(main())\n",
+        str(db_file),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), timeout=120)
+    assert out == b"locked\n", err.decode()
+    async with await SqliteStorage.open(db_file, exclusive=True):
+        pass
+
+
+def test_a_second_bot_on_the_same_database_refuses_to_start(db_file: Path) -> None:
+    async def while_held() -> subprocess.CompletedProcess[str]:
+        async with await SqliteStorage.open(db_file, exclusive=True):
+            return await asyncio.to_thread(
+                subprocess.run,
+                [sys.executable, "-m", "bot"],
+                cwd=db_file.parent,
+                env={
+                    "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                    "PYTHONPATH": str(ROOT),
+                    "DATABASE_URL": f"sqlite:///{db_file}",
+                    "TELEGRAM_BOT_TOKEN": "123:not-used",
+                    "TELEGRAM_API_URL": "http://127.0.0.1:9",
+                },
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+            )
+
+    done = asyncio.run(while_held())
+    assert done.returncode == 1
+    assert "Kozel cannot start: the database" in done.stderr
+    assert "is in use by another Kozel process" in done.stderr
+    assert "Traceback" not in done.stderr and "DuplicateAction" not in done.stderr
