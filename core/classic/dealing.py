@@ -113,6 +113,10 @@ SIMPLE, PANTS, MIRROR = range(3)
 #: The step each dealing action belongs to.
 _STEP_OF_KIND = {K_DEAL: PRAISE, K_PRAISE: PRAISE, K_LAY: LAY, K_CUT: CUT, K_NAME: NAME}
 
+#: The raw argument's range for the kinds whose argument indexes a table: a card
+#: index, a suit code (0: no trump suit) or a praise kind (0: the table's kind).
+_ARG_LIMITS = {K_PLAY: DECK_SIZE, K_LAY: DECK_SIZE, K_ACCEPT: DECK_SIZE, K_NAME: 5, K_PRAISE: 4}
+
 #: Redeals a deal may have; the request after them costs the dealer's team the deal.
 MAX_REDEALS = 2
 REDEAL_POINTS = 12
@@ -782,6 +786,9 @@ class Dealing:
             return Reason.DEAL_OVER
         if not 0 <= seat < 4:
             return Reason.BAD_SEAT
+        limit = _ARG_LIMITS.get(kind)
+        if limit is not None and not 0 <= arg < limit:
+            return Reason.UNKNOWN_CARD if limit == DECK_SIZE else ClassicReason.MISSING_ARGUMENT
         if kind == K_PLAY:
             return self._play_reason(seat, arg)
         if kind in (K_OFFER, K_REDEAL):
