@@ -7,6 +7,7 @@ ephemeral answers. No platform writes a flow of its own.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -15,6 +16,7 @@ from bot import presenters
 from bot.codec import CodecError, Command, Verb, decode, parse_action_arg
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import Translator, normalize_locale
+from bot.metrics import Metrics
 from bot.models import ChatRef, Game, GameStatus, User, UserRef
 from bot.ports import Change, ChangeKind
 from bot.presenters import Screen
@@ -64,9 +66,12 @@ class Output:
 class Interactions:
     """Button presses and commands, the same on every platform."""
 
-    def __init__(self, service: GameService, tr: Translator) -> None:
+    def __init__(
+        self, service: GameService, tr: Translator, metrics: Metrics | None = None
+    ) -> None:
         self.service = service
         self.tr = tr
+        self.metrics = metrics
 
     # --- Locales -------------------------------------------------------------------
 
@@ -98,9 +103,32 @@ class Interactions:
         The user's language is the one he chose with ``/lang``, else the language of
         the game's table (as in :meth:`outputs`, so a hand keeps its language), else
         his platform's."""
+        started = time.perf_counter()
+        try:
+            return await self._handle_press(
+                user,
+                token,
+                platform_language=platform_language,
+                is_admin=is_admin,
+                can_message=can_message,
+            )
+        finally:
+            if self.metrics is not None:
+                self.metrics.pressed(user.ref.platform.value, time.perf_counter() - started)
+
+    async def _handle_press(
+        self,
+        user: User,
+        token: str,
+        *,
+        platform_language: str | None,
+        is_admin: bool,
+        can_message: CanMessage | None,
+    ) -> Reply:
         try:
             command = decode(token)
         except CodecError:
+            self._refused(ErrorCode.MALFORMED)
             locale = await self.user_locale(user, platform_language)
             return Reply(alert=self.error_text(ErrorCode.MALFORMED, locale))
         table_locale: str | None
@@ -112,6 +140,7 @@ class Interactions:
         try:
             return await self._press(user, command, locale, is_admin, can_message)
         except ServiceError as error:
+            self._refused(error.code)
             game = None
             if error.game_id is not None:
                 try:
@@ -130,6 +159,10 @@ class Interactions:
                         game=game,
                     )
             return reply
+
+    def _refused(self, reason: str) -> None:
+        if self.metrics is not None:
+            self.metrics.refused(reason)
 
     async def _press(
         self,

@@ -26,6 +26,7 @@ from bot.rows import (
     NoSuchGame,
     ParticipantRow,
     SeriesRow,
+    StaleGame,
     UserRow,
     action_from_row,
     chat_from_row,
@@ -102,12 +103,16 @@ class MemoryStorage:
         *,
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
+        base: int | None = None,
     ) -> None:
         """Replace the game's row and seats, append its new actions and keep the results
-        it reached, all or nothing."""
+        it reached, all or nothing; only from version ``base`` if it is given."""
         new = check_actions(game, actions)
         if game.id not in self._games:
             raise NoSuchGame(game.id)
+        stored = self._games[game.id]["version"]
+        if base is not None and stored != base:
+            raise StaleGame(game.id, base, stored)
         log = self._actions.setdefault(game.id, {})
         for row in new:
             if row["version"] in log:

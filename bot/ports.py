@@ -1,6 +1,7 @@
 """Ports: what the application needs from the outside, as Protocols.
 
-Storage is SQLite in production (``adapters.sqlite``) and in memory in tests
+Storage is SQLite (``adapters.sqlite``, the default) or PostgreSQL
+(``adapters.postgres``, for several processes) in production and in memory in tests
 (``bot.memory``); publishers are the platform adapters (Telegram, Discord, console),
 which turn a :class:`Change` into messages.
 """
@@ -86,9 +87,15 @@ class Storage(Protocol):
         *,
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
+        base: int | None = None,
     ) -> None:
         """Save the game, append its new actions and keep the deal and series results
-        it reached (each kept once), in one transaction."""
+        it reached (each kept once), in one transaction.
+
+        ``base`` fences the write: the version the stored game must still have (the
+        one the change was made from). If another writer moved it on, the save raises
+        :class:`bot.rows.StaleGame` and keeps nothing. None writes whatever is stored.
+        """
         ...
 
     async def load_game(self, game_id: int) -> Game | None: ...

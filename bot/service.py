@@ -17,11 +17,13 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import normalize_locale
+from bot.logs import game_context
+from bot.metrics import Metrics
 from bot.models import (
     TURN_TIMEOUTS,
     ChatRef,
@@ -45,6 +47,7 @@ from bot.ports import (
     Storage,
     UserStats,
 )
+from bot.rows import DuplicateAction, StaleGame
 from core.ai import (
     DEFAULT_LEVEL,
     LEVEL_NAMES,
@@ -127,8 +130,14 @@ class GameService:
         players: Callable[[str], Player] = make_player,
         sleep: Sleep = asyncio.sleep,
         user_cache: int = 10_000,
+        platforms: Collection[Platform] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.storage = storage
+        self.metrics = metrics
+        #: The platforms whose games this process owns (None: every one): it restores
+        #: them, and runs their timers and computer players, and no other's.
+        self.platforms = None if platforms is None else frozenset(platforms)
         self.clock: Clock = clock or SystemClock()
         self.rng = rng or random.SystemRandom()
         self.computer_delay = computer_delay
@@ -155,6 +164,8 @@ class GameService:
         #: The most recently used ``user_cache`` users are kept.
         self._user_locales: OrderedDict[UserRef, str | None] = OrderedDict()
         self.user_cache = user_cache
+        if metrics is not None:
+            metrics.watch_games(lambda: sum(game.status.is_open for game in self._games.values()))
 
     # --- Wiring -----------------------------------------------------------------------
 
@@ -162,8 +173,9 @@ class GameService:
         self._publishers[platform] = publisher
 
     async def restore(self) -> list[Game]:
-        """After a start: load every open game and let computers and timers go on."""
-        games = await self.storage.active_games()
+        """After a start: load every open game of this process's platforms and let
+        computers and timers go on."""
+        games = [game for game in await self.storage.active_games() if self._owns(game)]
         for game in games:
             self._games[game.id] = game
             self._kick(game)
@@ -263,7 +275,7 @@ class GameService:
                 game.messages.pop(key, None)
             else:
                 game.messages[key] = message_id
-            await self.storage.save_game(game)
+            await self._store(game, base=game.version)
 
     # --- Queries -------------------------------------------------------------------------
 
@@ -423,7 +435,7 @@ class GameService:
     async def _lobby_change(
         self, game_id: int, version: int | None, change: Callable[[Game], None]
     ) -> Game:
-        async with self._locked(game_id) as game:
+        async with self._locked(game_id, version) as game:
             if game.status is not GameStatus.LOBBY:
                 raise ServiceError(
                     ErrorCode.GAME_STARTED if game.status.is_open else ErrorCode.GAME_OVER,
@@ -435,7 +447,7 @@ class GameService:
             game.version += 1
             game.updated_at = self.clock.now()
             try:
-                await self.storage.save_game(game)
+                await self._store(game, base=game.version - 1)
             except BaseException:
                 game.seats, game.settings = seats, settings
                 game.version -= 1
@@ -445,7 +457,7 @@ class GameService:
 
     async def start(self, game_id: int, version: int | None, user: UserRef) -> Outcome:
         """The creator starts the series once all four seats are taken."""
-        async with self._locked(game_id) as game:
+        async with self._locked(game_id, version) as game:
             if game.status is not GameStatus.LOBBY:
                 raise ServiceError(
                     ErrorCode.GAME_STARTED if game.status.is_open else ErrorCode.GAME_OVER,
@@ -467,7 +479,7 @@ class GameService:
         game.status = GameStatus.PLAYING
         game.version += 1
         self._set_deadline(game)
-        await self._save(game)
+        await self._save(game, base=game.version - 1)
         await self._publish(game, Change(ChangeKind.STARTED, tuple(events)))
         return events
 
@@ -475,7 +487,7 @@ class GameService:
         self, game_id: int, version: int | None, user: UserRef, *, is_admin: bool = False
     ) -> Game:
         """The creator or a chat admin ends a lobby or a running game."""
-        async with self._locked(game_id) as game:
+        async with self._locked(game_id, version) as game:
             if not game.status.is_open:
                 raise ServiceError(ErrorCode.GAME_OVER, game.id)
             _check_version(game, version)
@@ -484,7 +496,7 @@ class GameService:
             game.status = GameStatus.CANCELLED
             game.turn_deadline = None
             game.version += 1
-            await self._save(game)
+            await self._save(game, base=game.version - 1)
             self._forget(game.id)
             await self._publish(game, Change(ChangeKind.CANCELLED))
         return game
@@ -524,7 +536,7 @@ class GameService:
         self, game_id: int, version: int | None, user: UserRef, action: Action
     ) -> Outcome:
         """A human's action. ``action.seat`` is ignored: the seat is the user's own."""
-        async with self._locked(game_id) as game:
+        async with self._locked(game_id, version) as game:
             if game.status is not GameStatus.PLAYING:
                 raise ServiceError(
                     ErrorCode.GAME_NOT_STARTED
@@ -561,7 +573,7 @@ class GameService:
                 return False
             game.seats[seat] = occupant.with_(away=False, missed=0)
             self._set_deadline(game)
-            await self._save(game)
+            await self._save(game, base=game.version)
             await self._publish(game, Change(ChangeKind.BACK, seat=seat))
         return True
 
@@ -613,7 +625,10 @@ class GameService:
                 [step.logged for step in steps],
                 deals=scored,
                 series=finished[-1] if finished else None,
+                base=game.version - len(steps),  # each step moved the version on by one
             )
+        except ServiceError:  # a stale save: another process moved the game on first
+            raise
         except BaseException:
             log.exception("saving game %s failed (at version %s)", game.id, game.version)
             self._forget(game.id)
@@ -720,9 +735,12 @@ class GameService:
             and not deal.table_view().plays
         )
 
+    def _owns(self, game: Game) -> bool:
+        return self.platforms is None or game.chat.platform in self.platforms
+
     def _kick(self, game: Game) -> None:
         """Start the game's computer driver if a computer is to move."""
-        if game.id in self._drivers or not self._needs_driver(game):
+        if game.id in self._drivers or not self._owns(game) or not self._needs_driver(game):
             return
         task = asyncio.get_running_loop().create_task(self._drive(game.id))
         self._drivers[game.id] = task
@@ -752,6 +770,10 @@ class GameService:
                         await self._commit(game, steps)
         except asyncio.CancelledError:
             raise
+        except ServiceError as error:
+            # Another process saved the game first (its move stands) or the game is
+            # gone: this driver has nothing left to do here.
+            log.info("computer player of game %s stopped: %s", game_id, error.code)
         except Exception:
             log.exception("computer player failed in game %s", game_id)
         finally:
@@ -765,7 +787,7 @@ class GameService:
         now = self.clock.now()
         for game_id, game in list(self._games.items()):
             deadline = game.turn_deadline
-            if deadline is None or game.status is not GameStatus.PLAYING:
+            if deadline is None or game.status is not GameStatus.PLAYING or not self._owns(game):
                 continue
             timeout = game.settings.turn_timeout
             if now >= deadline:
@@ -778,7 +800,7 @@ class GameService:
             if game.turn_deadline != deadline or game.reminded:
                 return
             game.reminded = True
-            await self._save(game)
+            await self._save(game, base=game.version)
             deal = game.series.current
             await self._publish(game, Change(ChangeKind.REMINDER, seat=deal.turn if deal else None))
 
@@ -825,10 +847,13 @@ class GameService:
                 del self._chat_locks[key]
 
     @contextlib.asynccontextmanager
-    async def _locked(self, game_id: int) -> AsyncIterator[Game]:
-        """Hold the game's lock; raises UNKNOWN_GAME (taking no lock) for a game that
-        does not exist. The lock is dropped once the game is closed and nobody holds
-        or waits for it."""
+    async def _locked(self, game_id: int, seen: int | None = None) -> AsyncIterator[Game]:
+        """Hold the game's lock and yield the game; raises UNKNOWN_GAME (taking no
+        lock) for a game that does not exist. The lock is dropped once the game is
+        closed and nobody holds or waits for it. A request that saw another version
+        than the one kept here (a change saved by another process on the same
+        database) reloads the game first, so the version check compares with the
+        stored game."""
         entry = self._locks.get(game_id)
         if entry is None:
             await self.game(game_id)  # it exists (or this raises)
@@ -837,7 +862,13 @@ class GameService:
         try:
             async with entry.lock:
                 game = await self.game(game_id)
-                yield game
+                if seen is not None and seen != game.version:
+                    stored = await self.storage.load_game(game_id)
+                    if stored is not None and stored.version != game.version:
+                        self._forget(game_id)
+                        game = await self.game(game_id)
+                with game_context(game.id, game.chat):
+                    yield game
         finally:
             entry.users -= 1
             if not entry.users and game_id not in self._games and self._locks.get(game_id) is entry:
@@ -850,9 +881,37 @@ class GameService:
         *,
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
+        base: int,
     ) -> None:
         game.updated_at = self.clock.now()
-        await self.storage.save_game(game, actions or (), deals=deals, series=series)
+        await self._store(game, actions or (), deals=deals, series=series, base=base)
+
+    async def _store(
+        self,
+        game: Game,
+        actions: Sequence[LoggedAction] = (),
+        *,
+        deals: Sequence[tuple[int, DealResult]] = (),
+        series: SeriesResult | None = None,
+        base: int,
+    ) -> None:
+        """Save the game only if the stored one is still at version ``base``, the one
+        the change started from. If another process saved it first, the change is
+        dropped (the game here is forgotten: the next request loads the stored one)
+        and refused as a stale press. So is a save whose action the log already has
+        at that version (its key, ``(game_id, version)``, the fence's second guard)."""
+        started = time.perf_counter()
+        outcome = "error"
+        try:
+            await self.storage.save_game(game, actions, deals=deals, series=series, base=base)
+            outcome = "ok"
+        except (StaleGame, DuplicateAction):  # the log's key is the second guard
+            outcome = "stale"
+            self._forget(game.id)
+            raise ServiceError(ErrorCode.STALE, game.id) from None
+        finally:
+            if self.metrics is not None:
+                self.metrics.saved(outcome, time.perf_counter() - started)
 
     def _forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
@@ -867,7 +926,8 @@ class GameService:
         if publisher is None:
             return
         try:
-            await publisher.publish(game, change)
+            with game_context(game.id, game.chat):
+                await publisher.publish(game, change)
         except Exception:
             # The change is saved; a failed render must not undo or block the game.
             log.exception("publishing %s of game %s failed", change.kind, game.id)

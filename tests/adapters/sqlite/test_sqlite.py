@@ -138,6 +138,52 @@ async def test_migrations_are_applied_once(db_file: Path) -> None:
         assert await storage.get_user(ALICE) == User(ALICE, "Alice")
 
 
+def schema(path: Path) -> list[tuple[str, str, str]]:
+    """Every table, index and trigger of a database, its SQL with spaces evened out."""
+    with sqlite3.connect(path) as plain:
+        rows = plain.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+            " ORDER BY type, name"
+        ).fetchall()
+    plain.close()
+    return [(kind, name, " ".join(sql.split())) for kind, name, sql in rows]
+
+
+async def test_a_database_of_the_release_before_the_sql_files_opens_unchanged(
+    tmp_path: Path,
+) -> None:
+    """fixtures/schema_v1.db was made by the code that kept its migrations in a
+    Python list (schema version 1): one game of three logged moves, a user and a
+    chat. It opens, migrates on to the current version, and its tables stay as they
+    were, statement for statement: the SQL files are the same steps."""
+    old = tmp_path / "old.sqlite3"
+    old.write_bytes((Path(__file__).parent / "fixtures" / "schema_v1.db").read_bytes())
+    before = schema(old)
+    async with await SqliteStorage.open(old) as storage:
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION
+        (game,) = await storage.active_games()
+        assert (game.version, game.status) == (6, GameStatus.PLAYING)
+        assert [a.version for a in await storage.game_actions(game.id)] == [4, 5, 6]
+        assert await storage.get_user(ALICE) == User(ALICE, "Alice", "en")
+        game.version += 1
+        await storage.save_game(game, base=6)
+    after = schema(old)
+    assert set(before) <= set(after)  # version 1's tables, indexes and triggers as made
+    fresh = tmp_path / "fresh.sqlite3"
+    async with await SqliteStorage.open(fresh):
+        pass
+    assert schema(fresh) == after
+
+
+def test_the_sql_files_split_into_whole_statements() -> None:
+    (first,) = migrations.MIGRATIONS[:1]
+    assert len(first) == 12  # as many as the list in Python had
+    assert all(sqlite3.complete_statement(statement) for statement in first)
+    assert sum("CREATE TRIGGER" in statement for statement in first) == 2
+    with pytest.raises(ValueError, match="ends inside a statement"):
+        migrations.statements("CREATE TABLE t (x);\nCREATE TABLE u (")
+
+
 async def test_a_failing_migration_leaves_the_version_before_it(
     db_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
