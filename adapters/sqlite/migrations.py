@@ -132,6 +132,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )
         """,
     ),
+    # 3: secret keys (the one that signs join links), made once per database.
+    (
+        """
+        CREATE TABLE secrets (
+            name  TEXT PRIMARY KEY,
+            value BLOB NOT NULL
+        )
+        """,
+    ),
 )
 
 #: The schema version this code reads and writes.

@@ -349,6 +349,16 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._interact(3, self._user(user), ch, data, None, message=msg)
 
+    async def forge(self, user: int | FakeUser, message_id: int, custom_id: str,
+                    channel_id: int | None = None) -> int:  # fmt: skip
+        """A user client sends a button press of its own making: any ``custom_id`` on a
+        stored message (also one without that button), from the message's channel or
+        ``channel_id``; returns the interaction id."""
+        msg = self._messages[message_id]
+        ch = self._channels[channel_id if channel_id is not None else int(msg["channel_id"])]
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._interact(3, self._user(user), ch, data, None, message=msg)
+
     async def _interact(self, kind: int, user: FakeUser, ch: JSON, data: JSON,
                         locale: str | None, message: JSON | None = None) -> int:  # fmt: skip
         iid = next(self._ids)
