@@ -291,9 +291,9 @@ async def test_no_button_of_a_game_works_from_another_chat(
         token = encode(Command(verb, game.id, game.version, args.get(verb, "")))
         for user, where in ((ALICE, other_group), (ALICE, dm(EVE)), (EVE, dm(EVE))):
             seated = game.seat_of(user.ref) is not None
-            if verb in (Verb.SELECT, Verb.PLAY, Verb.REFRESH, Verb.SHOW_HAND) and seated:
-                if where.owner == user.ref:
-                    continue  # his hand in his own private chat: that is where it lives
+            hand = verb in (Verb.SELECT, Verb.PLAY, Verb.REFRESH, Verb.SHOW_HAND)
+            if hand and seated and where.owner == user.ref:
+                continue  # his hand in his own private chat: that is where it lives
             reply = await ui.press(user, token, where=where, is_admin=Admin(where.chat))
             expected = "err-not-yours" if where.owner not in (None, user.ref) else "err-not-here"
             assert reply.alert == tr.t("ru", expected), (verb, user, where)
