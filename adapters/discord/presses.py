@@ -13,7 +13,6 @@ answers in Discord's idiom.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import Any
 
@@ -23,7 +22,6 @@ from adapters.discord.answer import Answer, Running
 from adapters.discord.publisher import DiscordPublisher, with_note
 from adapters.discord.refs import in_dm, is_admin, is_member, language, user_of, user_ref
 from bot.codec import CodecError, Command, Verb, decode
-from bot.errors import ServiceError
 from bot.i18n import Translator
 from bot.interactions import Interactions, Pressed, Reply
 from bot.models import ChatRef, Platform, User, UserRef
@@ -136,11 +134,9 @@ class Presses:
         interaction: discord.Interaction[Any],
     ) -> Reply:
         # A player's hand reads in the same language wherever it is shown: the one he
-        # chose, else the table's (as in his DM hand), not his Discord client's.
+        # chose, else the table's (Interactions.press sees to it), not his Discord
+        # client's; a refusal about another chat's game in his client's.
         fallback = language(interaction)
-        if command is not None:
-            with contextlib.suppress(ServiceError):
-                fallback = (await self.interactions.service.game(command.game_id)).settings.locale
         channel = interaction.channel_id
 
         async def admin(chat: ChatRef) -> bool:
