@@ -287,6 +287,9 @@ def pick(
                 if player and player.user and not player.plays_itself and key in game.messages:
                     hand = dc._messages.get(int(game.messages[key]))
                     buttons = [cid for _, cid, off in dc.buttons(hand or {}) if cid and not off]
+                    moves = [cid for cid in buttons if cid.startswith("k:p:")]
+                    if hand is not None and moves and rng.random() < 0.5:
+                        return int(player.user.id), hand, rng.choice(moves), True
                     if hand is not None and buttons:
                         return int(player.user.id), hand, rng.choice(buttons), True
     while True:

@@ -227,7 +227,12 @@ async def test_ten_thousand_forged_presses_change_nothing_but_what_they_may(
 
 async def club_game(h: Harness, users: dict[int, FakeUser]) -> None:
     """A game in the club's group: Alice, Bob and two computers, started."""
-    lobby = await h.command(users[ALICE], GROUP, "/kozel")
+    await h.command(users[ALICE], GROUP, "/kozel")
+    await h.settle()
+    game = await h.service.open_game(chat_ref(GROUP))
+    assert game is not None
+    lobby = h.table_message(game)
+    assert lobby is not None
     await h.press_lobby(users[ALICE], lobby, Verb.JOIN, "A")
     await h.press_lobby(users[BOB], lobby, Verb.JOIN, "B")
     await h.press_lobby(users[ALICE], lobby, Verb.ADD_COMPUTER, "A")
@@ -263,6 +268,9 @@ def pick(
                     if mine:
                         message = mine[-1]
                         buttons = [d for _, d in tg.buttons(uid, message.message_id) if d]
+                        moves = [d for d in buttons if d.startswith("k:p:")]
+                        if moves and rng.random() < 0.5:  # a move he may make: made
+                            return uid, message, rng.choice(moves), True
                         return uid, message, rng.choice(buttons), True
     uid = rng.choice(list(users))
     message = rng.choice(messages)
