@@ -10,6 +10,7 @@ under asyncio, as a SQLite transaction is.
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Iterator, Sequence
 
 from bot.models import ChatRef, Game, Platform, SeatKind, User, UserRef
@@ -62,6 +63,7 @@ class MemoryStorage:
         self._last_id = 0
         #: Games that no longer load, with the reason, as SQLite's ``set_aside_games``.
         self._set_aside: dict[int, str] = {}
+        self._secrets: dict[str, bytes] = {}
         #: Every save snapshots the game's series: this keeps the deals' text.
         self._snapshots = SnapshotCache()
 
@@ -306,3 +308,8 @@ class MemoryStorage:
         settings = self._chats.pop(old_key, None)
         if settings is not None and new_key not in self._chats:
             self._chats[new_key] = {**settings, "platform": new_key[0], "id": new_key[1]}
+
+    # --- Secrets ----------------------------------------------------------------------
+
+    async def secret(self, name: str) -> bytes:
+        return self._secrets.setdefault(name, secrets.token_bytes(32))

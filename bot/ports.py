@@ -129,6 +129,11 @@ class Storage(Protocol):
         settings."""
         ...
 
+    async def secret(self, name: str) -> bytes:
+        """The named secret key (32 random bytes), made on first use and kept: every
+        later call, also from another process on the same database, returns it."""
+        ...
+
 
 class Clock(Protocol):
     def now(self) -> float:

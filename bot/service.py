@@ -71,6 +71,8 @@ log = logging.getLogger(__name__)
 COMPUTER_NAMES = tuple(f"bot-name-{i}" for i in range(1, 9))
 LOCALES = ("ru", "en")
 RULE_SETS = ("yard",)
+#: The name of the join links' key among the storage's secrets.
+LINK_SECRET = "join-links"
 
 
 class SystemClock:
@@ -164,6 +166,8 @@ class GameService:
         #: The most recently used ``user_cache`` users are kept.
         self._user_locales: OrderedDict[UserRef, str | None] = OrderedDict()
         self.user_cache = user_cache
+        #: The key that signs join links, read from storage once.
+        self._link_key: bytes | None = None
         if metrics is not None:
             metrics.watch_games(lambda: sum(game.status.is_open for game in self._games.values()))
 
@@ -277,6 +281,15 @@ class GameService:
                 game.messages[key] = message_id
             await self._store(game, base=game.version)
 
+    # --- Join links ----------------------------------------------------------------------
+
+    async def link_key(self) -> bytes:
+        """The secret key of join links (kept in the database, so links outlive a
+        restart and cannot be made by anyone who does not hold it)."""
+        if self._link_key is None:
+            self._link_key = await self.storage.secret(LINK_SECRET)
+        return self._link_key
+
     # --- Queries -------------------------------------------------------------------------
 
     async def game(self, game_id: int) -> Game:
@@ -359,8 +372,8 @@ class GameService:
     async def join(
         self, game_id: int, version: int | None, user: User, team: Team | None = None
     ) -> Game:
-        """Sit down at a free seat (of ``team`` if given); a seated player changes team."""
-        await self.touch_user(user)
+        """Sit down at a free seat (of ``team`` if given); a seated player changes team.
+        A refused join keeps nothing, not even the user's name."""
 
         def change(game: Game) -> None:
             current = game.seat_of(user.ref)
@@ -371,7 +384,9 @@ class GameService:
                 game.seats[current] = None
             game.seats[seat] = Seat(SeatKind.HUMAN, user.name, user.ref)
 
-        return await self._lobby_change(game_id, version, change)
+        game = await self._lobby_change(game_id, version, change)
+        await self.touch_user(user)
+        return game
 
     async def leave(self, game_id: int, version: int | None, user: UserRef) -> Game:
         def change(game: Game) -> None:

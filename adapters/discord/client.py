@@ -9,6 +9,7 @@ does not re-register them every time."""
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -19,7 +20,7 @@ from discord.ext import commands
 from discord.http import Route
 
 from adapters.discord.answer import Answer, is_expired
-from adapters.discord.buttons import ActionButton, PressHandler
+from adapters.discord.buttons import TEMPLATE, ActionButton, PressHandler
 from adapters.discord.commands import KozelCommands
 from adapters.discord.presses import sorry
 from adapters.discord.translator import FluentCommandTranslator
@@ -149,6 +150,30 @@ class KozelBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("Discord: logged in as %s", self.user)
         self.adapter.started.set()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A press that no :class:`ActionButton` takes is answered too: discord.py
+        drops a custom id that is not one of ours or not a button of the pressed
+        message (what a user client may send); it gets the same checks and refusals."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if not reaches_button(interaction, custom_id):
+            await self.presses.handle_press(interaction, custom_id)
+
+
+_TOKEN = re.compile(TEMPLATE)
+
+
+def reaches_button(interaction: discord.Interaction[Any], custom_id: str) -> bool:
+    """Whether discord.py hands this press to an :class:`ActionButton`: a token of
+    ours that is a button of the pressed message."""
+    message = interaction.message
+    if message is None or _TOKEN.fullmatch(custom_id) is None:
+        return False
+    view = discord.ui.View.from_message(message, timeout=None)
+    return any(getattr(item, "custom_id", None) == custom_id for item in view.walk_children())
 
 
 def same_commands(wanted: list[dict[str, Any]], registered: Any) -> bool:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from types import TracebackType
@@ -608,3 +609,19 @@ class PostgresStorage:
                 *ids,
             )
             await conn.execute("DELETE FROM chats WHERE platform = $1 AND id = $2", *ids[:2])
+
+    # --- Secrets ----------------------------------------------------------------------
+
+    async def secret(self, name: str) -> bytes:
+        """The named key: the first caller's random bytes are kept (``ON CONFLICT DO
+        NOTHING``), so every process on the database reads the same."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                name,
+                secrets.token_bytes(32),
+            )
+            value = await conn.fetchval("SELECT value FROM secrets WHERE name = $1", name)
+        if value is None:  # pragma: no cover - the row was just inserted or was there
+            raise RuntimeError(f"secret {name!r} was not kept")
+        return bytes(value)

@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
@@ -811,3 +812,19 @@ class SqliteStorage:
             await db.execute(
                 "DELETE FROM chats WHERE platform = :old_platform AND id = :old_id", ids
             )
+
+    # --- Secrets ----------------------------------------------------------------------
+
+    async def secret(self, name: str) -> bytes:
+        """The named key: the first caller's random bytes are kept (``INSERT OR
+        IGNORE`` in one transaction), so every process on the file reads the same."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
+                (name, secrets.token_bytes(32)),
+            )
+            async with db.execute("SELECT value FROM secrets WHERE name = ?", (name,)) as cursor:
+                row = await cursor.fetchone()
+        if row is None:  # pragma: no cover - the row was just inserted or was there
+            raise RuntimeError(f"secret {name!r} was not kept")
+        return bytes(row[0])

@@ -767,3 +767,10 @@ async def test_a_corrupt_newest_game_of_a_chat_leaves_the_older_open_one(
     await corrupt(storage, newer.id)
     found = await storage.open_game(CHAT)
     assert found is not None and found.id == older.id
+
+
+async def test_a_secret_is_made_once_and_read_the_same_by_every_caller(storage: Storage) -> None:
+    key = await storage.secret("join-links")
+    assert len(key) == 32
+    assert await asyncio.gather(*(storage.secret("join-links") for _ in range(5))) == [key] * 5
+    assert await storage.secret("other") != key

@@ -36,6 +36,7 @@ TABLES = {
     "participants",
     "deal_results",
     "series_results",
+    "secrets",
 }
 
 
@@ -199,6 +200,25 @@ async def test_a_failing_migration_leaves_the_version_before_it(
         assert plain.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         assert plain.execute("SELECT name FROM sqlite_master WHERE name = 'extra'").fetchall() == []
     plain.close()
+
+
+async def test_a_database_of_the_first_schema_gains_the_secrets_and_keeps_its_rows(
+    db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = migrations.MIGRATIONS[:1]
+    monkeypatch.setattr(migrations, "MIGRATIONS", first)
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", 1)
+    async with await SqliteStorage.open(db_file) as storage:
+        await storage.save_user(User(ALICE, "Alice"))
+    monkeypatch.undo()
+    async with await SqliteStorage.open(db_file) as storage:
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION
+        assert await storage.get_user(ALICE) == User(ALICE, "Alice")
+        key = await storage.secret("join-links")
+        assert len(key) == 32 and await storage.secret("join-links") == key
+        assert await storage.secret("other") != key
+    async with await SqliteStorage.open(db_file) as storage:  # kept: links outlive a restart
+        assert await storage.secret("join-links") == key
 
 
 async def test_a_newer_schema_is_refused(db_file: Path) -> None:
