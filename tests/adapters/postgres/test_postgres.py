@@ -41,6 +41,7 @@ TABLES = {
     "deal_results",
     "series_results",
     "set_aside_games",
+    "secrets",
     "schema_migrations",
 }
 
@@ -105,7 +106,11 @@ async def test_migrations_are_applied_once_and_the_version_is_visible(new_databa
     async with await PostgresStorage.open(new_database) as storage:
         assert storage.schema_version == SCHEMA_VERSION
         assert await storage.get_user(ALICE) == User(ALICE, "Alice")
-    assert await applied(new_database) == [(1, "first_schema"), (2, "set_aside_games")]
+    assert await applied(new_database) == [
+        (1, "first_schema"),
+        (2, "set_aside_games"),
+        (3, "secrets"),
+    ]
 
 
 async def test_processes_starting_at_once_apply_each_step_once(
