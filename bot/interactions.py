@@ -25,7 +25,7 @@ from bot.codec import (
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import Translator, normalize_locale
 from bot.metrics import Metrics
-from bot.models import ChatRef, Game, GameStatus, User, UserRef
+from bot.models import ChatRef, Game, GameStatus, Seat, User, UserRef
 from bot.ports import Change, ChangeKind
 from bot.presenters import Screen
 from bot.service import LOCALES, GameService
@@ -106,6 +106,9 @@ class Interactions:
         self.service = service
         self.tr = tr
         self.metrics = metrics
+        #: What each seat's hand last showed, and from which game version on: by game
+        #: id, then seat. A hand whose content did not change is not shown again.
+        self._hands: dict[int, dict[int, _Shown]] = {}
 
     # --- Locales -------------------------------------------------------------------
 
@@ -306,13 +309,14 @@ class Interactions:
                 action = parse_action_arg(seat, command.arg)
             except CodecError:
                 raise ServiceError(ErrorCode.MALFORMED, game_id) from None
+            version = self.current_version(game, seat, version)
             outcome = await service.play(game_id, version, ref, action)
             return Reply(game=outcome.game, seat=seat)
         if verb in (Verb.SELECT, Verb.REFRESH, Verb.SHOW_HAND):
             player = game.seats[seat]
             if player is not None and player.away:
                 await service.come_back(game_id, ref)
-            if verb is Verb.SELECT and version != game.version:
+            if verb is Verb.SELECT and self.current_version(game, seat, version) != game.version:
                 raise ServiceError(ErrorCode.STALE, game_id)
             selection = presenters.parse_selection(command.arg) if verb is Verb.SELECT else 0
             screen = presenters.hand(game, seat, selection, self.tr, locale)
@@ -457,7 +461,7 @@ class Interactions:
         out.append(Output(Target.TABLE, table))
         if change.kind is ChangeKind.CANCELLED:
             out.append(Output(Target.CHAT, presenters.cancelled(tr, locale)))
-        for seat, player in game.humans:
+        for seat, player in self.changed_hands(game):
             assert player.user is not None
             user_locale = await self.user_locale(player.user, locale)
             if game.status is GameStatus.CANCELLED:
@@ -516,8 +520,63 @@ class Interactions:
             isinstance(event, DealScored | SeriesFinished) for event in change.events
         ):
             return None
-        hands = [(Target.HAND, seat, player.user) for seat, player in game.humans]
+        hands = [(Target.HAND, seat, player.user) for seat, player in self.changed_hands(game)]
         return [(Target.TABLE, None, None), *hands]
+
+    # --- Which hands a change shows ----------------------------------------------------
+    # A hand shows what is its seat's own (presenters.HandContent): a card played
+    # elsewhere changes the table, not a waiting player's hand, so his message is left
+    # as it is until its content changes (his turn comes, his cards are refilled, a
+    # molodka becomes his to declare). Its buttons then carry an older game version;
+    # a press of them is as good as a current one while the hand's content is the same
+    # (current_version).
+
+    def changed_hands(self, game: Game) -> list[tuple[int, Seat]]:
+        """The human seats whose hand screen shows something new since it was last
+        shown (every one the first time, e.g. after a restart), remembered as shown
+        now. Called when a change is published, so every platform shows the same."""
+        shown = self._hands.setdefault(game.id, {})
+        out: list[tuple[int, Seat]] = []
+        playing = game.status is GameStatus.PLAYING
+        for seat, player in game.humans:
+            content = presenters.hand_content(game, seat) if playing else None
+            before = shown.get(seat)
+            if content is None or before is None or before.content != content:
+                shown[seat] = _Shown(content, game.version)
+                out.append((seat, player))
+        if not game.status.is_open:
+            self._hands.pop(game.id, None)
+        return out
+
+    def urgent_seats(self, game: Game, change: Change) -> frozenset[int]:
+        """The seats whose hand must not wait behind other messages: the one that
+        acted (the presser is looking at it) and the one to act now."""
+        deal = game.series.current
+        seats = {change.seat} if change.seat is not None else set()
+        if deal is not None and deal.turn is not None:
+            seats.add(deal.turn)
+        return frozenset(seats)
+
+    def current_version(self, game: Game, seat: int, version: int) -> int:
+        """The game version a press of the seat's hand stands for: the current one if
+        the hand it was pressed on (drawn at ``version``) shows what the hand shows
+        now, else ``version`` itself (a stale press)."""
+        if version == game.version or game.status is not GameStatus.PLAYING:
+            return version
+        before = self._hands.get(game.id, {}).get(seat)
+        if (
+            before is None
+            or not before.since <= version <= game.version
+            or before.content != presenters.hand_content(game, seat)
+        ):
+            return version
+        return game.version
+
+
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    content: presenters.HandContent | None
+    since: int  # the game version from which the hand showed it
 
 
 def place_refusal(game: Game, user: UserRef, verb: Verb, where: Pressed) -> str | None:

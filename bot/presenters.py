@@ -607,33 +607,79 @@ def _turn_line(
 # --- A player's hand --------------------------------------------------------------------
 
 
-def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> Screen:
-    """One seat's private screen: trump, a one-line summary of the table, whose turn,
-    the cards as buttons (SELECT toggles one), and the legal actions for the cards
-    selected: lead / beat / discard, molodka whenever the seat may declare it, and
-    "clear"."""
+@dataclass(frozen=True, slots=True)
+class HandContent:
+    """Everything a seat's hand screen shows but the game version its buttons carry:
+    the hand is re-drawn when this changes, and only then. A waiting seat's hand
+    shows what is his (the trump, his cards, what he may do now); the seat to act
+    also sees the trick he answers, the stock and the tricks (the table in the
+    chat shows the rest to everyone)."""
+
+    deal: int | None  # the deal's number; None before the first deal
+    cards: tuple[Card, ...] = ()
+    legal: tuple[Action, ...] = ()
+    molodka: bool = False
+    trump: Suit | None = None
+    over: bool = False  # the deal is over
+    my_turn: bool = False
+    #: What the seat to act sees of the table (None for a waiting seat).
+    table: TableView | None = None
+
+
+def hand_content(game: Game, seat: int) -> HandContent:
+    """What :func:`hand` shows for ``seat`` (with no cards selected), as a value."""
     deal = game.series.current
     if deal is None:
-        return _screen([tr.t(locale, "hand-no-deal")])
+        return HandContent(None)
     view = deal.view(seat)
     table_view = view.table
-    cards = sorted_hand(view.hand)
+    over = table_view.result is not None
+    my_turn = not over and table_view.turn == seat
+    return HandContent(
+        table_view.number,
+        sorted_hand(view.hand),
+        view.legal,
+        view.molodka,
+        table_view.trump,
+        over,
+        my_turn,
+        table_view if my_turn or over else None,
+    )
+
+
+def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> Screen:
+    """One seat's private screen (see :class:`HandContent`): the trump, for the seat
+    to act the stock, the tricks and the trick to answer, whose turn, the cards as
+    buttons (SELECT toggles one), and the legal actions for the cards selected:
+    lead / beat / discard, molodka whenever the seat may declare it, and "clear"."""
+    content = hand_content(game, seat)
+    if content.deal is None:
+        return _screen([tr.t(locale, "hand-no-deal")])
+    cards, legal = content.cards, content.legal
     # The selection as a bitmask over ``cards`` (0 if it names positions beyond them).
     current = selection if selection > 0 and not selection >> len(cards) else 0
     selected = tuple(card for i, card in enumerate(cards) if current >> i & 1)
-    names = _seat_names(game, tr, locale)
-    lines = [_summary(table_view, tr, locale), _table_plays(table_view, names, tr, locale, seat)]
-    if table_view.result is not None:
+    table_view = content.table
+    if table_view is None:
+        assert content.trump is not None
+        lines = [tr.t(locale, "hand-trump", suit=suit_name(content.trump, tr, locale))]
+    else:
+        names = _seat_names(game, tr, locale)
+        lines = [
+            _summary(table_view, tr, locale),
+            _table_plays(table_view, names, tr, locale, seat),
+        ]
+    if content.over:
         lines.append(tr.t(locale, "hand-deal-over"))
         return _screen(lines)
-    my_turn = table_view.turn == seat
-    if my_turn and table_view.lead_size == 0:
+    my_turn = content.my_turn
+    if table_view is not None and table_view.lead_size == 0:
         lines.append(tr.t(locale, "hand-your-turn-lead"))
-    elif my_turn:
+    elif table_view is not None:
         lines.append(tr.t(locale, "hand-your-turn-answer", count=table_view.lead_size))
-    elif table_view.turn is not None:
-        lines.append(tr.t(locale, "hand-not-your-turn", name=names[table_view.turn]))
-    if view.molodka:
+    else:
+        lines.append(tr.t(locale, "hand-wait"))
+    if content.molodka:
         lines.append(tr.t(locale, "hand-molodka-hint"))
     if cards:
         lines.append(tr.t(locale, "hand-cards", cards=cards_label(cards)))
@@ -652,7 +698,7 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
     actions: list[Button] = []
     if selected:
         chosen = mask_of(selected)
-        for action in view.legal:
+        for action in legal:
             if (
                 action.kind is ActionKind.MOLODKA
                 or len(action.cards) != len(selected)
@@ -666,7 +712,7 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
             lines.append(tr.t(locale, "hand-select"))
         elif not actions:
             lines.append(tr.t(locale, "hand-no-action"))
-    if any(action.kind is ActionKind.MOLODKA for action in view.legal):
+    if any(action.kind is ActionKind.MOLODKA for action in legal):
         molodka = Action.molodka(seat)
         actions.append(
             Button(tr.t(locale, "hand-molodka"), _token(game, Verb.PLAY, action_arg(molodka)))

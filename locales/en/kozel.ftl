@@ -174,6 +174,7 @@ table-hand-button = 🃏 My hand
 ## A player's hand
 
 hand-summary = Trump { $suit } · stock { $stock } · tricks A { $a } : B { $b }
+hand-trump = Trump { $suit }
 hand-table = On the table: { $plays }
 hand-table-empty = The table is empty.
 hand-table-you = you
@@ -183,7 +184,7 @@ hand-your-turn-answer =
         [one] card
        *[other] cards
     }.
-hand-not-your-turn = Not your turn — { $name } is to play.
+hand-wait = Not your turn yet: the table in the chat shows the game. This message changes when your turn comes.
 hand-molodka-hint = You hold a molodka! You may play it right now, even out of turn.
 hand-cards = Your cards: { $cards }
 hand-selected = Selected: { $cards }

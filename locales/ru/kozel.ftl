@@ -185,6 +185,7 @@ table-hand-button = 🃏 Мои карты
 ## Карты игрока
 
 hand-summary = Козырь { $suit } · в колоде { $stock } · взятки A { $a } : B { $b }
+hand-trump = Козырь { $suit }
 hand-table = На столе: { $plays }
 hand-table-empty = На столе пусто.
 hand-table-you = вы
@@ -196,7 +197,7 @@ hand-your-turn-answer =
         [many] карт
        *[other] карты
     }.
-hand-not-your-turn = Сейчас не ваш ход — ходит { $name }.
+hand-wait = Пока не ваш ход: игра видна на столе в чате. Это сообщение изменится, когда придёт ваш ход.
 hand-molodka-hint = У вас молодка! Её можно выложить прямо сейчас, даже не в свой ход.
 hand-cards = Ваши карты: { $cards }
 hand-selected = Выбрано: { $cards }

@@ -391,8 +391,28 @@ def test_selection_beyond_the_hand_is_empty(tr: Translator) -> None:
 def test_not_your_turn(tr: Translator) -> None:
     game = dealt_game()
     text = p.hand(game, 2, 0, tr, "en").text
-    assert tr.t("en", "hand-not-your-turn", name=NAMES[0]) in text
+    assert tr.t("en", "hand-wait") in text
     assert tr.t("en", "hand-your-turn-lead") in p.hand(game, 0, 0, tr, "en").text
+
+
+def test_a_waiting_hand_shows_only_what_is_his(tr: Translator) -> None:
+    """A card played elsewhere changes the table, not a waiting seat's hand: it names
+    no player, shows no trick, stock or tricks; only the seat to act sees those."""
+    game = dealt_game()
+    deal = game.series.current
+    assert deal is not None and deal.turn == 0
+    before = {seat: p.hand_content(game, seat) for seat in range(4)}
+    lead = next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD)
+    game.series.apply(lead)
+    assert deal.turn == 1
+    after = {seat: p.hand_content(game, seat) for seat in range(4)}
+    assert before[2] == after[2] and before[3] == after[3]
+    assert before[0] != after[0] and before[1] != after[1]  # played; to act now
+    waiting = p.hand(game, 2, 0, tr, "en").text
+    assert all(name not in waiting for name in NAMES)
+    assert p.cards_label(lead.cards) not in waiting
+    acting = p.hand(game, 1, 0, tr, "en").text
+    assert p.cards_label(lead.cards) in acting and NAMES[0] in acting
 
 
 def molodka_deck() -> list[Card]:
