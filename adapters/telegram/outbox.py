@@ -19,7 +19,10 @@ task at a time, so a chat's messages keep their order:
 * **Sends** (results, notices, answers to commands) are new messages, in order.
 
 Before each request the outbox waits for the chat's and the bot's pace (unless
-pacing is off, for benchmarks); a 429 is waited out and the same request retried,
+pacing is off, for benchmarks). When the bot's overall pace is what holds requests
+back, *urgent* screens go first (``show(urgent=True)`` and pressed screens: the
+presser's own hand, the hand of the seat to act), then the rest in order: nothing a
+player waits for stands behind a queue of table refreshes; a 429 is waited out and the same request retried,
 so nothing is lost or reordered. "Message is not modified" is ignored; "message to
 edit not found" sends a new message and remembers it; a chat that became a
 supergroup is migrated (``on_migrate``) and the request retried there. A private
@@ -30,6 +33,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
@@ -118,6 +123,7 @@ class _Job:
     result: asyncio.Future[Message | None] | None = None
     dropped: bool = False  # replaced by a newer job of the same slot
     not_before: float = 0.0  # the loop's time before which it waits for newer screens
+    urgent: bool = False  # goes before the others at the bot's overall pace
 
 
 @dataclass(eq=False, slots=True)
@@ -176,7 +182,7 @@ class Outbox:
         self._group_sent: dict[int, deque[float]] = {}
         self._private_last: dict[int, float] = {}
         self._prune_at = PRUNE_AT
-        self._global_sent: deque[float] = deque()
+        self._global = _GlobalPace(self.pacing.global_limit, self.pacing.global_window)
         self._wakeups: dict[int, asyncio.Future[None]] = {}
 
     # --- What callers queue ------------------------------------------------------------
@@ -210,6 +216,7 @@ class Outbox:
         quiet: bool = False,
         linger: bool = False,
         pressed: bool = False,
+        urgent: bool = False,
     ) -> None:
         """Show ``screen`` in a slot's message: edit it in place, or send it the first
         time. ``screen`` may be a :data:`Render`, called only when the message is
@@ -219,7 +226,11 @@ class Outbox:
 
         ``pressed``: the screen answers the player's press (his selected cards). A
         screen of the game that is not newer than it does not replace it: the game
-        has not changed since, and the player's selection stays."""
+        has not changed since, and the player's selection stays.
+
+        ``urgent`` (and ``pressed``): a screen someone waits for (the presser's own
+        hand, the hand of the seat to act): when the bot's overall pace is the limit,
+        it goes before the others (table refreshes, other hands)."""
         state = self._slots.get(slot)
         if state is None:
             state = self._slots[slot] = _SlotState(chat_id, _message_id(known))
@@ -238,6 +249,7 @@ class Outbox:
             queue = self._queues.get(chat_id)
             if queue and queue[-1] is pending:
                 pending.screen, pending.thread = screen, thread
+                pending.urgent = pending.urgent or urgent or pressed
                 if not_before < pending.not_before:
                     pending.not_before = not_before
                     self._wake(chat_id)
@@ -249,6 +261,7 @@ class Outbox:
             self.stats.skipped += 1
             return
         job = _Job("show", screen, thread, slot=slot, quiet=quiet, not_before=not_before)
+        job.urgent = urgent or pressed or (pending is not None and pending.urgent)
         state.pending = job
         self._put(chat_id, job)
 
@@ -433,10 +446,12 @@ class Outbox:
                 self.stats.skipped += 1
                 return
             mid = state.message_id
-            if mid is not None and await self._edit(state.chat_id, mid, screen):
+            if mid is not None and await self._edit(state.chat_id, mid, screen, job.urgent):
                 state.shown = screen
                 return
-            sent = await self._send(state.chat_id, screen, job.thread, None, job.quiet)
+            sent = await self._send(
+                state.chat_id, screen, job.thread, None, job.quiet, urgent=job.urgent
+            )
             if sent is not None:
                 state.message_id, state.shown = sent.message_id, screen
                 await self._store(*job.slot, str(sent.message_id))
@@ -463,7 +478,14 @@ class Outbox:
     # --- Requests ------------------------------------------------------------------------
 
     async def _send(
-        self, chat_id: int, screen: Screen, thread: int | None, reply_to: int | None, quiet: bool
+        self,
+        chat_id: int,
+        screen: Screen,
+        thread: int | None,
+        reply_to: int | None,
+        quiet: bool,
+        *,
+        urgent: bool = False,
     ) -> Message | None:
         text, markup = text_of(screen), keyboard(screen)
         reply = (
@@ -482,6 +504,7 @@ class Outbox:
                     reply_markup=markup,
                     reply_parameters=reply,
                 ),
+                urgent=urgent,
             )
         except TelegramForbiddenError:
             self._reachable.pop(chat_id, None)
@@ -493,7 +516,9 @@ class Outbox:
             self.reachable(chat_id)
         return sent
 
-    async def _edit(self, chat_id: int, message_id: int, screen: Screen) -> bool:
+    async def _edit(
+        self, chat_id: int, message_id: int, screen: Screen, urgent: bool = False
+    ) -> bool:
         """Edit a message; False when it is gone (deleted, too old, another chat)."""
         text, markup = text_of(screen), keyboard(screen)
         try:
@@ -504,6 +529,7 @@ class Outbox:
                     _EditText(text=text, chat_id=cid, message_id=message_id, reply_markup=markup)
                 ),
                 follows=False,
+                urgent=urgent,
             )
         except _Moved:
             return False
@@ -525,6 +551,7 @@ class Outbox:
         request: Callable[[int], Awaitable[T]],
         *,
         follows: bool = True,
+        urgent: bool = False,
     ) -> T:
         """Make a request into a chat at its pace; wait out 429s, retry network errors
         a few times. When the chat became a supergroup, the request is made again there
@@ -534,7 +561,7 @@ class Outbox:
         while True:
             target = self.resolve(chat_id)
             if counts:
-                await self._pace(target)
+                await self._pace(target, urgent)
             self.stats.requests += 1
             try:
                 return await request(target)
@@ -556,7 +583,7 @@ class Outbox:
                 if counts:
                     self._done(target)
 
-    async def _pace(self, chat_id: int) -> None:
+    async def _pace(self, chat_id: int, urgent: bool = False) -> None:
         pacing = self.pacing
         if not pacing.enabled:
             return
@@ -577,17 +604,7 @@ class Outbox:
         if wait > 0:
             await asyncio.sleep(wait)
             now = loop.time()
-        # The bot's overall pace: reserve the next free place in a sliding window
-        # (reservations only grow, so the window is the last `global_limit` of them).
-        slot = now
-        sent_all = self._global_sent
-        if len(sent_all) >= pacing.global_limit:
-            slot = max(now, sent_all[-pacing.global_limit] + pacing.global_window)
-        sent_all.append(slot)
-        while len(sent_all) > pacing.global_limit:
-            sent_all.popleft()
-        if slot > now:
-            await asyncio.sleep(slot - now)
+        await self._global.acquire(urgent)
 
     def _done(self, chat_id: int) -> None:
         """Count a request when its answer came: later than the server counted it, so
@@ -620,6 +637,52 @@ class Outbox:
             if last > now - pacing.private_interval
         }
         self._prune_at = max(PRUNE_AT, 2 * (len(self._group_sent) + len(self._private_last)))
+
+
+class _GlobalPace:
+    """The bot's overall pace: at most ``limit`` requests in any ``window`` seconds,
+    counted when they are let go. While the window is full, requests wait; as places
+    free up, urgent ones go first, each kind in the order it came."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit, self.window = limit, window
+        self._let: deque[float] = deque()  # when the latest requests were let go
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []  # a heap
+        self._order = itertools.count()
+        self._timer: asyncio.TimerHandle | None = None
+
+    async def acquire(self, urgent: bool = False) -> None:
+        loop = asyncio.get_running_loop()
+        if not self._waiting and self._free(loop.time()):
+            self._let.append(loop.time())
+            return
+        future: asyncio.Future[None] = loop.create_future()
+        heapq.heappush(self._waiting, (0 if urgent else 1, next(self._order), future))
+        self._schedule()
+        await future  # a cancelled waiter is skipped when its turn comes
+
+    def _free(self, now: float) -> bool:
+        let = self._let
+        while let and let[0] <= now - self.window:
+            let.popleft()
+        return len(let) < self.limit
+
+    def _schedule(self) -> None:
+        if self._timer is not None or not self._waiting:
+            return
+        loop = asyncio.get_running_loop()
+        at = self._let[0] + self.window if len(self._let) >= self.limit else loop.time()
+        self._timer = loop.call_at(at, self._release)
+
+    def _release(self) -> None:
+        self._timer = None
+        now = asyncio.get_running_loop().time()
+        while self._waiting and self._free(now):
+            *_, future = heapq.heappop(self._waiting)
+            if not future.done():
+                self._let.append(now)
+                future.set_result(None)
+        self._schedule()
 
 
 def _message_id(known: str | int | None) -> int | None:

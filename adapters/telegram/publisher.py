@@ -45,12 +45,14 @@ class TelegramPublisher:
         else:
             outputs = await self.interactions.outputs(game, change)
             shown = [(out.target, out.screen, out.seat, out.user) for out in outputs]
-        self._queue(game, shown)
+        self._queue(game, shown, self.interactions.urgent_seats(game, change))
         if not game.status.is_open:
             self._published.pop(game.id, None)
             self.outbox.retire(game.id)
 
-    def _queue(self, game: Game, shown: list[Shown]) -> None:
+    def _queue(self, game: Game, shown: list[Shown], urgent: frozenset[int]) -> None:
+        """Queue what a change shows; the hands of ``urgent`` seats (the one that acted,
+        the one to act) go out before table refreshes and other hands."""
         outbox, version, linger = self.outbox, game.version, self._computer_next(game)
         chat, thread = chat_id(game.chat), thread_id(game.chat)
         for target, screen, seat, user in shown:
@@ -65,7 +67,7 @@ class TelegramPublisher:
                 slot, known = (game.id, key), game.messages.get(key)
                 outbox.show(
                     chat_id(user), slot, screen, version=version, known=known, quiet=True,
-                    linger=linger,
+                    linger=linger, urgent=seat in urgent,
                 )  # fmt: skip
             elif target is Target.CHAT and isinstance(screen, Screen):
                 outbox.send(chat, screen, thread=thread)
