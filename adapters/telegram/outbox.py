@@ -22,11 +22,12 @@ Before each request the outbox waits for the chat's and the bot's pace (unless
 pacing is off, for benchmarks). When the bot's overall pace is what holds requests
 back, *urgent* screens go first (``show(urgent=True)`` and pressed screens: the
 presser's own hand, the hand of the seat to act), then the rest in order: nothing a
-player waits for stands behind a queue of table refreshes; a 429 is waited out and the same request retried,
-so nothing is lost or reordered. "Message is not modified" is ignored; "message to
-edit not found" sends a new message and remembers it; a chat that became a
-supergroup is migrated (``on_migrate``) and the request retried there. A private
-chat that refuses us (403) drops its message quietly when asked to.
+player waits for stands behind a queue of table refreshes. A 429 is waited out and
+the same request retried, so nothing is lost or reordered. "Message is not
+modified" is ignored; "message to edit not found" sends a new message and remembers
+it; a chat that became a supergroup is migrated (``on_migrate``) and the request
+retried there. A private chat that refuses us (403) drops its message quietly when
+asked to.
 """
 
 from __future__ import annotations
