@@ -651,7 +651,8 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
     """One seat's private screen (see :class:`HandContent`): the trump, for the seat
     to act the stock, the tricks and the trick to answer, whose turn, the cards as
     buttons (SELECT toggles one), and the legal actions for the cards selected:
-    lead / beat / discard, molodka whenever the seat may declare it, and "clear"."""
+    lead / beat / discard, molodka whenever the seat may declare it, and "clear";
+    with nothing selected, the seat to act gets its one-card moves as buttons."""
     content = hand_content(game, seat)
     if content.deal is None:
         return _screen([tr.t(locale, "hand-no-deal")])
@@ -707,6 +708,13 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
                 continue
             label = tr.t(locale, f"hand-{action.kind.value}", cards=cards_label(action.cards))
             actions.append(Button(label, _token(game, Verb.PLAY, action_arg(action))))
+    elif my_turn:
+        # One-card moves need no selection: one press plays them (a press less, and
+        # an edit of the hand less, for most moves). Sets are selected card by card.
+        for action in legal:
+            if action.kind is not ActionKind.MOLODKA and len(action.cards) == 1:
+                label = tr.t(locale, f"hand-{action.kind.value}", cards=cards_label(action.cards))
+                actions.append(Button(label, _token(game, Verb.PLAY, action_arg(action))))
     if my_turn:
         if not selected:
             lines.append(tr.t(locale, "hand-select"))

@@ -346,7 +346,17 @@ def test_hand_offers_only_legal_actions_and_every_one(tr: Translator, seed: int)
                 assert actions <= legal
                 chosen = set(p.selection_cards(hand, selection))
                 for action in actions:
-                    assert action.kind is ActionKind.MOLODKA or set(action.cards) == chosen
+                    if action.kind is ActionKind.MOLODKA:
+                        continue
+                    if chosen:
+                        assert set(action.cards) == chosen
+                    else:  # nothing selected: the one-card moves, for the seat to act
+                        assert len(action.cards) == 1 and seat == deal.turn
+                if not chosen and seat == deal.turn:
+                    singles = {
+                        a for a in legal if len(a.cards) == 1 and a.kind is not ActionKind.MOLODKA
+                    }
+                    assert singles <= actions
                 offered |= actions
             assert offered == legal
         turn = deal.turn

@@ -10,11 +10,12 @@ Usage::
 
 It enforces the limits a game host must respect (see docs in PLATFORMS.md): callback_data
 1..64 bytes, text 1..4096 characters, 403 for users who never started the bot, "message is
-not modified", a per-group flood limit answered with 429 + retry_after, unknown messages and
-stale callback queries. Errors use real HTTP statuses, because aiogram picks its exception
-type from the status. ``getUpdates`` calls are not recorded in ``calls`` (they would drown the
-interesting ones; ``polls`` counts them); everything else is. Requests may come as JSON, a
-form or a query string (``Call.content_type`` tells which).
+not modified", a per-group flood limit (and, if asked, an overall one) answered with 429 +
+retry_after, unknown messages and stale callback queries. Errors use real HTTP statuses,
+because aiogram picks its exception type from the status. ``getUpdates`` calls are not
+recorded in ``calls`` (they would drown the interesting ones; ``polls`` counts them);
+everything else is. Requests may come as JSON, a form or a query string
+(``Call.content_type`` tells which).
 
 Like Telegram, once a bot called ``setWebhook`` the updates are POSTed to its URL (with the
 ``X-Telegram-Bot-Api-Secret-Token`` header, at most ``max_connections`` at a time) instead
@@ -176,12 +177,17 @@ class FakeTelegram:
         privacy_mode: bool = True,
         clock: Callable[[], float] = time.monotonic,
         token: str | None = None,
+        global_limit: int | None = None,
+        global_window: float = 1.0,
     ) -> None:
         #: The bot's token; when set, a request with another one is refused (401).
         self.token = token
         self.bot_id, self.bot_username, self.bot_name = bot_id, bot_username, bot_name
         self.group_limit, self.window, self.retry_after = group_limit, window, retry_after
         self.poll_cap, self.privacy_mode, self.clock = poll_cap, privacy_mode, clock
+        #: Sends and edits into all chats together per ``global_window`` (None: no limit).
+        self.global_limit, self.global_window = global_limit, global_window
+        self._all_sends: deque[float] = deque()
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.calls: list[Call] = []
@@ -348,6 +354,19 @@ class FakeTelegram:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
         return markup
 
+    def _check_global(self) -> None:
+        """The bot's overall limit (sends and edits into every chat), when set."""
+        if self.global_limit is None:
+            return
+        now = self.clock()
+        sent = self._all_sends
+        while sent and sent[0] <= now - self.global_window:
+            sent.popleft()
+        if len(sent) >= self.global_limit:
+            self.too_many_requests_count += 1
+            raise ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
+        sent.append(now)
+
     def _check_flood(self, chat_id: int) -> None:
         if chat_id >= 0:
             return
@@ -400,6 +419,7 @@ class FakeTelegram:
             raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         text = self._check_text(params.get("text"))
         markup = self._check_markup(params.get("reply_markup"))
+        self._check_global()
         self._check_flood(chat.id)
         reply = params.get("reply_to_message_id") or params.get("reply_parameters", {}).get(
             "message_id"
@@ -423,6 +443,7 @@ class FakeTelegram:
         # Like Telegram, an edit without reply_markup removes the inline keyboard.
         if text == msg.text and markup == msg.reply_markup:
             raise ApiError(400, _NOT_MODIFIED)
+        self._check_global()
         self._check_flood(msg.chat_id)
         msg.text, msg.reply_markup, msg.edited = text, markup, True
         return self.message_dict(msg)

@@ -197,6 +197,20 @@ async def test_flood_limit_answers_429(tg: FakeTelegram, bot: Bot, alice: FakeUs
     await bot.send_message(GROUP, "fine again")
 
 
+@pytest.mark.parametrize("tg", [{"global_limit": 3, "global_window": 1.0}], indirect=True)
+async def test_overall_limit_counts_every_chat(tg: FakeTelegram, bot: Bot, alice: FakeUser) -> None:
+    tg.clock = clock = ManualClock()
+    tg.user_starts(alice)
+    first = await bot.send_message(GROUP, "0")
+    await bot.send_message(alice.id, "1")
+    await bot.edit_message_text("2", chat_id=GROUP, message_id=first.message_id)
+    with pytest.raises(TelegramRetryAfter) as refused:
+        await bot.send_message(alice.id, "one too many, in a private chat too")
+    assert refused.value.retry_after == 1 and tg.too_many_requests_count == 1
+    clock.now += 1.0
+    await bot.send_message(alice.id, "fine again")
+
+
 async def test_default_retry_after_is_the_rest_of_the_window(tg: FakeTelegram, bot: Bot) -> None:
     tg.add_group(GROUP, "Kozel club")
     tg.clock = clock = ManualClock()
