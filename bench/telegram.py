@@ -59,7 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.sqlite import SqliteStorage
-from adapters.telegram import TelegramAdapter
+from adapters.telegram import Pacing, TelegramAdapter
 from bot.codec import CodecError, Verb, decode
 from bot.i18n import Translator
 from bot.interactions import Interactions
@@ -83,37 +83,84 @@ def group_of(index: int) -> int:
     return GROUP_BASE - index
 
 
-def user_of(index: int) -> int:
-    return USER_BASE + index
+def user_of(index: int, seat: int = 0) -> int:
+    """The ``seat``-th human of game ``index``."""
+    return USER_BASE + 4 * index + seat
 
 
 # --- Telegram: the fake server and the humans (the child process) --------------------
 
 
 @dataclass
-class Human:
+class Table:
     index: int
-    presses: list[float] = field(default_factory=list)
-    plays: list[bool] = field(default_factory=list)  # whether each press played a move
-    requests: list[float] = field(default_factory=list)
     deals: int = 0
     done: bool = False
 
 
-def telegram_main(conn: Connection, games: int, deals: int, think: float, webhook: bool) -> None:
+@dataclass
+class Human:
+    index: int  # the game's
+    uid: int
+    table: Table
+    presses: list[float] = field(default_factory=list)
+    plays: list[bool] = field(default_factory=list)  # whether each press played a move
+    requests: list[float] = field(default_factory=list)
+    #: The latest press not yet answered / whose hand edit did not come yet: (time, play).
+    unanswered: float | None = None
+    unshown: tuple[float, bool] | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.table.done
+
+
+@dataclass
+class Measured:
+    """What the fake saw while the humans played."""
+
+    writes: dict[str, int] = field(default_factory=dict)  # successful, by method
+    answers_ms: list[float] = field(default_factory=list)  # press -> callback answer
+    hand_ms: list[float] = field(default_factory=list)  # press -> the presser's hand
+    move_hand_ms: list[float] = field(default_factory=list)  # the same, presses that play
+    on: bool = False
+
+
+WRITE_METHODS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup"})
+
+
+@dataclass(frozen=True)
+class Load:
+    """What the simulated people do, and the limits the fake enforces."""
+
+    games: int
+    deals: int = 1
+    think: float = 0.0
+    webhook: bool = False
+    humans: int = 1  # per table; the other seats are computers
+    limits: bool = False  # the fake answers 429 past 20 a minute a group, 30 a second
+    seconds: float = 0.0  # stop after this long (0: when the games are over)
+    global_rate: int = 30  # with limits: writes a second overall, the fake's and the bot's
+
+
+def telegram_main(conn: Connection, load: Load) -> None:
     """The child process: serve the fake Bot API, play the humans, report timings."""
-    asyncio.run(_telegram(conn, games, deals, think, webhook))
+    asyncio.run(_telegram(conn, load))
 
 
-async def _telegram(conn: Connection, games: int, deals: int, think: float, webhook: bool) -> None:
+async def _telegram(conn: Connection, load: Load) -> None:
     from tests.fakes.telegram import FakeMessage, FakeTelegram
 
-    humans = [Human(i) for i in range(games)]
+    games, deals, think = load.games, load.deals, load.think
+    tables = [Table(i) for i in range(games)]
+    humans = [Human(t.index, user_of(t.index, k), t) for t in tables for k in range(load.humans)]
     stall = 30.0 + 2 * think  # seconds without a press that fail the run
-    by_chat: dict[int, Human] = {}
+    by_chat: dict[int, Human] = {human.uid: human for human in humans}
+    by_group: dict[int, Table] = {group_of(t.index): t for t in tables}
     changed: dict[int, asyncio.Event] = {}
     all_done = asyncio.Event()
     counted = {"requests": 0}
+    seen = Measured()
 
     class Fake(FakeTelegram):
         """Keeps only each request's time and game (the full call log would weigh
@@ -125,27 +172,54 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float, webh
                 chat = call.params.get("chat_id")
                 if call.method == "answerCallbackQuery":
                     chat = self._pressed.get(str(call.params.get("callback_query_id")))
+                if seen.on and call.status == 200 and call.method in WRITE_METHODS:
+                    seen.writes[call.method] = seen.writes.get(call.method, 0) + 1
+                table = by_group.get(chat) if isinstance(chat, int) else None
                 human = by_chat.get(chat) if isinstance(chat, int) else None
-                if human is not None and not human.done:
+                if table is not None and call.method == "sendMessage":
+                    self._result(table, call.params)
+                if table is not None and not table.done:
                     counted["requests"] += 1
-                    human.requests.append(call.time)
-                    if chat == group_of(human.index) and call.method == "sendMessage":
-                        self._result(human, call.params)
-                    elif chat == user_of(human.index):
-                        changed[chat].set()
+                    if load.humans == 1:
+                        by_chat[user_of(table.index, 0)].requests.append(call.time)
+                if human is not None and not human.done:
+                    self._seen(human, call)
             await super()._notify()
 
-        def _result(self, human: Human, params: dict[str, Any]) -> None:
+        def _seen(self, human: Human, call: Any) -> None:
+            """A request for a human's press (its answer) or into his private chat."""
+            if call.method == "answerCallbackQuery":
+                counted["requests"] += 1
+                if human.unanswered is not None:
+                    seen.answers_ms.append((call.time - human.unanswered) * 1000)
+                    human.unanswered = None
+            else:
+                counted["requests"] += 1
+                if human.unshown is not None and call.status == 200:
+                    pressed, played = human.unshown
+                    ms = (call.time - pressed) * 1000
+                    seen.hand_ms.append(ms)
+                    if played:
+                        seen.move_hand_ms.append(ms)
+                    human.unshown = None
+                changed[human.uid].set()
+            if load.humans == 1:
+                human.requests.append(call.time)
+
+        def _result(self, table: Table, params: dict[str, Any]) -> None:
+            if table.done:
+                return
             markup = params.get("reply_markup") or {}
             tokens = [b.get("callback_data") for r in markup.get("inline_keyboard", []) for b in r]
             if any(_verb(t) is Verb.REMATCH for t in tokens):
-                human.done = True  # the series is over
+                table.done = True  # the series is over
             elif str(params.get("text", "")).startswith(RESULT_MARK):
-                human.deals += 1
-                human.done = bool(deals) and human.deals >= deals
-            if human.done:
-                changed[user_of(human.index)].set()
-                if all(h.done for h in humans):
+                table.deals += 1
+                table.done = bool(deals) and table.deals >= deals
+            if table.done:
+                for k in range(load.humans):
+                    changed[user_of(table.index, k)].set()
+                if all(t.done for t in tables):
                     all_done.set()
 
     def hand_of(tg: FakeTelegram, chat: int) -> FakeMessage | None:
@@ -155,8 +229,8 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float, webh
         return None
 
     async def play(tg: FakeTelegram, human: Human) -> None:
-        rng = random.Random(human.index)
-        chat = user_of(human.index)
+        rng = random.Random(human.uid)
+        chat = human.uid
         event = changed[chat]
         acted_on: tuple[str | None, str] | None = None
         while not human.done:
@@ -181,33 +255,49 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float, webh
                 continue
             if think:
                 await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+            if human.done:
+                break
             acted_on = state
-            human.presses.append(tg.clock())
+            now = tg.clock()
+            human.presses.append(now)
             human.plays.append(_verb(choice) is Verb.PLAY)
+            human.unanswered, human.unshown = now, (now, human.plays[-1])
             await tg.press(chat, chat, hand.message_id, str(choice))
 
-    async with Fake(group_limit=10**9) as tg:
+    limits: dict[str, Any] = {"group_limit": 10**9}
+    if load.limits:
+        limits = {"group_limit": 20, "window": 60.0, "global_limit": load.global_rate}
+    async with Fake(**limits) as tg:
+        for table in tables:
+            tg.add_group(group_of(table.index), f"Table {table.index}")
         for human in humans:
-            tg.add_user(user_of(human.index), f"Player {human.index}", language_code="en")
-            tg.user_starts(user_of(human.index))
-            tg.add_group(group_of(human.index), f"Table {human.index}")
-            by_chat[user_of(human.index)] = by_chat[group_of(human.index)] = human
-            changed[user_of(human.index)] = asyncio.Event()
+            tg.add_user(human.uid, f"Player {human.uid}", language_code="en")
+            tg.user_starts(human.uid)
+            changed[human.uid] = asyncio.Event()
         conn.send(tg.base_url)
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, conn.recv)  # the tables are set
-        if webhook:
+        if load.webhook:
             await tg.wait_for(lambda t: t.webhook, timeout=30)
         started = tg.clock()
         cpu_started = time.process_time()
         counted["requests"] = 0
+        refused_before = tg.too_many_requests_count
         for human in humans:
             human.requests.clear()
         for event in changed.values():
             event.set()  # every hand is there: look at it
+        seen.on = True
         players = [asyncio.create_task(play(tg, human)) for human in humans]
         conn.send("go")
-        await _until_done(all_done, humans, stall)
+        if load.seconds:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(_until_done(all_done, humans, stall), load.seconds)
+            for table in tables:
+                table.done = True  # time is up: what is still playing is not stalled
+        else:
+            await _until_done(all_done, humans, stall)
+        seen.on = False
         elapsed = tg.clock() - started
         telegram_cpu = time.process_time() - cpu_started
         for task in players:
@@ -223,28 +313,42 @@ async def _telegram(conn: Connection, games: int, deals: int, think: float, webh
             for i, ms in found
             if human.plays[i]
         ]
-        stuck = [h.index for h in humans if not h.done]
+        stuck = [t.index for t in tables if not t.done]
         for index in stuck:  # what a stuck human sees: to find out why
-            hand = hand_of(tg, user_of(index))
+            hand = hand_of(tg, user_of(index, 0))
             print(f"stalled: game {index}: {hand.text if hand else None!r}", file=sys.stderr)
-        conn.send(
-            {
-                "stalled_games": len(stuck),
-                "games": games,
-                "presses": presses,
-                "updates_per_second": presses / elapsed,
+        report: dict[str, Any] = {
+            "stalled_games": len(stuck),
+            "games": games,
+            "humans_per_game": load.humans,
+            "presses": presses,
+            "updates_per_second": presses / elapsed,
+        }
+        if load.humans == 1:  # to the bot's last request before the player's next press
+            report |= {
                 "p50_ms": _percentile(latencies, 50),
                 "p99_ms": _percentile(latencies, 99),
                 "moves_p50_ms": _percentile(plays, 50),
                 "moves_p99_ms": _percentile(plays, 99),
                 "max_ms": max(latencies, default=0.0),
-                "requests_per_press": counted["requests"] / max(presses, 1),
                 "reaction_p50_ms": _percentile(reactions, 50),
-                "seconds": elapsed,
-                "telegram_cpu_percent": 100 * telegram_cpu / elapsed,
-                "telegram_peak_rss_mb": _rss_mb(),
             }
-        )
+        report |= {
+            "answer_p50_ms": _percentile(seen.answers_ms, 50),
+            "answer_p99_ms": _percentile(seen.answers_ms, 99),
+            "own_hand_p50_ms": _percentile(seen.hand_ms, 50),
+            "own_hand_p99_ms": _percentile(seen.hand_ms, 99),
+            "move_own_hand_p50_ms": _percentile(seen.move_hand_ms, 50),
+            "move_own_hand_p99_ms": _percentile(seen.move_hand_ms, 99),
+            "requests_per_press": counted["requests"] / max(presses, 1),
+            "writes": sum(seen.writes.values()),
+            **{f"writes_{method}": n for method, n in sorted(seen.writes.items())},
+            "refused_429": tg.too_many_requests_count - refused_before,
+            "seconds": elapsed,
+            "telegram_cpu_percent": 100 * telegram_cpu / elapsed,
+            "telegram_peak_rss_mb": _rss_mb(),
+        }
+        conn.send(report)
         await loop.run_in_executor(None, conn.recv)  # the bot stopped
 
 
@@ -305,15 +409,21 @@ async def run_bot(
     think: float,
     webhook: bool = False,
     level: str = "normal",
+    *,
+    humans: int = 1,
+    limits: bool = False,
+    seconds: float = 0.0,
+    global_rate: int = 30,
 ) -> dict[str, Any]:
     from aiogram import Bot
     from aiogram.client.telegram import TelegramAPIServer
 
     from adapters.telegram.session import LeanSession
 
+    load = Load(games, deals, think, webhook, humans, limits, seconds, global_rate)
     context = multiprocessing.get_context("spawn")
     conn, child_conn = context.Pipe()
-    child = context.Process(target=telegram_main, args=(child_conn, games, deals, think, webhook))
+    child = context.Process(target=telegram_main, args=(child_conn, load))
     child.start()
     loop = asyncio.get_running_loop()
     base_url = await loop.run_in_executor(None, conn.recv)
@@ -338,23 +448,38 @@ async def run_bot(
             )
         session = LeanSession(api=TelegramAPIServer.from_base(base_url), limit=1000)
         bot = Bot(TOKEN, session=session)
-        adapter = TelegramAdapter(settings, service, interactions, tr, bot=bot, pacing=False)
+        pacing = Pacing(global_limit=global_rate) if limits else Pacing.off()
+        adapter = TelegramAdapter(settings, service, interactions, tr, bot=bot, pacing=pacing)
         polling = asyncio.create_task(adapter.run())
+        game_ids = []
         for index in range(games):  # the tables, started (not measured)
-            user = User(UserRef(Platform.TELEGRAM, str(user_of(index))), f"Player {index}")
+            people = [
+                User(UserRef(Platform.TELEGRAM, str(user_of(index, k))), f"Player {index}.{k}")
+                for k in range(humans)
+            ]
             chat = ChatRef(Platform.TELEGRAM, str(group_of(index)))
-            game = await service.open_table(chat, user)
-            await service.join(game.id, None, user, Team.A)
-            for team in (Team.B, Team.A, Team.B):
-                await service.add_computer(game.id, None, user.ref, team)
-            await service.start(game.id, None, user.ref)
+            game = await service.open_table(chat, people[0])
+            for seat in range(4):
+                team = (Team.A, Team.B)[seat % 2]
+                if seat < humans:
+                    await service.join(game.id, None, people[seat], team)
+                else:
+                    await service.add_computer(game.id, None, people[0].ref, team)
+            await service.start(game.id, None, people[0].ref)
+            game_ids.append(game.id)
         await service.settle()
         await adapter.outbox.drain()
+        moves_before = await _moves(storage, game_ids)
         conn.send("set")
         await loop.run_in_executor(None, conn.recv)  # the humans play
         cpu_started, started = time.process_time(), time.monotonic()
         result: dict[str, Any] = await loop.run_in_executor(None, conn.recv)
         cpu = 100 * (time.process_time() - cpu_started) / (time.monotonic() - started)
+        moves = await _moves(storage, game_ids) - moves_before
+        result["moves"] = moves
+        result["moves_per_second"] = moves / result["seconds"]
+        for name in [k for k in result if k.startswith("writes")]:
+            result[name.replace("writes", "writes_per_move", 1)] = result[name] / max(moves, 1)
         await adapter.stop()
         await polling
         await service.close()
@@ -367,6 +492,11 @@ async def run_bot(
     result["updates"] = "webhook" if webhook else "polling"
     result["peak_rss_mb"] = _rss_mb()
     return result
+
+
+async def _moves(storage: Storage, game_ids: list[int]) -> int:
+    """The moves made in these games so far (the humans' and the computers')."""
+    return sum([len(await storage.game_actions(game_id)) for game_id in game_ids])
 
 
 def _free_port() -> int:
@@ -383,16 +513,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--storage", choices=("sqlite", "memory"), default="sqlite")
     parser.add_argument("--think", type=float, default=0.0, help="a human's mean seconds")
     parser.add_argument("--webhook", action="store_true", help="updates to a webhook, no polling")
+    parser.add_argument("--humans", type=int, default=1, choices=(1, 2, 3, 4), help="per game")
+    parser.add_argument(
+        "--limits",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="the fake enforces 20 writes a minute a group and 30 a second overall, and the"
+        " bot paces itself (default: with more than one human a game)",
+    )
+    parser.add_argument("--seconds", type=float, default=0.0, help="stop after (0: games end)")
+    parser.add_argument(
+        "--global-rate", type=int, default=30, help="with --limits: writes a second overall"
+    )
     parser.add_argument("--runs", type=int, default=1, help="runs, each in new processes")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     parser.add_argument(
         "--level", choices=("easy", "normal", "strong"), default="normal", help="computers' level"
     )
     args = parser.parse_args(argv)
+    limits = args.humans > 1 if args.limits is None else args.limits
     logging.basicConfig(level=logging.WARNING)
     if args.runs == 1:
         result = asyncio.run(
-            run_bot(args.games, args.deals, args.storage, args.think, args.webhook, args.level)
+            run_bot(
+                args.games,
+                args.deals,
+                args.storage,
+                args.think,
+                args.webhook,
+                args.level,
+                humans=args.humans,
+                limits=limits,
+                seconds=args.seconds,
+                global_rate=args.global_rate,
+            )
         )
         results = [result]
     else:  # each run in a fresh process, so that peak memory is that run's
@@ -401,6 +555,8 @@ def main(argv: list[str] | None = None) -> int:
         command += ["--storage", args.storage, "--think", str(args.think)]
         command += ["--webhook"] if args.webhook else []
         command += ["--level", args.level]
+        command += ["--humans", str(args.humans), "--seconds", str(args.seconds)]
+        command += ["--limits" if limits else "--no-limits", "--global-rate", str(args.global_rate)]
         results = fresh_runs(command, args.runs)
     if args.json:
         print(json.dumps(results[0]))
