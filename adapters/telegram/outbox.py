@@ -612,6 +612,7 @@ class Outbox:
         our window never ends before the server's."""
         if not self.pacing.enabled:
             return
+        self._global.done()
         now = asyncio.get_running_loop().time()
         if chat_id < 0:
             sent = self._group_sent.setdefault(chat_id, deque())
@@ -641,39 +642,56 @@ class Outbox:
 
 
 class _GlobalPace:
-    """The bot's overall pace: at most ``limit`` requests in any ``window`` seconds,
-    counted when they are let go. While the window is full, requests wait; as places
-    free up, urgent ones go first, each kind in the order it came."""
+    """The bot's overall pace: at most ``limit`` requests in any ``window`` seconds.
+
+    A request counts from when it is let go until ``window`` after its answer came:
+    Telegram counted it at some moment in between, so our count is never below its.
+    While the window is full, requests wait; as places free up, urgent ones go first,
+    each kind in the order it came."""
 
     def __init__(self, limit: int, window: float) -> None:
         self.limit, self.window = limit, window
-        self._let: deque[float] = deque()  # when the latest requests were let go
+        self._flying = 0  # let go, not answered yet
+        self._answered: deque[float] = deque()  # when the latest answers came
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []  # a heap
         self._order = itertools.count()
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.Handle | None = None
 
     async def acquire(self, urgent: bool = False) -> None:
         loop = asyncio.get_running_loop()
         if not self._waiting and self._free(loop.time()):
-            self._let.append(loop.time())
+            self._flying += 1
             return
         future: asyncio.Future[None] = loop.create_future()
         heapq.heappush(self._waiting, (0 if urgent else 1, next(self._order), future))
         self._schedule()
-        await future  # a cancelled waiter is skipped when its turn comes
+        try:
+            await future  # a cancelled waiter is skipped when its turn comes
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self.done()  # let go just as it was cancelled: give the place back
+            raise
+
+    def done(self) -> None:
+        """A request let go was answered (or failed)."""
+        self._flying -= 1
+        self._answered.append(asyncio.get_running_loop().time())
+        self._schedule()
 
     def _free(self, now: float) -> bool:
-        let = self._let
-        while let and let[0] <= now - self.window:
-            let.popleft()
-        return len(let) < self.limit
+        answered = self._answered
+        while answered and answered[0] <= now - self.window:
+            answered.popleft()
+        return self._flying + len(answered) < self.limit
 
     def _schedule(self) -> None:
         if self._timer is not None or not self._waiting:
             return
         loop = asyncio.get_running_loop()
-        at = self._let[0] + self.window if len(self._let) >= self.limit else loop.time()
-        self._timer = loop.call_at(at, self._release)
+        if self._free(loop.time()):
+            self._timer = loop.call_soon(self._release)
+        elif self._answered:  # else an answer in flight frees a place (done)
+            self._timer = loop.call_at(self._answered[0] + self.window, self._release)
 
     def _release(self) -> None:
         self._timer = None
@@ -681,7 +699,7 @@ class _GlobalPace:
         while self._waiting and self._free(now):
             *_, future = heapq.heappop(self._waiting)
             if not future.done():
-                self._let.append(now)
+                self._flying += 1
                 future.set_result(None)
         self._schedule()
 

@@ -65,3 +65,25 @@ async def test_a_pressed_hand_is_urgent(outbox: tuple[FakeTelegram, Outbox]) -> 
     await box.drain()
     sent = order(tg)
     assert sent.index(PLAYER) < min(sent.index(group) for group in GROUPS[3:]), sent
+
+
+async def test_overall_pace_is_never_refused_by_a_server_counting_arrivals() -> None:
+    """A request counts until a window after its answer: however the requests travel,
+    the server never sees more than the limit in its window (it counted 429s when a
+    request counted only from when it was let go)."""
+    async with FakeTelegram(group_limit=1000, global_limit=5, global_window=0.2) as tg:
+        users = range(5000, 5030)
+        for user in users:
+            tg.add_user(user, f"User {user}")
+            tg.user_starts(user)
+        bot = Bot("123:TEST", session=LeanSession(api=TelegramAPIServer.from_base(tg.base_url)))
+        pacing = Pacing(private_interval=0.0, global_limit=5, global_window=0.2)
+        box = Outbox(bot, pacing)
+        try:
+            for user in users:
+                box.show(user, (1, f"hand:{user}"), Screen(f"hand {user}"), version=1)
+            await box.drain()
+        finally:
+            await bot.session.close()
+        assert tg.too_many_requests_count == 0 and box.stats.retried_429 == 0
+        assert len(tg.calls_of("sendMessage")) == len(users)
