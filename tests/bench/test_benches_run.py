@@ -21,6 +21,21 @@ async def test_the_telegram_benchmark_plays_every_game_to_the_end(webhook: bool)
     assert result["requests_per_press"] >= 1
 
 
+async def test_the_telegram_benchmark_with_four_people_a_table_and_the_limits() -> None:
+    result = await telegram.run_bot(
+        games=2, deals=1, storage_kind="memory", think=0.0, humans=4, limits=True, seconds=4.0
+    )
+    assert result["stalled_games"] == 0 and result["humans_per_game"] == 4
+    assert result["moves"] > 0 and result["presses"] >= result["moves"]
+    assert (
+        result["writes_per_move"] == pytest.approx(result["writes"] / result["moves"])
+        and result["writes_per_move_editMessageText"] > 0
+    )
+    assert 0 < result["answer_p50_ms"] <= result["answer_p99_ms"]
+    assert 0 < result["own_hand_p50_ms"] <= result["own_hand_p99_ms"]
+    assert result["refused_429"] == 0
+
+
 async def test_the_floor_benchmark_counts_every_press() -> None:
     result = await telegram_floor.run_bot(games=3, presses=4, session_kind="lean")
     assert result["presses"] == 3 * 4
