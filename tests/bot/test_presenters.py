@@ -579,7 +579,11 @@ def test_names_with_markdown_are_escaped_on_discord_so_they_never_render_as_ital
     assert "*" not in escaped.replace("\\*", "")
     assert "_" not in escaped.replace("\\_", "")
     assert _undo_discord_escapes(escaped) == MARKUP_NAME
-    screens = [p.table(game, tr, locale, now=0.0), p.hand(game, 2, 0, tr, locale)]
+    deal = game.series.current
+    assert deal is not None and deal.turn == 0
+    game.series.apply(next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD))
+    # The seat to act next sees the lead, and who made it.
+    screens = [p.table(game, tr, locale, now=0.0), p.hand(game, 1, 0, tr, locale)]
     stats = UserStats(user=game.seats[0].user, name=MARKUP_NAME, series_played=1)  # type: ignore[union-attr,arg-type]
     screens.append(p.stats(stats, tr, locale))
     row = LeaderboardRow(game.seats[0].user, MARKUP_NAME, 2, 1)  # type: ignore[union-attr,arg-type]
@@ -635,8 +639,9 @@ def test_the_viewers_own_turn_and_moves_read_as_his_not_player_you_to_play(
     assert discard in mine.splitlines()
     assert NAMES[1] not in mine
     assert f"{NAMES[1]} " in p.table(game, tr, locale, now=0.0, viewer=0).text
-    own = p.hand(game, 1, 0, tr, locale).text
-    assert f"{tr.t(locale, 'hand-table-you')} 🂠" in own
+    # His hand shows what is his, not the trick (the table does); the seat to act sees it.
+    assert "🂠" not in p.hand(game, 1, 0, tr, locale).text
+    assert f"{NAMES[1]} 🂠" in p.hand(game, 2, 0, tr, locale).text
     line = p.event_line(game, CardsDiscarded(1, 1), tr, locale, viewer=1)
     assert line is not None and line.startswith(
         "Вы скидываете" if locale == "ru" else "You discard"
