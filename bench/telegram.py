@@ -14,6 +14,15 @@ processes:
   when it shows their turn, they press card buttons (SELECT) until an action button
   appears, then press it. No think time unless ``--think`` says so.
 
+``--humans N`` seats N people a table (the rest computers); with more than one, the fake
+enforces Telegram's limits (20 writes a minute a group, ``--global-rate`` a second
+overall; ``--limits`` / ``--no-limits`` to choose) and the bot paces itself as in
+production. ``--seconds S`` stops after S seconds of play. Then printed too:
+``writes_per_move`` (all, and by method: moves are every seat's, counted in storage),
+``moves_per_second``, ``answer_p50_ms`` / ``answer_p99_ms`` (press -> its callback
+answer), ``own_hand_p50_ms`` / ``own_hand_p99_ms`` (press -> the first write into the
+presser's private chat: his hand) and ``refused_429``.
+
 Keeping the fake server and the humans out of the bot's process measures the bot,
 not the simulation. Printed, ``name: value`` a line:
 
