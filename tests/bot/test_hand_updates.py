@@ -17,9 +17,9 @@ import pytest
 from bot import presenters
 from bot.codec import Command, Verb, action_arg, decode, encode
 from bot.i18n import Translator
-from bot.interactions import Interactions, Output, Target
+from bot.interactions import Interactions, Output, Pressed, Reply, Target
 from bot.memory import MemoryStorage
-from bot.models import Game, GameStatus
+from bot.models import ChatRef, Game, GameStatus, User
 from bot.ports import Change, ChangeKind
 from bot.service import GameService
 from core.ai import safe_move
@@ -99,6 +99,12 @@ async def _start(service: GameService, humans: int) -> int:
     return game.id
 
 
+async def _press(ui: Interactions, user: User, token: str) -> Reply:
+    """A press on the user's hand, in his private chat with the bot."""
+    where = Pressed(ChatRef(CHAT.platform, user.ref.id), owner=user.ref)
+    return await ui.press(user, token, where=where)
+
+
 def _pressed_version(screen: presenters.Screen) -> int:
     """The game version the buttons of a shown hand carry."""
     return decode(next(b.token for b in screen.buttons if b.token)).version
@@ -124,7 +130,7 @@ async def _play_deal(
         action = safe_move(deal.view(seat))
         token = encode(Command(Verb.PLAY, game_id, _pressed_version(hand), action_arg(action)))
         before = len(publisher.shown)
-        reply = await ui.press(PLAYERS[seat], token)
+        reply = await _press(ui, PLAYERS[seat], token)
         assert reply.alert is None, reply.alert
         await service.settle()
         moves.append((seat, publisher.shown[before:]))
@@ -200,12 +206,12 @@ async def test_a_waiting_players_older_hand_still_selects_and_plays(
         seat = game.series.current.turn  # type: ignore[union-attr]
         action = safe_move(game.series.current.view(seat))  # type: ignore[union-attr]
         token = encode(Command(Verb.PLAY, game_id, game.version, action_arg(action)))
-        assert (await ui.press(PLAYERS[seat], token)).alert is None
+        assert (await _press(ui, PLAYERS[seat], token)).alert is None
     assert publisher.hands[waiting] is old
     game = await service.game(game_id)
     assert _pressed_version(old) < game.version
     card = next(b for b in old.buttons if decode(b.token or "").verb is Verb.SELECT)
-    reply = await ui.press(PLAYERS[waiting], card.token or "")
+    reply = await _press(ui, PLAYERS[waiting], card.token or "")
     assert reply.alert is None and reply.hand is not None
     assert presenters.SELECTED_MARK in str([b.label for b in reply.hand.buttons])
     # Once his hand changed (his turn came), a press of the old message is stale.
@@ -213,8 +219,8 @@ async def test_a_waiting_players_older_hand_still_selects_and_plays(
     seat = game.series.current.turn  # type: ignore[union-attr]
     action = safe_move(game.series.current.view(seat))  # type: ignore[union-attr]
     token = encode(Command(Verb.PLAY, game_id, game.version, action_arg(action)))
-    assert (await ui.press(PLAYERS[seat], token)).alert is None
+    assert (await _press(ui, PLAYERS[seat], token)).alert is None
     game = await service.game(game_id)
     assert game.series.current.turn == waiting  # type: ignore[union-attr]
-    stale = await ui.press(PLAYERS[waiting], card.token or "")
+    stale = await _press(ui, PLAYERS[waiting], card.token or "")
     assert stale.alert is not None and stale.hand is not None
