@@ -16,11 +16,10 @@ from bot.codec import CodecError, Command, Verb, decode, parse_action_arg
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import Translator, normalize_locale
 from bot.models import ChatRef, Game, GameStatus, User, UserRef
-from bot.ports import Change, ChangeKind
+from bot.ports import Change, ChangeKind, Owed, OwedKind
 from bot.presenters import Screen
 from bot.service import LOCALES, GameService
 from core.seats import Team
-from core.yard.events import DealScored, SeriesFinished
 
 CanMessage = Callable[[], Awaitable[bool]]
 
@@ -53,12 +52,14 @@ class Target(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Output:
-    """One thing a game change shows."""
+    """One thing a game change shows. ``owed``: the saved message this output is;
+    once it is sent the publisher confirms it (:meth:`GameService.message_sent`)."""
 
     target: Target
     screen: Screen
     seat: int | None = None
     user: UserRef | None = None
+    owed: Owed | None = None
 
 
 class Interactions:
@@ -299,8 +300,14 @@ class Interactions:
         answers it with an ephemeral hand)."""
         tr, locale = self.tr, game.settings.locale
         now = self.service.clock.now()
+        owed = await self.owed_outputs(game, change)
+        if change.kind is ChangeKind.RESTORED:
+            # What a crash may have kept from going out: the owed messages first, in
+            # order, then the table and the hands as they are saved.
+            redraw = Change(ChangeKind.PLAYED)  # no events: the table and the hands
+            return [*owed, *await self.outputs(game, redraw, hand_button=hand_button)]
         out: list[Output] = []
-        if change.kind is ChangeKind.LOBBY:
+        if change.kind is ChangeKind.LOBBY or game.status is GameStatus.LOBBY:
             return [Output(Target.TABLE, presenters.lobby(game, tr, locale))]
         table = presenters.table(game, tr, locale, now, with_hand_button=hand_button)
         if change.kind is ChangeKind.REMINDER:
@@ -323,19 +330,37 @@ class Interactions:
             else:
                 hand = presenters.hand(game, seat, 0, tr, user_locale)
             out.append(Output(Target.HAND, hand, seat, player.user))
-        for event in change.events:
-            if isinstance(event, DealScored):
-                screen = presenters.deal_result(game, event.number, event.result, tr, locale)
-                out.append(Output(Target.CHAT, screen))
-            elif isinstance(event, SeriesFinished):
-                screen = presenters.series_result(game, event.result, tr, locale)
-                out.append(Output(Target.CHAT, screen))
+        out.extend(owed)
         if change.seat is not None and change.kind in (ChangeKind.AWAY, ChangeKind.BACK):
             kind = (
                 presenters.Notice.AWAY if change.kind is ChangeKind.AWAY else presenters.Notice.BACK
             )
             out.append(Output(Target.CHAT, presenters.notice(kind, game, change.seat, tr, locale)))
         return out
+
+    async def owed_outputs(self, game: Game, change: Change) -> list[Output]:
+        """The messages a change owes (a deal's result, the series'), drawn from the
+        game. One the game cannot draw (it has no such result) is owed no more."""
+        out: list[Output] = []
+        for owed in change.owed:
+            screen = self.owed_screen(game, owed)
+            if screen is None:
+                await self.service.message_sent(owed)
+            else:
+                out.append(Output(Target.CHAT, screen, owed=owed))
+        return out
+
+    def owed_screen(self, game: Game, owed: Owed) -> Screen | None:
+        """An owed message as the game shows it now (None: the game has no such
+        result, e.g. a record from another release)."""
+        tr, locale = self.tr, game.settings.locale
+        if owed.kind is OwedKind.DEAL_RESULT:
+            deal = next((d for d in game.series.deals if d.number == owed.number), None)
+            if deal is None or deal.result is None:
+                return None
+            return presenters.deal_result(game, owed.number, deal.result, tr, locale)
+        result = game.series.result
+        return None if result is None else presenters.series_result(game, result, tr, locale)
 
     # --- The table and a hand as they are now ------------------------------------------
     # For adapters that render lazily: when several changes of a game queue up before
@@ -367,12 +392,14 @@ class Interactions:
         with :meth:`table_screen` and :meth:`hand_screen`; or None when the change
         shows more than the table and the hands (a result, a notice, a reminder):
         then take :meth:`outputs`."""
-        if change.kind is ChangeKind.LOBBY:
-            return [(Target.TABLE, None, None)]
-        plain = (ChangeKind.STARTED, ChangeKind.PLAYED, ChangeKind.DEALT)
-        if change.kind not in plain or any(
-            isinstance(event, DealScored | SeriesFinished) for event in change.events
+        if change.owed:
+            return None
+        if change.kind is ChangeKind.LOBBY or (
+            change.kind is ChangeKind.RESTORED and game.status is GameStatus.LOBBY
         ):
+            return [(Target.TABLE, None, None)]
+        plain = (ChangeKind.STARTED, ChangeKind.PLAYED, ChangeKind.DEALT, ChangeKind.RESTORED)
+        if change.kind not in plain:
             return None
         hands = [(Target.HAND, seat, player.user) for seat, player in game.humans]
         return [(Target.TABLE, None, None), *hands]

@@ -41,6 +41,8 @@ from bot.ports import (
     Clock,
     LeaderboardRow,
     LoggedAction,
+    Owed,
+    OwedKind,
     Publisher,
     Storage,
     UserStats,
@@ -162,12 +164,43 @@ class GameService:
         self._publishers[platform] = publisher
 
     async def restore(self) -> list[Game]:
-        """After a start: load every open game and let computers and timers go on."""
+        """After a start: load every open game, show each one again as it was saved
+        (first the messages it still owes, in order, then its table and hands: what
+        went out before a crash may be older), and let computers and timers go on.
+        A game over since the crash is shown too while it owes messages."""
         games = await self.storage.active_games()
+        owed: dict[int, list[Owed]] = {}
+        for item in await self.storage.owed_messages():
+            owed.setdefault(item.game_id, []).append(item)
         for game in games:
             self._games[game.id] = game
+        shown = [*games]
+        for game_id in sorted(owed.keys() - {game.id for game in games}):
+            over = await self.storage.load_game(game_id)
+            if over is not None:
+                shown.append(over)
+        for game in sorted(shown, key=lambda g: g.id):
+            change = Change(ChangeKind.RESTORED, owed=tuple(owed.get(game.id, ())))
+            if game.status.is_open:
+                async with self._locked(game.id) as locked:
+                    await self._publish(locked, change)
+            else:
+                await self._publish(game, change)
+        for game in games:
             self._kick(game)
         return games
+
+    async def message_sent(self, owed: Owed) -> None:
+        """A publisher sent an owed message (or it can never be sent): it is owed no
+        more, also after a restart."""
+        await self.storage.message_sent(owed)
+
+    async def send_times(self, platform: Platform) -> dict[str, list[float]]:
+        """When the bot last wrote into each paced chat of a platform (epoch seconds)."""
+        return await self.storage.send_times(platform)
+
+    async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
+        await self.storage.save_send_times(platform, chat, times)
 
     async def settle(self) -> None:
         """Wait until no computer player is about to move (for tests and shutdown)."""
@@ -290,6 +323,14 @@ class GameService:
         if kept is game:
             self._kick(game)
         return kept
+
+    def games_of(self, user: UserRef) -> list[Game]:
+        """The running games the user sits in, oldest first."""
+        return [
+            game
+            for _, game in sorted(self._games.items())
+            if game.status is GameStatus.PLAYING and game.seat_of(user) is not None
+        ]
 
     async def stats(self, user: UserRef) -> UserStats | None:
         return await self.storage.user_stats(user)
@@ -607,12 +648,14 @@ class GameService:
         saw) is dropped: the next request reloads the last saved state."""
         scored = [(e.number, e.result) for step in steps for e in step.scored]
         finished = [e.result for step in steps for e in step.finished]
+        owed = tuple(owed for step in steps for owed in _owed(game.id, step))
         try:
             await self._save(
                 game,
                 [step.logged for step in steps],
                 deals=scored,
                 series=finished[-1] if finished else None,
+                owed=owed,
             )
         except BaseException:
             log.exception("saving game %s failed (at version %s)", game.id, game.version)
@@ -622,7 +665,8 @@ class GameService:
         last = steps[-1]
         kind = ChangeKind.FINISHED if finished else ChangeKind.PLAYED
         events = tuple(event for step in steps for event in step.events)
-        await self._publish(game, Change(kind, events, seat=last.action.seat, auto=last.auto))
+        change = Change(kind, events, seat=last.action.seat, auto=last.auto, owed=owed)
+        await self._publish(game, change)
         dealt = tuple(event for step in steps for event in step.dealt)
         if dealt:
             await self._publish(game, Change(ChangeKind.DEALT, dealt))
@@ -850,9 +894,10 @@ class GameService:
         *,
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
+        owed: Sequence[Owed] = (),
     ) -> None:
         game.updated_at = self.clock.now()
-        await self.storage.save_game(game, actions or (), deals=deals, series=series)
+        await self.storage.save_game(game, actions or (), deals=deals, series=series, owed=owed)
 
     def _forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
@@ -871,6 +916,17 @@ class GameService:
         except Exception:
             # The change is saved; a failed render must not undo or block the game.
             log.exception("publishing %s of game %s failed", change.kind, game.id)
+
+
+def _owed(game_id: int, step: _Step) -> Iterator[Owed]:
+    """The messages a step owes the players: its deal's result, the series' result."""
+    version, index = step.logged.version, 0
+    for scored in step.scored:
+        yield Owed(game_id, version, index, OwedKind.DEAL_RESULT, scored.number)
+        index += 1
+    for _ in step.finished:
+        yield Owed(game_id, version, index, OwedKind.SERIES_RESULT)
+        index += 1
 
 
 def _check_version(game: Game, version: int | None) -> None:

@@ -57,7 +57,7 @@ except ImportError:  # pragma: no cover - Windows: no lock on the database
 
 from adapters.sqlite.migrations import migrate
 from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
-from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, UserStats
+from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.rows import (
     ActionRow,
     CorruptGame,
@@ -66,16 +66,21 @@ from bot.rows import (
     DuplicateAction,
     GameRow,
     NoSuchGame,
+    OwedRow,
     SeriesRow,
     action_from_row,
     chat_from_row,
     chat_to_row,
     check_actions,
+    check_owed,
     deal_row,
     game_from_row,
     game_to_row,
+    owed_from_row,
     participant_rows,
     seat_rows,
+    send_times_from_text,
+    send_times_to_text,
     series_row,
     user_from_row,
     user_to_row,
@@ -235,6 +240,10 @@ _INSERT_DEAL = """
         :loss_a, :loss_b, :eggs, :winner, :at
     )
 """
+_INSERT_OWED = """
+    INSERT OR IGNORE INTO owed_messages (game_id, version, idx, kind, number)
+    VALUES (:game_id, :version, :idx, :kind, :number)
+"""
 _INSERT_SERIES = """
     INSERT OR IGNORE INTO series_results (game_id, loser, title, loss_a, loss_b, eggs, deals, at)
     VALUES (:game_id, :loser, :title, :loss_a, :loss_b, :eggs, :deals, :at)
@@ -272,6 +281,7 @@ class _Save:
     actions: list[ActionRow]
     deals: list[DealRow]
     series: SeriesRow | None
+    owed: list[OwedRow]
 
 
 def _write_save(db: sqlite3.Connection, save: _Save) -> None:
@@ -295,6 +305,7 @@ def _write_save(db: sqlite3.Connection, save: _Save) -> None:
     db.executemany(_INSERT_DEAL, save.deals)
     if save.series is not None:
         db.execute(_INSERT_SERIES, save.series)
+    db.executemany(_INSERT_OWED, save.owed)
 
 
 def _rollback(db: sqlite3.Connection) -> None:
@@ -560,12 +571,14 @@ class SqliteStorage:
         *,
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
+        owed: Sequence[Owed] = (),
     ) -> None:
-        """Update the game's row, replace its seats, append its new actions and keep
-        the results it reached, in one transaction: on any error nothing of it is
-        kept. Concurrent saves share a transaction (see the module's docstring); the
-        game is saved as it is when this is called."""
+        """Update the game's row, replace its seats, append its new actions, keep the
+        results it reached and the messages it owes, in one transaction: on any error
+        nothing of it is kept. Concurrent saves share a transaction (see the module's
+        docstring); the game is saved as it is when this is called."""
         new = check_actions(game, actions)
+        owed_rows = check_owed(game, owed)
         save = _Save(
             game.id,
             game_to_row(game, self._snapshots),
@@ -573,6 +586,7 @@ class SqliteStorage:
             new,
             [deal_row(game.id, number, result, game.updated_at) for number, result in deals],
             None if series is None else series_row(game.id, series, game.updated_at),
+            owed_rows,
         )
         done = asyncio.get_running_loop().create_future()
         self._queue.append((save, done))
@@ -670,6 +684,33 @@ class SqliteStorage:
             "SELECT * FROM game_actions WHERE game_id = ? ORDER BY version", (game_id,)
         )
         return [action_from_row(row) for row in rows]
+
+    # --- Owed messages and send times ----------------------------------------------------
+
+    async def owed_messages(self) -> list[Owed]:
+        rows = await self._fetchall("SELECT * FROM owed_messages ORDER BY game_id, version, idx")
+        return [owed_from_row(row) for row in rows]
+
+    async def message_sent(self, owed: Owed) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM owed_messages WHERE game_id = ? AND version = ? AND idx = ?",
+                (owed.game_id, owed.version, owed.index),
+            )
+
+    async def send_times(self, platform: Platform) -> dict[str, list[float]]:
+        rows = await self._fetchall(
+            "SELECT chat_id, times FROM send_times WHERE platform = ?", (platform.value,)
+        )
+        return {row["chat_id"]: send_times_from_text(row["times"]) for row in rows}
+
+    async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO send_times (platform, chat_id, times) VALUES (?, ?, ?)"
+                " ON CONFLICT (platform, chat_id) DO UPDATE SET times = excluded.times",
+                (platform.value, chat, send_times_to_text(times)),
+            )
 
     # --- Results ------------------------------------------------------------------------
 

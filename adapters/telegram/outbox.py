@@ -116,6 +116,8 @@ class _Job:
     message_id: int | None = None
     quiet: bool = False  # a refusing private chat (403) drops the job silently
     result: asyncio.Future[Message | None] | None = None
+    #: Called once the job is done for good: sent, or refused by the chat.
+    done: Callable[[], Awaitable[None]] | None = None
     dropped: bool = False  # replaced by a newer job of the same slot
     not_before: float = 0.0  # the loop's time before which it waits for newer screens
 
@@ -190,11 +192,13 @@ class Outbox:
         reply_to: int | None = None,
         quiet: bool = False,
         result: bool = False,
+        done: Callable[[], Awaitable[None]] | None = None,
     ) -> asyncio.Future[Message | None] | None:
         """Queue a new message. With ``result`` a future tells the sent message (None
-        if a quiet chat refused it) or the error."""
+        if a quiet chat refused it) or the error. ``done`` is awaited once the message
+        is sent or refused for good (not when the outbox stops before)."""
         future = asyncio.get_running_loop().create_future() if result else None
-        job = _Job("send", screen, thread, reply_to, quiet=quiet, result=future)
+        job = _Job("send", screen, thread, reply_to, quiet=quiet, result=future, done=done)
         self._put(chat_id, job)
         return future
 
@@ -372,6 +376,8 @@ class Outbox:
                     continue
                 try:
                     await self._run(chat_id, job)
+                    if job.done is not None:
+                        await job.done()
                 except asyncio.CancelledError:
                     if job.result is not None and not job.result.done():
                         job.result.cancel()
@@ -383,6 +389,8 @@ class Outbox:
                     elif isinstance(error, TelegramForbiddenError | TelegramBadRequest):
                         # The bot was removed from the chat, the chat is gone, ...
                         log.warning("a %s to chat %s was refused: %s", job.kind, chat_id, error)
+                        if job.done is not None:
+                            await job.done()
                     else:
                         self.stats.failures.append(error)
                         log.exception("a %s to chat %s failed", job.kind, chat_id)
