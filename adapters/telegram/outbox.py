@@ -19,11 +19,14 @@ task at a time, so a chat's messages keep their order:
 * **Sends** (results, notices, answers to commands) are new messages, in order.
 
 Before each request the outbox waits for the chat's and the bot's pace (unless
-pacing is off, for benchmarks); a 429 is waited out and the same request retried,
-so nothing is lost or reordered. "Message is not modified" is ignored; "message to
-edit not found" sends a new message and remembers it; a chat that became a
-supergroup is migrated (``on_migrate``) and the request retried there. A private
-chat that refuses us (403) drops its message quietly when asked to.
+pacing is off, for benchmarks). A group's budget outlives the process: the times of
+the requests into each group are kept (``budget``, in the database) before they go
+out, and a restarted outbox goes on from them instead of bursting. A 429 is waited
+out and the same request retried, so nothing is lost or reordered. "Message is not
+modified" is ignored; "message to edit not found" sends a new message and remembers
+it; a chat that became a supergroup is migrated (``on_migrate``) and the request
+retried there. A private chat that refuses us (403) drops its message quietly when
+asked to.
 """
 
 from __future__ import annotations
@@ -31,10 +34,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from aiogram import Bot
 from aiogram.exceptions import (
@@ -62,6 +66,10 @@ Render = Callable[[], Awaitable[Screen | None]]
 Remember = Callable[[int, str, str | None], Awaitable[None]]
 OnMigrate = Callable[[int, int], Awaitable[None]]
 
+#: A group request's kept time is taken before it goes out, a little earlier than
+#: Telegram counts it: a restored budget counts each one this much later.
+RESTORED_MARGIN = 1.0
+
 _NOT_MODIFIED = "message is not modified"
 _GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
 _NETWORK_RETRIES = 5
@@ -83,6 +91,13 @@ class _EditText(EditMessageText):
 
 class _Moved(Exception):
     """The chat became a supergroup: a message of the old chat cannot be reached."""
+
+
+class Budget(Protocol):
+    """Where the times of the requests into each group are kept (epoch seconds)."""
+
+    async def load(self) -> dict[int, list[float]]: ...
+    async def save(self, chat_id: int, times: list[float]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,11 +175,16 @@ class Outbox:
         *,
         remember: Remember | None = None,
         on_migrate: OnMigrate | None = None,
+        budget: Budget | None = None,
     ) -> None:
         self.bot = bot
         self.pacing = pacing or Pacing()
         self._remember = remember
         self._on_migrate = on_migrate
+        self._budget = budget
+        self._budget_loaded: asyncio.Task[None] | None = None
+        #: The kept times (epoch seconds) of the latest requests into each group.
+        self._group_kept: dict[int, deque[float]] = {}
         self.stats = _Stats()
         self._queues: dict[int, deque[_Job]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -559,10 +579,48 @@ class Outbox:
                 if counts:
                     self._done(target)
 
+    async def _load_budget(self) -> None:
+        """The budget kept by the process before this one, counted in this loop's time."""
+        if self._budget is None:
+            return
+        try:
+            kept = await self._budget.load()
+        except Exception:
+            log.exception("could not read the groups' rate-limit budgets")
+            return
+        loop_now, wall_now = asyncio.get_running_loop().time(), time.time()
+        window = self.pacing.group_window
+        for chat_id, times in kept.items():
+            recent = sorted(t for t in times if t > wall_now - window - RESTORED_MARGIN)
+            if not recent:
+                continue
+            self._group_kept[chat_id] = deque(recent[-self.pacing.group_limit :])
+            sent = self._group_sent.setdefault(chat_id, deque())
+            restored = [loop_now - (wall_now - t) + RESTORED_MARGIN for t in recent]
+            sent.extendleft(reversed(restored))
+            while len(sent) > self.pacing.group_limit:
+                sent.popleft()
+
+    async def _keep(self, chat_id: int) -> None:
+        """Keep the time of a request into a group before it goes out."""
+        if self._budget is None:
+            return
+        kept = self._group_kept.setdefault(chat_id, deque())
+        kept.append(time.time())
+        while len(kept) > self.pacing.group_limit:
+            kept.popleft()
+        try:
+            await self._budget.save(chat_id, list(kept))
+        except Exception:
+            log.exception("could not keep the rate-limit budget of chat %s", chat_id)
+
     async def _pace(self, chat_id: int) -> None:
         pacing = self.pacing
         if not pacing.enabled:
             return
+        if self._budget_loaded is None:
+            self._budget_loaded = asyncio.ensure_future(self._load_budget())
+        await asyncio.shield(self._budget_loaded)
         loop = asyncio.get_running_loop()
         wait = 0.0
         now = loop.time()
@@ -591,6 +649,8 @@ class Outbox:
             sent_all.popleft()
         if slot > now:
             await asyncio.sleep(slot - now)
+        if chat_id < 0:
+            await self._keep(chat_id)
 
     def _done(self, chat_id: int) -> None:
         """Count a request when its answer came: later than the server counted it, so
@@ -621,6 +681,12 @@ class Outbox:
             chat: last
             for chat, last in self._private_last.items()
             if last > now - pacing.private_interval
+        }
+        wall = time.time()  # the kept times are epoch seconds
+        self._group_kept = {
+            chat: kept
+            for chat, kept in self._group_kept.items()
+            if kept and kept[-1] > wall - pacing.group_window
         }
         self._prune_at = max(PRUNE_AT, 2 * (len(self._group_sent) + len(self._private_last)))
 

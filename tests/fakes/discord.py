@@ -268,6 +268,10 @@ class FakeDiscord:
         """Answer the next `times` calls matching e.g. "POST /channels/*/messages" with a 429."""
         self._rate_limits.append([route, times, retry_after])
 
+    def clear_rate_limits(self) -> None:
+        """Answer every call normally again."""
+        self._rate_limits.clear()
+
     def age_interaction(self, interaction_id: int, seconds: float) -> None:
         """Pretend the interaction was created `seconds` earlier (deadline and token expiry)."""
         self.interactions[interaction_id].created -= seconds
