@@ -23,6 +23,9 @@ from core.seats import Team
 
 CanMessage = Callable[[], Awaitable[bool]]
 
+#: The buttons of a hand message: a card, a move, "clear".
+HAND_VERBS = frozenset({Verb.SELECT, Verb.PLAY, Verb.REFRESH})
+
 
 @dataclass(frozen=True, slots=True)
 class Reply:
@@ -120,16 +123,17 @@ class Interactions:
                 except ServiceError:
                     game = None
             reply = Reply(alert=self.error_text(error.code, locale), game=game)
-            if error.code == ErrorCode.STALE and game is not None:
-                # Show the player the table as it is now.
-                seat = game.seat_of(user.ref)
-                if seat is not None and game.status is GameStatus.PLAYING:
-                    return Reply(
-                        alert=reply.alert,
-                        hand=presenters.hand(game, seat, 0, self.tr, locale),
-                        seat=seat,
-                        game=game,
-                    )
+            seat = None if game is None else game.seat_of(user.ref)
+            if game is None or seat is None or game.status is GameStatus.LOBBY:
+                return reply
+            if error.code == ErrorCode.STALE and game.status is GameStatus.PLAYING:
+                # Show the player his hand as it is now.
+                hand = presenters.hand(game, seat, 0, self.tr, locale)
+                return Reply(alert=reply.alert, hand=hand, seat=seat, game=game)
+            if error.code == ErrorCode.GAME_OVER and command.verb in HAND_VERBS:
+                # An old hand of a game over since: it shows how the game ended.
+                ended = await self.hand_screen(game, seat)
+                return Reply(alert=reply.alert, hand=ended, seat=seat, game=game)
             return reply
 
     async def _press(
@@ -181,9 +185,9 @@ class Interactions:
             screen = presenters.cancel_confirm(game, self.tr, table_locale)
             return Reply(screen=screen, game=game)
         if verb is Verb.CANCEL:
-            # A confirmed /stop ends the game whatever moves were made meanwhile (a
-            # repeated press finds the game over); the game id says which game.
-            game = await service.cancel(game_id, None, ref, is_admin=is_admin)
+            # The confirmation carries the game's version like every button: one drawn
+            # before the game moved on is stale (a repeated press finds it over).
+            game = await service.cancel(game_id, version, ref, is_admin=is_admin)
             return Reply(game=game)
         if verb is Verb.REMATCH:
             return Reply(game=(await service.rematch(game_id, ref)).game)
@@ -224,6 +228,17 @@ class Interactions:
         raise ServiceError(ErrorCode.MALFORMED, game_id)
 
     # --- Commands ------------------------------------------------------------------
+
+    async def hands(self, user: User) -> list[Reply]:
+        """``/hand`` (and ``/start``) in a private chat: the user's current hand in
+        every running game he sits in, oldest game first."""
+        replies = []
+        for game in self.service.games_of(user.ref):
+            seat = game.seat_of(user.ref)
+            hand = None if seat is None else await self.hand_screen(game, seat)
+            if seat is not None and hand is not None:
+                replies.append(Reply(hand=hand, seat=seat, game=game, private=True))
+        return replies
 
     async def kozel(self, chat: ChatRef, user: User, *, private: bool = False) -> Reply:
         """``/kozel``: open a lobby, or point to the running game. In a private chat it

@@ -20,6 +20,7 @@ import discord
 from adapters.discord.answer import Answer, Running
 from adapters.discord.publisher import DiscordPublisher
 from adapters.discord.refs import in_dm, is_admin, language, user_of
+from bot import presenters
 from bot.codec import CodecError, Command, Verb, decode
 from bot.errors import ServiceError
 from bot.i18n import Translator
@@ -88,7 +89,18 @@ class Presses:
             if not answer.expired:
                 self.publisher.attach_hand(reply.game.id, user_id, interaction, refresh=False)
             return
-        if reply.hand is not None and verb in HAND_VERBS:
+        on_hand = (
+            message is not None
+            and reply.game is not None
+            and presenters.is_hand(_tokens(message), reply.game.id)
+        )
+        if reply.hand is not None and verb in HAND_VERBS and not on_hand:
+            # A card or a move pressed on a message that is no hand (forged): the hand
+            # comes as an answer of its own, the message stays what it is.
+            await answer.send(reply.hand, ephemeral=True)
+            return
+        if reply.hand is not None and (verb in HAND_VERBS or verb is Verb.REFRESH) and on_hand:
+            # A card, a move, or "clear" on the hand (DM or ephemeral): shown in place.
             hand = reply.hand
             if on_ephemeral and reply.game is not None:
                 table_locale = reply.game.settings.locale
@@ -146,6 +158,15 @@ class Presses:
     async def _dm_closed_text(self, user: User, interaction: discord.Interaction[Any]) -> str:
         locale = await self.interactions.user_locale(user, language(interaction))
         return self.tr.t(locale, "discord-dm-closed")
+
+
+def _tokens(message: discord.Message) -> list[str | None]:
+    """The custom ids of a message's buttons."""
+    return [
+        getattr(child, "custom_id", None)
+        for row in message.components
+        for child in getattr(row, "children", ())
+    ]
 
 
 async def sorry(answer: Answer, interactions: Interactions, tr: Translator) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot import presenters
-from bot.codec import Command, Verb, action_arg, encode
+from bot.codec import Command, Verb, action_arg, decode, encode
 from bot.i18n import Translator
 from bot.interactions import Interactions, Target
 from bot.models import ChatRef, GameStatus, Platform
@@ -188,23 +188,33 @@ async def test_reminder_goes_privately_to_the_player_on_turn(
     assert DAN.ref != ALICE.ref
 
 
-async def test_a_confirmed_stop_ends_the_game_after_moves_meanwhile(
+async def test_an_old_cancel_confirmation_does_not_cancel_a_game_moved_on_since(
     ui: Interactions, service: GameService, tr: Translator
 ) -> None:
     game_id = await started(ui)
     asked = await ui.stop(CHAT, ALICE.ref)
     assert asked.screen is not None
-    yes = next(b.token for b in asked.screen.buttons if b.token and b.token.startswith("k:c:"))
+    old_yes = next(b.token for b in asked.screen.buttons if b.token and b.token.startswith("k:c:"))
     game = await service.game(game_id)
+    assert decode(old_yes or "").version == game.version  # like every button
     deal = game.series.current
     assert deal is not None and deal.turn is not None
     await service.play(
         game_id, game.version, PLAYERS[deal.turn].ref, safe_move(deal.view(deal.turn))
     )
-    stranger = await ui.press(EVE, yes)
+    moved = (await service.game(game_id)).version
+    stale = await ui.press(ALICE, old_yes or "")
+    assert stale.alert == tr.t("ru", "err-stale")
+    game = await service.game(game_id)
+    assert game.status is GameStatus.PLAYING and game.version == moved
+    # Asked again, the answer is of the game as it is now.
+    asked = await ui.stop(CHAT, ALICE.ref)
+    assert asked.screen is not None
+    yes = next(b.token for b in asked.screen.buttons if b.token and b.token.startswith("k:c:"))
+    stranger = await ui.press(EVE, yes or "")
     assert stranger.alert == tr.t("ru", "err-not-allowed")
-    done = await ui.press(ALICE, yes)
+    done = await ui.press(ALICE, yes or "")
     assert done.alert is None and done.game is not None
     assert done.game.status is GameStatus.CANCELLED
-    again = await ui.press(ALICE, yes)
+    again = await ui.press(ALICE, yes or "")
     assert again.alert == tr.t("ru", "err-game-over")

@@ -78,23 +78,31 @@ async def _show(
     elif reply.hand is not None and reply.game is not None and reply.seat is not None:
         game, key = reply.game, hand_key(reply.seat)
         known = game.messages.get(key)
-        if outbox.message_id((game.id, key), known) in (message.message_id, None) or chat != user:
+        current = outbox.message_id((game.id, key), known)
+        if game.status.is_open and (current in (message.message_id, None) or chat != user):
             # The player's hand message (a hand asked for elsewhere goes there too).
             outbox.show(
                 user, (game.id, key), reply.hand, version=game.version, known=known, pressed=True
             )
-        else:  # an older hand message of this game
+        elif chat == user and presenters.is_hand(_tokens(message), game.id):
+            # An older hand message of this game, in his private chat: it shows the
+            # hand as it is now. Any other message stays what it is.
             outbox.edit(chat, message.message_id, reply.hand)
     if reply.screen is not None:
         target = user if reply.private else chat
         outbox.send(target, reply.screen, thread=None if reply.private else thread)
 
 
-def _is_confirmation(message: Message | InaccessibleMessage) -> bool:
-    """Whether the pressed message asks to confirm a cancel (it has a CANCEL button)."""
+def _tokens(message: Message | InaccessibleMessage) -> list[str | None]:
+    """The callback data of a message's buttons."""
     markup = message.reply_markup if isinstance(message, Message) else None
     rows = markup.inline_keyboard if markup is not None else []
-    return any(_verb(button.callback_data) is Verb.CANCEL for row in rows for button in row)
+    return [button.callback_data for row in rows for button in row]
+
+
+def _is_confirmation(message: Message | InaccessibleMessage) -> bool:
+    """Whether the pressed message asks to confirm a cancel (it has a CANCEL button)."""
+    return any(_verb(data) is Verb.CANCEL for data in _tokens(message))
 
 
 def _verb(data: str | None) -> Verb | None:
