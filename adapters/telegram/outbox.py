@@ -234,6 +234,7 @@ class Outbox:
         quiet: bool = False,
         linger: bool = False,
         pressed: bool = False,
+        fresh: bool = False,
     ) -> None:
         """Show ``screen`` in a slot's message: edit it in place, or send it the first
         time. ``screen`` may be a :data:`Render`, called only when the message is
@@ -243,10 +244,15 @@ class Outbox:
 
         ``pressed``: the screen answers the player's press (his selected cards). A
         screen of the game that is not newer than it does not replace it: the game
-        has not changed since, and the player's selection stays."""
+        has not changed since, and the player's selection stays.
+
+        ``fresh``: the screen goes out as a new message, which the slot shows from
+        then on (a player asked for his hand: it comes at the bottom of the chat)."""
         state = self._slots.get(slot)
         if state is None:
             state = self._slots[slot] = _SlotState(chat_id, _message_id(known))
+        if fresh:
+            state.message_id, state.shown = None, None
         if version < state.version or (not pressed and version <= state.pressed):
             self.stats.skipped += 1
             return  # an older state than one already queued or shown

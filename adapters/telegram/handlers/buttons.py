@@ -79,14 +79,15 @@ async def _show(
         game, key = reply.game, hand_key(reply.seat)
         known = game.messages.get(key)
         current = outbox.message_id((game.id, key), known)
-        if game.status.is_open and (current in (message.message_id, None) or chat != user):
+        # Only a hand message of this game in his private chat shows a hand in place;
+        # any other message stays what it is.
+        on_hand = chat == user and presenters.is_hand(_tokens(message), game.id)
+        if game.status.is_open and (current in (message.message_id, None) or not on_hand):
             # The player's hand message (a hand asked for elsewhere goes there too).
             outbox.show(
                 user, (game.id, key), reply.hand, version=game.version, known=known, pressed=True
             )
-        elif chat == user and presenters.is_hand(_tokens(message), game.id):
-            # An older hand message of this game, in his private chat: it shows the
-            # hand as it is now. Any other message stays what it is.
+        elif on_hand:  # an older hand message of this game: the hand as it is now
             outbox.edit(chat, message.message_id, reply.hand)
     if reply.screen is not None:
         target = user if reply.private else chat

@@ -2,23 +2,24 @@
 
 A player the bot could not write to got a ``t.me/<bot>?start=j<game>_<team>``
 button in the group; it opens this chat and sends ``/start j<game>_<team>``: the
-bot can write now, so the player is seated, and gets the hand if the game runs.
+bot can write now, so the player is seated. ``/start`` and ``/hand`` then send the
+player's current hand of every running game he sits in (whatever became of the
+older hand messages).
 """
 
 from __future__ import annotations
 
 from aiogram import F, Router
-from aiogram.filters import CommandObject, CommandStart
+from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.publisher import hand_key
 from adapters.telegram.render import parse_join_payload, user_of
 from bot import presenters
-from bot.codec import Command, Verb, encode
 from bot.errors import ErrorCode, ServiceError
 from bot.interactions import Interactions
-from bot.models import GameStatus, User
+from bot.models import User
 from bot.presenters import Screen
 from bot.service import GameService
 from core.seats import Team
@@ -31,6 +32,8 @@ async def start(
     interactions: Interactions,
     outbox: Outbox,
 ) -> None:
+    """``/start``: a greeting (or why the deep link's seat was not taken), then the
+    player's hand in every running game he sits in."""
     if message.from_user is None:
         return
     outbox.reachable(message.from_user.id)
@@ -42,8 +45,18 @@ async def start(
         alert = await _join(service, interactions, user, *target, locale)
     screen = Screen(alert) if alert else presenters.dm_hello(interactions.tr, locale)
     outbox.send(message.chat.id, screen)
-    if target is not None:
-        await _post_hand(interactions, outbox, user, target[0], message.from_user.language_code)
+    await _post_hands(interactions, outbox, user)
+
+
+async def hand(message: Message, interactions: Interactions, outbox: Outbox) -> None:
+    """``/hand``: the player's hand in every running game he sits in, as new messages."""
+    if message.from_user is None:
+        return
+    outbox.reachable(message.from_user.id)
+    user = user_of(message.from_user)
+    if not await _post_hands(interactions, outbox, user):
+        locale = await interactions.user_locale(user, message.from_user.language_code)
+        outbox.send(message.chat.id, Screen(interactions.tr.t(locale, "notice-no-hand")))
 
 
 async def _join(
@@ -63,21 +76,28 @@ async def _join(
     return None
 
 
-async def _post_hand(
-    interactions: Interactions, outbox: Outbox, user: User, game_id: int, language: str | None
-) -> None:
-    """A seated player of a running game gets the hand (the first one may have failed)."""
-    token = encode(Command(Verb.SHOW_HAND, game_id, 0))
-    reply = await interactions.press(user, token, platform_language=language)
-    game, seat = reply.game, reply.seat
-    if reply.hand is None or game is None or seat is None or game.status is not GameStatus.PLAYING:
-        return
-    key = hand_key(seat)
-    slot, known = (game.id, key), game.messages.get(key)
-    outbox.show(int(user.ref.id), slot, reply.hand, version=game.version, known=known, pressed=True)
+async def _post_hands(interactions: Interactions, outbox: Outbox, user: User) -> int:
+    """Each current hand of the user as a new message, which his hand's slot shows from
+    then on (older hand messages redraw the current hand when pressed); how many."""
+    replies = await interactions.hands(user)
+    for reply in replies:
+        game, seat, screen = reply.game, reply.seat, reply.hand
+        assert game is not None and seat is not None and screen is not None
+        key = hand_key(seat)
+        outbox.show(
+            int(user.ref.id),
+            (game.id, key),
+            screen,
+            version=game.version,
+            known=game.messages.get(key),
+            pressed=True,
+            fresh=True,
+        )
+    return len(replies)
 
 
 def router() -> Router:
     private = Router(name=__name__)
     private.message.register(start, CommandStart(), F.chat.type == "private")
+    private.message.register(hand, Command("hand"), F.chat.type == "private")
     return private
