@@ -9,7 +9,7 @@ from bot.codec import Command, Verb, action_arg, decode, encode
 from bot.i18n import Translator
 from bot.interactions import Interactions, Target
 from bot.models import ChatRef, GameStatus, Platform
-from bot.ports import Change, ChangeKind, Storage
+from bot.ports import Change, ChangeKind, Owed, OwedKind, Storage
 from bot.service import GameService
 from core.ai import safe_move
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAT, DAN, EVE, PLAYERS
@@ -218,3 +218,37 @@ async def test_an_old_cancel_confirmation_does_not_cancel_a_game_moved_on_since(
     assert done.game.status is GameStatus.CANCELLED
     again = await ui.press(ALICE, yes or "")
     assert again.alert == tr.t("ru", "err-game-over")
+
+
+async def test_a_restored_game_shows_what_it_owes_first_then_its_table_and_hands(
+    ui: Interactions, service: GameService, storage: Storage, tr: Translator
+) -> None:
+    game_id = await started(ui)
+    game = await service.game(game_id)
+    while not game.series.deals[0].is_over:
+        deal = game.series.current
+        assert deal is not None and deal.turn is not None
+        action = safe_move(deal.view(deal.turn))
+        await service.play(game_id, game.version, PLAYERS[deal.turn].ref, action)
+        game = await service.game(game_id)
+    [owed] = await storage.owed_messages()
+    assert (owed.kind, owed.number) == (OwedKind.DEAL_RESULT, 0)
+    never = Owed(game_id, owed.version, 1, OwedKind.DEAL_RESULT, 5)  # no such deal
+    out = await ui.outputs(game, Change(ChangeKind.RESTORED, owed=(owed, never)))
+    assert [(o.target, o.owed) for o in out] == [
+        (Target.CHAT, owed),
+        (Target.TABLE, None),
+        *[(Target.HAND, None)] * 4,
+    ]
+    result = game.series.deals[0].result
+    assert result is not None
+    assert out[0].screen == presenters.deal_result(game, 0, result, tr, "ru")
+    assert out[1].screen == ui.table_screen(game)
+    assert [o.screen for o in out[2:]] == [await ui.hand_screen(game, seat) for seat in range(4)]
+    # A message the game cannot draw is owed no more; the other one still is.
+    assert await storage.owed_messages() == [owed]
+    assert ui.lazy_outputs(game, Change(ChangeKind.RESTORED, owed=(owed,))) is None
+    assert ui.lazy_outputs(game, Change(ChangeKind.RESTORED)) == [
+        (Target.TABLE, None, None),
+        *[(Target.HAND, seat, user.ref) for seat, user in enumerate(PLAYERS)],
+    ]
