@@ -305,7 +305,8 @@ def _write_save(db: sqlite3.Connection, save: _Save) -> None:
     db.executemany(_INSERT_DEAL, save.deals)
     if save.series is not None:
         db.execute(_INSERT_SERIES, save.series)
-    db.executemany(_INSERT_OWED, save.owed)
+    if save.owed:
+        db.executemany(_INSERT_OWED, save.owed)
 
 
 def _rollback(db: sqlite3.Connection) -> None:
