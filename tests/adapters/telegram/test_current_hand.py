@@ -47,6 +47,7 @@ async def test_hand_and_start_send_the_current_hand_of_every_game_he_sits_in(h: 
     before = len(h.tg.messages(alice.id))
 
     await h.tg.send_text(alice, alice.id, "/hand")
+    await h.tg.wait_for(lambda t: len(t.messages(alice.id)) >= before + 3)  # the command, 2 hands
     await h.settle()
     new = h.tg.messages(alice.id)[before + 1 :]  # after the command itself
     assert [m.text for m in new] == [h.hand_text(group, 0), h.hand_text(solo, 0)]
@@ -56,6 +57,7 @@ async def test_hand_and_start_send_the_current_hand_of_every_game_he_sits_in(h: 
 
     before = len(h.tg.messages(alice.id))
     await h.tg.send_text(alice, alice.id, "/start")
+    await h.tg.wait_for(lambda t: len(t.messages(alice.id)) >= before + 4)
     await h.settle()
     texts = [m.text for m in h.tg.messages(alice.id)[before + 1 :]]
     hello = presenters.dm_hello(h.tr, "en").text
@@ -73,6 +75,7 @@ async def test_hand_without_a_running_game_says_so(h: Harness) -> None:
     bob = h.user(2, "Bob")
     before = len(h.tg.messages(bob.id))
     await h.tg.send_text(bob, bob.id, "/hand")
+    await h.tg.wait_for(lambda t: len(t.messages(bob.id)) >= before + 2)  # the command, the answer
     await h.settle()
     [answer] = h.tg.messages(bob.id)[before + 1 :]
     assert answer.text == h.tr.t("en", "notice-no-hand")
