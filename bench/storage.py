@@ -8,6 +8,12 @@ Prints ``name: value`` lines:
   deal and series results when a move scored them), as the bot does. The database
   is a fresh file in a temporary folder (WAL, ``synchronous = NORMAL``).
 - ``memory_saves_per_second``: the same against ``MemoryStorage``.
+- ``postgres_saves_per_second`` (``--storage postgres``, printed next to SQLite's):
+  the same against ``PostgresStorage`` on a PostgreSQL server the benchmark starts
+  in a temporary folder (:class:`adapters.postgres.local.LocalServer`, with the
+  server's default durability: ``fsync`` and ``synchronous_commit`` on), a fresh
+  database each run, the pool's default ten connections, over a Unix socket. Every
+  save is fenced on the version it starts from, as the service's are.
 - ``game_rows_per_second``: ``bot.rows.game_to_row`` (mostly the series snapshot)
   of the games at the end of a run, without a snapshot cache: what a save paid
   before the storages kept one, and what ``create_game`` pays.
@@ -29,6 +35,8 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from adapters.postgres import PostgresStorage
+from adapters.postgres.local import LocalServer
 from adapters.sqlite import SqliteStorage
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, SeatKind, UserRef
@@ -82,7 +90,7 @@ async def play(storage: Storage, game: Game, rng: random.Random, moves: int) -> 
             action_to_json(action),
             game.updated_at,
         )
-        await storage.save_game(game, [logged], deals=deals, series=result)
+        await storage.save_game(game, [logged], deals=deals, series=result, base=game.version - 1)
         saves += 1
     return saves
 
@@ -118,8 +126,20 @@ async def _open_memory(path: Path) -> Storage:
     return MemoryStorage()
 
 
+class _Postgres:
+    """Opens a fresh database on the benchmark's own server for each run."""
+
+    def __init__(self, server: LocalServer) -> None:
+        self.server = server
+        self.runs = 0
+
+    async def __call__(self, path: Path) -> Storage:
+        self.runs += 1
+        return await PostgresStorage.open(self.server.create_database(f"bench_{self.runs}"))
+
+
 async def _close(storage: Storage) -> None:
-    if isinstance(storage, SqliteStorage):
+    if isinstance(storage, SqliteStorage | PostgresStorage):
         await storage.close()
 
 
@@ -152,11 +172,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200, help="games saving at once")
     parser.add_argument("--moves", type=int, default=60, help="moves (saves) per game")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs; the median is shown")
+    parser.add_argument(
+        "--storage",
+        choices=["all", "postgres"],
+        default="all",
+        help="all: SQLite, memory and the row codec; postgres: PostgreSQL next to SQLite",
+    )
     args = parser.parse_args(argv)
 
     sqlite_rate, _ = _median_rate(_open_sqlite, args)
-    memory_rate, games = _median_rate(_open_memory, args)
     print(f"sqlite_saves_per_second: {sqlite_rate:.0f}")
+    if args.storage == "postgres":
+        with LocalServer(durable=True) as server:
+            postgres_rate, _ = _median_rate(_Postgres(server), args)
+        print(f"postgres_saves_per_second: {postgres_rate:.0f}")
+        return
+    memory_rate, games = _median_rate(_open_memory, args)
     print(f"memory_saves_per_second: {memory_rate:.0f}")
     print(f"game_rows_per_second: {_rows_per_second(games, max(args.repeat, 5)):.0f}")
 

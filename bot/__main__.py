@@ -2,22 +2,30 @@
 
 With a Telegram and/or Discord token in the environment or ``.env`` it runs the
 bots of those platforms in one process (a failure of one is logged and does not
-stop the other); with no token it plays a game in the terminal. This module is
-the one place in ``bot/`` that names the adapters.
+stop the other); with no token it plays a game in the terminal. ``--platform
+telegram`` (or ``discord``) runs one platform's bot only: that process restores,
+times and drives only that platform's games, so two such processes can share one
+PostgreSQL database. This module is the one place in ``bot/`` that names the
+adapters.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
 import sys
+from collections.abc import Callable, Collection, Sequence
 
 from pydantic import ValidationError
 
 from bot import redact
 from bot.i18n import Translator
 from bot.interactions import Interactions
+from bot.logs import configure
+from bot.metrics import Metrics
+from bot.models import Platform
 from bot.rows import DatabaseInUse
 from bot.service import GameService
 from bot.settings import Settings, settings_problem
@@ -26,15 +34,23 @@ from bot.supervise import AllPlatformsFailed, Backoff, Run, supervise_all
 log = logging.getLogger("kozel")
 
 
-async def run_platforms(settings: Settings, *, backoff: Backoff | None = None) -> None:
-    """Run the bot of every platform that has a token, until cancelled. A platform
-    that fails is started again (see :mod:`bot.supervise`); raises
+async def run_platforms(
+    settings: Settings,
+    platforms: Collection[Platform] | None = None,
+    *,
+    backoff: Backoff | None = None,
+) -> None:
+    """Run the bot of every platform that has a token (of ``platforms`` only, if
+    given: the games of the others belong to other processes), until cancelled. A
+    platform that fails is started again (see :mod:`bot.supervise`); raises
     :class:`~bot.supervise.AllPlatformsFailed` once every one refused the bot, and
-    :class:`~bot.rows.DatabaseInUse` if another process runs on the database."""
-    from adapters.sqlite import SqliteStorage
+    :class:`~bot.rows.DatabaseInUse` if another process runs on an SQLite database."""
+    from adapters.storage import describe, open_storage
 
-    async with await SqliteStorage.open(settings.database_url, exclusive=True) as storage:
+    async with await open_storage(settings.database_url) as storage:
+        log.info("storage: %s", describe(storage))
         tr = Translator.from_dir(default=settings.default_locale)
+        metrics = Metrics()
         service = GameService(
             storage,
             computer_delay=settings.computer_delay,
@@ -42,35 +58,55 @@ async def run_platforms(settings: Settings, *, backoff: Backoff | None = None) -
             turn_timeout=settings.turn_timeout,
             max_missed=settings.max_missed_turns,
             default_locale=settings.default_locale,
+            platforms=platforms,
+            metrics=metrics,
         )
-        interactions = Interactions(service, tr)
-        platforms: list[tuple[str, Run]] = []
-        if settings.telegram_bot_token is not None:
+        interactions = Interactions(service, tr, metrics)
+        ready: dict[str, Callable[[], bool]] = {}
+        runs: list[tuple[str, Run]] = []
+        wanted = set(Platform) if platforms is None else set(platforms)
+        if settings.telegram_bot_token is not None and Platform.TELEGRAM in wanted:
             from adapters.telegram import TelegramAdapter
 
             async def telegram() -> None:
-                await TelegramAdapter(settings, service, interactions, tr).run()
+                adapter = TelegramAdapter(settings, service, interactions, tr)
+                ready["telegram"] = lambda: adapter.ready
+                await adapter.run()
 
-            platforms.append(("Telegram", telegram))
-        if settings.discord_bot_token is not None:
+            ready["telegram"] = lambda: False
+            runs.append(("Telegram", telegram))
+        if settings.discord_bot_token is not None and Platform.DISCORD in wanted:
             from adapters.discord import DiscordAdapter
 
             async def discord() -> None:
-                await DiscordAdapter(settings, service, interactions, tr).run()
+                adapter = DiscordAdapter(settings, service, interactions, tr)
+                ready["discord"] = lambda: adapter.ready
+                await adapter.run()
 
-            platforms.append(("Discord", discord))
+            ready["discord"] = lambda: False
+            runs.append(("Discord", discord))
+        health = None
         timers: asyncio.Task[None] | None = None
         try:
+            if settings.metrics_port is not None:
+                from adapters.health import HealthServer
+
+                health = HealthServer(
+                    metrics, storage, ready, host=settings.metrics_host, port=settings.metrics_port
+                )
+                await health.start()
             games = await service.restore()
             log.info("resumed %d open games", len(games))
             timers = asyncio.create_task(service.run_timers())
-            await supervise_all(platforms, backoff or Backoff())
+            await supervise_all(runs, backoff or Backoff())
         finally:
             if timers is not None:
                 timers.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await timers
             await service.close()
+            if health is not None:
+                await health.stop()
 
 
 def secrets_of(settings: Settings) -> list[str]:
@@ -83,23 +119,50 @@ def secrets_of(settings: Settings) -> list[str]:
     return [secret.get_secret_value() for secret in found if secret is not None]
 
 
-def main() -> int:
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", description="Run the Kozel bots (a terminal game without tokens)."
+    )
+    parser.add_argument(
+        "--platform",
+        choices=[Platform.TELEGRAM.value, Platform.DISCORD.value],
+        action="append",
+        help="run only this platform's bot and own only its games (repeatable;"
+        " default: every platform with a token). Processes of different platforms"
+        " can share one PostgreSQL database.",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
     try:
         settings = Settings()
     except ValidationError as error:
         print(settings_problem(error), file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    configure(settings.log_level, settings.log_format)
     redact.install(secrets_of(settings))
-    if not settings.has_platform:
+    platforms = None if args.platform is None else {Platform(name) for name in args.platform}
+    if platforms is not None:
+        tokens = {
+            Platform.TELEGRAM: settings.telegram_bot_token,
+            Platform.DISCORD: settings.discord_bot_token,
+        }
+        missing = sorted(p.value for p in platforms if tokens[p] is None)
+        if missing:
+            print(
+                f"--platform {missing[0]} needs {missing[0].upper()}_BOT_TOKEN"
+                " (in the environment or .env)",
+                file=sys.stderr,
+            )
+            return 2
+    elif not settings.has_platform:
         from adapters.console import play_main
 
         return play_main([], settings=settings)
     try:
-        asyncio.run(run_platforms(settings))
+        asyncio.run(run_platforms(settings, platforms))
     except KeyboardInterrupt:
         return 0
     except DatabaseInUse as in_use:

@@ -11,7 +11,10 @@ Telegram (callback data, 64 bytes) and Discord (custom id, 100 characters) carry
 
 from __future__ import annotations
 
+import base64
 import functools
+import hashlib
+import hmac
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -133,3 +136,50 @@ def parse_action_arg(seat: int, arg: str) -> Action:
     except KozelError:
         raise CodecError("unknown card") from None
     return Action(seat, kind, cards)
+
+
+# --- Join links: a /start payload that seats its sender in one team of one game -------
+
+#: ``j<game id in base 36>_<team><signature>``: the signature, 22 characters of
+#: base64url, is an HMAC-SHA256 (cut to 128 bits) of the game and team under a secret
+#: key kept in the database, so a payload cannot be guessed or changed to another game
+#: or team. At most 37 characters of ``A-Za-z0-9_-`` (Telegram takes 64).
+_JOIN_PAYLOAD = re.compile(r"j([0-9a-z]{1,12})_([AB])([A-Za-z0-9_-]{22})")
+_SIGNATURE_BYTES = 16
+
+
+def _signature(key: bytes, game_id: int, team: str) -> str:
+    digest = hmac.new(key, f"join:{game_id}:{team}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:_SIGNATURE_BYTES]).decode().rstrip("=")
+
+
+def join_payload(game_id: int, team: str, key: bytes) -> str:
+    """The payload of a link that seats its sender in ``team`` ("A" or "B") of a game.
+
+    >>> payload = join_payload(1295, "B", b"k" * 32)
+    >>> payload[:6], len(payload), parse_join_payload(payload, b"k" * 32)
+    ('jzz_BS', 27, (1295, 'B'))
+    """
+    if team not in ("A", "B"):
+        raise CodecError(f"no team {team!r}")
+    return f"j{base36(game_id)}_{team}{_signature(key, game_id, team)}"
+
+
+def parse_join_payload(payload: str | None, key: bytes) -> tuple[int, str] | None:
+    """The game id and team of a payload made by :func:`join_payload` with ``key``;
+    None for anything else (a guessed, changed or foreign payload).
+
+    >>> key = b"k" * 32
+    >>> parse_join_payload("jzz_B", key), parse_join_payload(join_payload(7, "A", b"x"), key)
+    (None, None)
+    >>> forged = join_payload(7, "A", key).replace("j7_A", "j8_A")
+    >>> parse_join_payload(forged, key)
+    """
+    match = _JOIN_PAYLOAD.fullmatch(payload or "")
+    if match is None:
+        return None
+    game, team, signature = match.groups()
+    game_id = int(game, 36)
+    if not hmac.compare_digest(signature, _signature(key, game_id, team)):
+        return None
+    return game_id, team

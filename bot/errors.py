@@ -30,6 +30,10 @@ class ErrorCode(StrEnum):
     BAD_SETTING = "bad-setting"
     CANNOT_MESSAGE = "cannot-message"
     NO_STATS = "no-stats"
+    NOT_HERE = "not-here"  # a button of a game pressed outside its chat
+    NOT_YOURS = "not-yours"  # a press on a message only another user sees
+    NOT_MEMBER = "not-member"  # joining a game of a chat one is not a member of
+    BAD_LINK = "bad-link"  # a join link not made by this bot (or not for this game)
 
 
 class ServiceError(Exception):

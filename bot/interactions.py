@@ -7,14 +7,24 @@ ephemeral answers. No platform writes a flow of its own.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from bot import presenters
-from bot.codec import CodecError, Command, Verb, decode, parse_action_arg
+from bot.codec import (
+    CodecError,
+    Command,
+    Verb,
+    decode,
+    join_payload,
+    parse_action_arg,
+    parse_join_payload,
+)
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import Translator, normalize_locale
+from bot.metrics import Metrics
 from bot.models import ChatRef, Game, GameStatus, User, UserRef
 from bot.ports import Change, ChangeKind, Owed, OwedKind
 from bot.presenters import Screen
@@ -22,9 +32,31 @@ from bot.service import LOCALES, GameService
 from core.seats import Team
 
 CanMessage = Callable[[], Awaitable[bool]]
+#: A question about the presser in a chat, asked of the platform: is he an admin
+#: there, is he a member there. Always asked about the GAME's chat.
+ChatCheck = Callable[[ChatRef], Awaitable[bool]]
+
+#: Presses on a hand: the only ones a seated player may make outside the game's chat,
+#: in his own private chat with the bot (where his hand is).
+HAND_VERBS = frozenset({Verb.SELECT, Verb.PLAY, Verb.REFRESH, Verb.SHOW_HAND})
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """Where a button was pressed, as the platform says (never as the button's data
+    says: a user client can send any data on any message it sees).
+
+    ``chat`` is the chat of the pressed message. ``owner`` is the one user who sees
+    that message when only one does: the user of a private chat with the bot, the
+    receiver of an ephemeral message; None for a message in a group or a channel.
+    """
+
+    chat: ChatRef
+    owner: UserRef | None = None
+
 
 #: The buttons of a hand message: a card, a move, "clear".
-HAND_VERBS = frozenset({Verb.SELECT, Verb.PLAY, Verb.REFRESH})
+HAND_BUTTONS = frozenset({Verb.SELECT, Verb.PLAY, Verb.REFRESH})
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +76,11 @@ class Reply:
     seat: int | None = None
     game: Game | None = None
     dm_needed: bool = False
+    in_place: bool = False
+
+    # ``in_place``: the pressed message is the presser's own (his private chat, his
+    # ephemeral message), so a ``hand`` may replace it. Otherwise the pressed message
+    # stays as it is and the hand goes to the player's own hand message.
 
 
 class Target(StrEnum):
@@ -68,9 +105,12 @@ class Output:
 class Interactions:
     """Button presses and commands, the same on every platform."""
 
-    def __init__(self, service: GameService, tr: Translator) -> None:
+    def __init__(
+        self, service: GameService, tr: Translator, metrics: Metrics | None = None
+    ) -> None:
         self.service = service
         self.tr = tr
+        self.metrics = metrics
 
     # --- Locales -------------------------------------------------------------------
 
@@ -92,56 +132,110 @@ class Interactions:
         user: User,
         token: str,
         *,
+        where: Pressed,
         platform_language: str | None = None,
-        is_admin: bool = False,
+        is_admin: ChatCheck | None = None,
+        is_member: ChatCheck | None = None,
         can_message: CanMessage | None = None,
     ) -> Reply:
         """Handle a pressed button. Never raises for a bad press: every refusal is an
         alert in the user's language, and nothing changes.
 
+        Before anything else the press must belong where it was pressed
+        (:func:`place_refusal`): the game is the pressed chat's, or the press is on a
+        hand in the seated player's own private chat. ``is_admin`` and ``is_member``
+        are asked about the game's chat (a chat admin may cancel; only a member may
+        join); without them the presser is neither an admin nor checked for
+        membership.
+
         The user's language is the one he chose with ``/lang``, else the language of
         the game's table (as in :meth:`outputs`, so a hand keeps its language), else
         his platform's."""
+        started = time.perf_counter()
+        try:
+            return await self._handle_press(
+                user,
+                token,
+                where=where,
+                platform_language=platform_language,
+                is_admin=is_admin,
+                is_member=is_member,
+                can_message=can_message,
+            )
+        finally:
+            if self.metrics is not None:
+                self.metrics.pressed(user.ref.platform.value, time.perf_counter() - started)
+
+    async def _handle_press(
+        self,
+        user: User,
+        token: str,
+        *,
+        where: Pressed,
+        platform_language: str | None,
+        is_admin: ChatCheck | None,
+        is_member: ChatCheck | None,
+        can_message: CanMessage | None,
+    ) -> Reply:
         try:
             command = decode(token)
         except CodecError:
+            self._count_refusal(ErrorCode.MALFORMED)
             locale = await self.user_locale(user, platform_language)
             return Reply(alert=self.error_text(ErrorCode.MALFORMED, locale))
-        table_locale: str | None
+        game: Game | None = None
         try:
-            table_locale = (await self.service.game(command.game_id)).settings.locale
-        except ServiceError:
-            table_locale = platform_language
-        locale = await self.user_locale(user, table_locale)
-        try:
-            return await self._press(user, command, locale, is_admin, can_message)
+            game = await self.service.game(command.game_id)
+            refusal = place_refusal(game, user.ref, command.verb, where)
         except ServiceError as error:
-            game = None
-            if error.game_id is not None:
-                try:
-                    game = await self.service.game(error.game_id)
-                except ServiceError:
-                    game = None
-            reply = Reply(alert=self.error_text(error.code, locale), game=game)
-            seat = None if game is None else game.seat_of(user.ref)
-            if game is None or seat is None or game.status is GameStatus.LOBBY:
-                return reply
-            if error.code == ErrorCode.STALE and game.status is GameStatus.PLAYING:
-                # Show the player his hand as it is now.
-                hand = presenters.hand(game, seat, 0, self.tr, locale)
-                return Reply(alert=reply.alert, hand=hand, seat=seat, game=game)
-            if error.code == ErrorCode.GAME_OVER and command.verb in HAND_VERBS:
-                # An old hand of a game over since: it shows how the game ended.
-                ended = await self.hand_screen(game, seat)
-                return Reply(alert=reply.alert, hand=ended, seat=seat, game=game)
+            refusal = error.code
+        if refusal is not None or game is None:
+            # Nothing of another chat's game is shown, not even its language.
+            code = refusal or ErrorCode.UNKNOWN_GAME
+            self._count_refusal(code)
+            locale = await self.user_locale(user, platform_language)
+            return Reply(alert=self.error_text(code, locale))
+        locale = await self.user_locale(user, game.settings.locale)
+        in_place = where.owner == user.ref
+        try:
+            reply = await self._press(user, command, locale, is_admin, is_member, can_message)
+        except ServiceError as error:
+            self._count_refusal(error.code)
+            reply = await self._refused(user, error, command.verb, locale)
+        return replace(reply, in_place=True) if in_place and reply.hand is not None else reply
+
+    async def _refused(self, user: User, error: ServiceError, verb: Verb, locale: str) -> Reply:
+        game = None
+        if error.game_id is not None:
+            try:
+                game = await self.service.game(error.game_id)
+            except ServiceError:
+                game = None
+        reply = Reply(alert=self.error_text(error.code, locale), game=game)
+        seat = None if game is None else game.seat_of(user.ref)
+        if game is None or seat is None or game.status is GameStatus.LOBBY:
             return reply
+        if error.code == ErrorCode.STALE and game.status is GameStatus.PLAYING:
+            # Show the player his hand as it is now.
+            hand = presenters.hand(game, seat, 0, self.tr, locale)
+            return Reply(alert=reply.alert, hand=hand, seat=seat, game=game)
+        if error.code == ErrorCode.GAME_OVER and verb in HAND_BUTTONS:
+            # An old hand of a game over since: it shows how the game ended.
+            ended = await self.hand_screen(game, seat)
+            return Reply(alert=reply.alert, hand=ended, seat=seat, game=game)
+        return reply
+
+    def _count_refusal(self, reason: str) -> None:
+        if self.metrics is not None:
+            self.metrics.refused(reason)
 
     async def _press(
         self,
         user: User,
         command: Command,
         locale: str,
-        is_admin: bool,
+        is_admin: ChatCheck | None,
+        is_member: ChatCheck | None,
         can_message: CanMessage | None,
     ) -> Reply:
         service, verb, game_id, version = (
@@ -154,6 +248,9 @@ class Interactions:
         if verb is Verb.JOIN or verb is Verb.ADD_COMPUTER:
             team = _team(command.arg, game_id)
             if verb is Verb.JOIN:
+                game = await service.game(game_id)
+                if is_member is not None and not await is_member(game.chat):
+                    raise ServiceError(ErrorCode.NOT_MEMBER, game_id)
                 if can_message is not None and not await can_message():
                     return Reply(
                         alert=self.error_text(ErrorCode.CANNOT_MESSAGE, locale),
@@ -179,7 +276,7 @@ class Interactions:
             game = await service.game(game_id)
             if not game.status.is_open:
                 raise ServiceError(ErrorCode.GAME_OVER, game_id)
-            if ref != game.creator and not is_admin:
+            if ref != game.creator and not await _admin(is_admin, game):
                 raise ServiceError(ErrorCode.NOT_ALLOWED, game_id)
             table_locale = game.settings.locale
             screen = presenters.cancel_confirm(game, self.tr, table_locale)
@@ -187,8 +284,9 @@ class Interactions:
         if verb is Verb.CANCEL:
             # The confirmation carries the game's version like every button: one drawn
             # before the game moved on is stale (a repeated press finds it over).
-            game = await service.cancel(game_id, version, ref, is_admin=is_admin)
-            return Reply(game=game)
+            game = await service.game(game_id)
+            admin = ref != game.creator and await _admin(is_admin, game)
+            return Reply(game=await service.cancel(game_id, version, ref, is_admin=admin))
         if verb is Verb.REMATCH:
             return Reply(game=(await service.rematch(game_id, ref)).game)
         if verb is Verb.REFRESH:
@@ -226,6 +324,51 @@ class Interactions:
             screen = presenters.hand(game, seat, selection, self.tr, locale)
             return Reply(hand=screen, seat=seat, game=game, private=True)
         raise ServiceError(ErrorCode.MALFORMED, game_id)
+
+    # --- Join links ----------------------------------------------------------------
+
+    async def join_link(self, game: Game, team: str) -> str:
+        """The payload of a private-chat link that seats its sender in ``team`` of
+        ``game`` (for a player the bot could not write to yet)."""
+        return join_payload(game.id, team, await self.service.link_key())
+
+    async def join_by_link(
+        self,
+        user: User,
+        payload: str,
+        *,
+        is_member: ChatCheck,
+        platform_language: str | None = None,
+    ) -> Reply:
+        """Seat the sender of a join link made by :meth:`join_link`, if he is a member
+        of the game's chat. Every refusal is an alert and changes nothing; a player
+        already seated is not refused (nor moved). A seated player of a running game
+        gets his hand (``hand``, ``seat``)."""
+        target = parse_join_payload(payload, await self.service.link_key())
+        if target is None:
+            locale = await self.user_locale(user, platform_language)
+            return Reply(alert=self.error_text(ErrorCode.BAD_LINK, locale))
+        game_id, team = target
+        try:
+            game = await self.service.game(game_id)
+        except ServiceError as error:
+            locale = await self.user_locale(user, platform_language)
+            return Reply(alert=self.error_text(error.code, locale))
+        locale = await self.user_locale(user, game.settings.locale)
+        try:
+            if game.chat.platform is not user.ref.platform:
+                raise ServiceError(ErrorCode.BAD_LINK, game_id)
+            if not await is_member(game.chat):
+                raise ServiceError(ErrorCode.NOT_MEMBER, game_id)
+            if game.seat_of(user.ref) is None:  # a link pressed twice seats him once
+                game = await self.service.join(game_id, None, user, Team[team])
+        except ServiceError as error:
+            return Reply(alert=self.error_text(error.code, locale))
+        seat = game.seat_of(user.ref)
+        if seat is None or game.status is not GameStatus.PLAYING:
+            return Reply(game=game, seat=seat)
+        hand = presenters.hand(game, seat, 0, self.tr, locale)
+        return Reply(game=game, seat=seat, hand=hand, private=True, in_place=False)
 
     # --- Commands ------------------------------------------------------------------
 
@@ -418,6 +561,31 @@ class Interactions:
             return None
         hands = [(Target.HAND, seat, player.user) for seat, player in game.humans]
         return [(Target.TABLE, None, None), *hands]
+
+
+def place_refusal(game: Game, user: UserRef, verb: Verb, where: Pressed) -> str | None:
+    """Why a press of ``verb`` on ``game`` by ``user`` does not belong where it was
+    pressed (an error code), or None when it does.
+
+    - a message only another user sees is his: nobody else presses on it;
+    - a game's buttons work in the game's chat (a user of another platform has none);
+    - a hand's buttons work also in the seated player's own private chat.
+    """
+    platform = game.chat.platform
+    if user.platform is not platform or where.chat.platform is not platform:
+        return ErrorCode.NOT_HERE
+    if where.owner is not None and where.owner != user:
+        return ErrorCode.NOT_YOURS
+    if where.chat.id == game.chat.id:
+        return None
+    if verb in HAND_VERBS and where.owner == user and game.seat_of(user) is not None:
+        return None
+    return ErrorCode.NOT_HERE
+
+
+async def _admin(is_admin: ChatCheck | None, game: Game) -> bool:
+    """Whether the presser is an admin of the game's chat (never of the pressed one)."""
+    return is_admin is not None and await is_admin(game.chat)
 
 
 def _team(arg: str, game_id: int) -> Team:

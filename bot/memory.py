@@ -10,6 +10,7 @@ under asyncio, as a SQLite transaction is.
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Iterator, Sequence
 
 from bot.models import ChatRef, Game, Platform, SeatKind, User, UserRef
@@ -27,6 +28,7 @@ from bot.rows import (
     OwedRow,
     ParticipantRow,
     SeriesRow,
+    StaleGame,
     UserRow,
     action_from_row,
     chat_from_row,
@@ -68,6 +70,7 @@ class MemoryStorage:
         self._last_id = 0
         #: Games that no longer load, with the reason, as SQLite's ``set_aside_games``.
         self._set_aside: dict[int, str] = {}
+        self._secrets: dict[str, bytes] = {}
         #: Every save snapshots the game's series: this keeps the deals' text.
         self._snapshots = SnapshotCache()
 
@@ -110,13 +113,18 @@ class MemoryStorage:
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
         owed: Sequence[Owed] = (),
+        base: int | None = None,
     ) -> None:
         """Replace the game's row and seats, append its new actions, keep the results
-        it reached and the messages it owes, all or nothing."""
+        it reached and the messages it owes, all or nothing; only from version
+        ``base`` if it is given."""
         new = check_actions(game, actions)
         owed_rows = check_owed(game, owed)
         if game.id not in self._games:
             raise NoSuchGame(game.id)
+        stored = self._games[game.id]["version"]
+        if base is not None and stored != base:
+            raise StaleGame(game.id, base, stored)
         log = self._actions.setdefault(game.id, {})
         for row in new:
             if row["version"] in log:
@@ -329,3 +337,8 @@ class MemoryStorage:
         settings = self._chats.pop(old_key, None)
         if settings is not None and new_key not in self._chats:
             self._chats[new_key] = {**settings, "platform": new_key[0], "id": new_key[1]}
+
+    # --- Secrets ----------------------------------------------------------------------
+
+    async def secret(self, name: str) -> bytes:
+        return self._secrets.setdefault(name, secrets.token_bytes(32))

@@ -1,6 +1,7 @@
 """Ports: what the application needs from the outside, as Protocols.
 
-Storage is SQLite in production (``adapters.sqlite``) and in memory in tests
+Storage is SQLite (``adapters.sqlite``, the default) or PostgreSQL
+(``adapters.postgres``, for several processes) in production and in memory in tests
 (``bot.memory``); publishers are the platform adapters (Telegram, Discord, console),
 which turn a :class:`Change` into messages.
 """
@@ -111,9 +112,16 @@ class Storage(Protocol):
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
         owed: Sequence[Owed] = (),
+        base: int | None = None,
     ) -> None:
         """Save the game, append its new actions, keep the deal and series results
-        it reached (each kept once) and the messages it owes, in one transaction."""
+        it reached (each kept once) and the messages it owes, in one transaction.
+
+        ``base`` fences the write: the version the stored game must still have (the
+        one the change was made from). If another writer moved it on, the save raises
+        :class:`bot.rows.StaleGame` and keeps nothing (no owed message either). None
+        writes whatever is stored.
+        """
         ...
 
     async def owed_messages(self) -> list[Owed]:
@@ -163,6 +171,11 @@ class Storage(Protocol):
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
         """A chat changed its id (Telegram group -> supergroup): move its games and
         settings."""
+        ...
+
+    async def secret(self, name: str) -> bytes:
+        """The named secret key (32 random bytes), made on first use and kept: every
+        later call, also from another process on the same database, returns it."""
         ...
 
 

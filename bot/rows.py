@@ -64,6 +64,20 @@ class NoSuchGame(StorageError, LookupError):
         self.game_id = game_id
 
 
+class StaleGame(StorageError):
+    """The stored game is no longer at the version the save started from: another
+    writer (a second process, say) saved it first. Nothing of the save was kept; the
+    press that led to it is a stale press."""
+
+    def __init__(self, game_id: int, expected: int, stored: int) -> None:
+        super().__init__(
+            f"game {game_id} is at version {stored}, not {expected} as the save expected"
+        )
+        self.game_id = game_id
+        self.expected = expected
+        self.stored = stored
+
+
 class DuplicateAction(StorageError):
     """An action with this game id and version is already logged: the log is
     append-only, so a retried save must not log it twice."""

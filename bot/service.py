@@ -17,11 +17,13 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import normalize_locale
+from bot.logs import game_context
+from bot.metrics import Metrics
 from bot.models import (
     TURN_TIMEOUTS,
     ChatRef,
@@ -47,6 +49,7 @@ from bot.ports import (
     Storage,
     UserStats,
 )
+from bot.rows import DuplicateAction, StaleGame
 from core.ai import (
     DEFAULT_LEVEL,
     LEVEL_NAMES,
@@ -70,6 +73,8 @@ log = logging.getLogger(__name__)
 COMPUTER_NAMES = tuple(f"bot-name-{i}" for i in range(1, 9))
 LOCALES = ("ru", "en")
 RULE_SETS = ("yard",)
+#: The name of the join links' key among the storage's secrets.
+LINK_SECRET = "join-links"
 
 
 class SystemClock:
@@ -129,8 +134,14 @@ class GameService:
         players: Callable[[str], Player] = make_player,
         sleep: Sleep = asyncio.sleep,
         user_cache: int = 10_000,
+        platforms: Collection[Platform] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.storage = storage
+        self.metrics = metrics
+        #: The platforms whose games this process owns (None: every one): it restores
+        #: them, and runs their timers and computer players, and no other's.
+        self.platforms = None if platforms is None else frozenset(platforms)
         self.clock: Clock = clock or SystemClock()
         self.rng = rng or random.SystemRandom()
         self.computer_delay = computer_delay
@@ -157,6 +168,10 @@ class GameService:
         #: The most recently used ``user_cache`` users are kept.
         self._user_locales: OrderedDict[UserRef, str | None] = OrderedDict()
         self.user_cache = user_cache
+        #: The key that signs join links, read from storage once.
+        self._link_key: bytes | None = None
+        if metrics is not None:
+            metrics.watch_games(lambda: sum(game.status.is_open for game in self._games.values()))
 
     # --- Wiring -----------------------------------------------------------------------
 
@@ -164,11 +179,12 @@ class GameService:
         self._publishers[platform] = publisher
 
     async def restore(self) -> list[Game]:
-        """After a start: load every open game, show each one again as it was saved
-        (first the messages it still owes, in order, then its table and hands: what
-        went out before a crash may be older), and let computers and timers go on.
-        A game over since the crash is shown too while it owes messages."""
-        games = await self.storage.active_games()
+        """After a start: load every open game of this process's platforms, show each
+        one again as it was saved (first the messages it still owes, in order, then its
+        table and hands: what went out before a crash may be older), and let computers
+        and timers go on. A game over since the crash is shown too while it owes
+        messages."""
+        games = [game for game in await self.storage.active_games() if self._owns(game)]
         owed: dict[int, list[Owed]] = {}
         for item in await self.storage.owed_messages():
             owed.setdefault(item.game_id, []).append(item)
@@ -177,7 +193,7 @@ class GameService:
         shown = [*games]
         for game_id in sorted(owed.keys() - {game.id for game in games}):
             over = await self.storage.load_game(game_id)
-            if over is not None:
+            if over is not None and self._owns(over):
                 shown.append(over)
         for game in sorted(shown, key=lambda g: g.id):
             change = Change(ChangeKind.RESTORED, owed=tuple(owed.get(game.id, ())))
@@ -296,7 +312,16 @@ class GameService:
                 game.messages.pop(key, None)
             else:
                 game.messages[key] = message_id
-            await self.storage.save_game(game)
+            await self._store(game, base=game.version)
+
+    # --- Join links ----------------------------------------------------------------------
+
+    async def link_key(self) -> bytes:
+        """The secret key of join links (kept in the database, so links outlive a
+        restart and cannot be made by anyone who does not hold it)."""
+        if self._link_key is None:
+            self._link_key = await self.storage.secret(LINK_SECRET)
+        return self._link_key
 
     # --- Queries -------------------------------------------------------------------------
 
@@ -388,8 +413,8 @@ class GameService:
     async def join(
         self, game_id: int, version: int | None, user: User, team: Team | None = None
     ) -> Game:
-        """Sit down at a free seat (of ``team`` if given); a seated player changes team."""
-        await self.touch_user(user)
+        """Sit down at a free seat (of ``team`` if given); a seated player changes team.
+        A refused join keeps nothing, not even the user's name."""
 
         def change(game: Game) -> None:
             current = game.seat_of(user.ref)
@@ -400,7 +425,9 @@ class GameService:
                 game.seats[current] = None
             game.seats[seat] = Seat(SeatKind.HUMAN, user.name, user.ref)
 
-        return await self._lobby_change(game_id, version, change)
+        game = await self._lobby_change(game_id, version, change)
+        await self.touch_user(user)
+        return game
 
     async def leave(self, game_id: int, version: int | None, user: UserRef) -> Game:
         def change(game: Game) -> None:
@@ -464,7 +491,7 @@ class GameService:
     async def _lobby_change(
         self, game_id: int, version: int | None, change: Callable[[Game], None]
     ) -> Game:
-        async with self._locked(game_id) as game:
+        async with self._locked(game_id, version) as game:
             if game.status is not GameStatus.LOBBY:
                 raise ServiceError(
                     ErrorCode.GAME_STARTED if game.status.is_open else ErrorCode.GAME_OVER,
@@ -476,7 +503,7 @@ class GameService:
             game.version += 1
             game.updated_at = self.clock.now()
             try:
-                await self.storage.save_game(game)
+                await self._store(game, base=game.version - 1)
             except BaseException:
                 game.seats, game.settings = seats, settings
                 game.version -= 1
@@ -486,7 +513,7 @@ class GameService:
 
     async def start(self, game_id: int, version: int | None, user: UserRef) -> Outcome:
         """The creator starts the series once all four seats are taken."""
-        async with self._locked(game_id) as game:
+        async with self._locked(game_id, version) as game:
             if game.status is not GameStatus.LOBBY:
                 raise ServiceError(
                     ErrorCode.GAME_STARTED if game.status.is_open else ErrorCode.GAME_OVER,
@@ -508,7 +535,7 @@ class GameService:
         game.status = GameStatus.PLAYING
         game.version += 1
         self._set_deadline(game)
-        await self._save(game)
+        await self._save(game, base=game.version - 1)
         await self._publish(game, Change(ChangeKind.STARTED, tuple(events)))
         return events
 
@@ -516,7 +543,7 @@ class GameService:
         self, game_id: int, version: int | None, user: UserRef, *, is_admin: bool = False
     ) -> Game:
         """The creator or a chat admin ends a lobby or a running game."""
-        async with self._locked(game_id) as game:
+        async with self._locked(game_id, version) as game:
             if not game.status.is_open:
                 raise ServiceError(ErrorCode.GAME_OVER, game.id)
             _check_version(game, version)
@@ -525,7 +552,7 @@ class GameService:
             game.status = GameStatus.CANCELLED
             game.turn_deadline = None
             game.version += 1
-            await self._save(game)
+            await self._save(game, base=game.version - 1)
             self._forget(game.id)
             await self._publish(game, Change(ChangeKind.CANCELLED))
         return game
@@ -565,7 +592,7 @@ class GameService:
         self, game_id: int, version: int | None, user: UserRef, action: Action
     ) -> Outcome:
         """A human's action. ``action.seat`` is ignored: the seat is the user's own."""
-        async with self._locked(game_id) as game:
+        async with self._locked(game_id, version) as game:
             if game.status is not GameStatus.PLAYING:
                 raise ServiceError(
                     ErrorCode.GAME_NOT_STARTED
@@ -602,7 +629,7 @@ class GameService:
                 return False
             game.seats[seat] = occupant.with_(away=False, missed=0)
             self._set_deadline(game)
-            await self._save(game)
+            await self._save(game, base=game.version)
             await self._publish(game, Change(ChangeKind.BACK, seat=seat))
         return True
 
@@ -656,7 +683,10 @@ class GameService:
                 deals=scored,
                 series=finished[-1] if finished else None,
                 owed=owed,
+                base=game.version - len(steps),  # each step moved the version on by one
             )
+        except ServiceError:  # a stale save: another process moved the game on first
+            raise
         except BaseException:
             log.exception("saving game %s failed (at version %s)", game.id, game.version)
             self._forget(game.id)
@@ -764,9 +794,12 @@ class GameService:
             and not deal.table_view().plays
         )
 
+    def _owns(self, game: Game) -> bool:
+        return self.platforms is None or game.chat.platform in self.platforms
+
     def _kick(self, game: Game) -> None:
         """Start the game's computer driver if a computer is to move."""
-        if game.id in self._drivers or not self._needs_driver(game):
+        if game.id in self._drivers or not self._owns(game) or not self._needs_driver(game):
             return
         task = asyncio.get_running_loop().create_task(self._drive(game.id))
         self._drivers[game.id] = task
@@ -796,6 +829,10 @@ class GameService:
                         await self._commit(game, steps)
         except asyncio.CancelledError:
             raise
+        except ServiceError as error:
+            # Another process saved the game first (its move stands) or the game is
+            # gone: this driver has nothing left to do here.
+            log.info("computer player of game %s stopped: %s", game_id, error.code)
         except Exception:
             log.exception("computer player failed in game %s", game_id)
         finally:
@@ -809,7 +846,7 @@ class GameService:
         now = self.clock.now()
         for game_id, game in list(self._games.items()):
             deadline = game.turn_deadline
-            if deadline is None or game.status is not GameStatus.PLAYING:
+            if deadline is None or game.status is not GameStatus.PLAYING or not self._owns(game):
                 continue
             timeout = game.settings.turn_timeout
             if now >= deadline:
@@ -822,7 +859,7 @@ class GameService:
             if game.turn_deadline != deadline or game.reminded:
                 return
             game.reminded = True
-            await self._save(game)
+            await self._save(game, base=game.version)
             deal = game.series.current
             await self._publish(game, Change(ChangeKind.REMINDER, seat=deal.turn if deal else None))
 
@@ -869,10 +906,13 @@ class GameService:
                 del self._chat_locks[key]
 
     @contextlib.asynccontextmanager
-    async def _locked(self, game_id: int) -> AsyncIterator[Game]:
-        """Hold the game's lock; raises UNKNOWN_GAME (taking no lock) for a game that
-        does not exist. The lock is dropped once the game is closed and nobody holds
-        or waits for it."""
+    async def _locked(self, game_id: int, seen: int | None = None) -> AsyncIterator[Game]:
+        """Hold the game's lock and yield the game; raises UNKNOWN_GAME (taking no
+        lock) for a game that does not exist. The lock is dropped once the game is
+        closed and nobody holds or waits for it. A request that saw another version
+        than the one kept here (a change saved by another process on the same
+        database) reloads the game first, so the version check compares with the
+        stored game."""
         entry = self._locks.get(game_id)
         if entry is None:
             await self.game(game_id)  # it exists (or this raises)
@@ -881,7 +921,13 @@ class GameService:
         try:
             async with entry.lock:
                 game = await self.game(game_id)
-                yield game
+                if seen is not None and seen != game.version:
+                    stored = await self.storage.load_game(game_id)
+                    if stored is not None and stored.version != game.version:
+                        self._forget(game_id)
+                        game = await self.game(game_id)
+                with game_context(game.id, game.chat):
+                    yield game
         finally:
             entry.users -= 1
             if not entry.users and game_id not in self._games and self._locks.get(game_id) is entry:
@@ -895,9 +941,41 @@ class GameService:
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
         owed: Sequence[Owed] = (),
+        base: int,
     ) -> None:
         game.updated_at = self.clock.now()
-        await self.storage.save_game(game, actions or (), deals=deals, series=series, owed=owed)
+        await self._store(game, actions or (), deals=deals, series=series, owed=owed, base=base)
+
+    async def _store(
+        self,
+        game: Game,
+        actions: Sequence[LoggedAction] = (),
+        *,
+        deals: Sequence[tuple[int, DealResult]] = (),
+        series: SeriesResult | None = None,
+        owed: Sequence[Owed] = (),
+        base: int,
+    ) -> None:
+        """Save the game (and the messages it owes) only if the stored one is still at
+        version ``base``, the one the change started from. If another process saved it
+        first, the change is dropped (the game here is forgotten: the next request
+        loads the stored one) and refused as a stale press. So is a save whose action
+        the log already has at that version (its key, ``(game_id, version)``, the
+        fence's second guard)."""
+        started = time.perf_counter()
+        outcome = "error"
+        try:
+            await self.storage.save_game(
+                game, actions, deals=deals, series=series, owed=owed, base=base
+            )
+            outcome = "ok"
+        except (StaleGame, DuplicateAction):  # the log's key is the second guard
+            outcome = "stale"
+            self._forget(game.id)
+            raise ServiceError(ErrorCode.STALE, game.id) from None
+        finally:
+            if self.metrics is not None:
+                self.metrics.saved(outcome, time.perf_counter() - started)
 
     def _forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
@@ -912,7 +990,8 @@ class GameService:
         if publisher is None:
             return
         try:
-            await publisher.publish(game, change)
+            with game_context(game.id, game.chat):
+                await publisher.publish(game, change)
         except Exception:
             # The change is saved; a failed render must not undo or block the game.
             log.exception("publishing %s of game %s failed", change.kind, game.id)

@@ -17,6 +17,16 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+#: The URL schemes of ``DATABASE_URL``: SQLite's (a plain path is one too) and
+#: PostgreSQL's.
+DATABASE_SCHEMES = (
+    "sqlite",
+    "sqlite3",
+    "sqlite+aiosqlite",
+    "postgresql",
+    "postgres",
+    "postgresql+asyncpg",
+)
 #: What Telegram takes as a webhook's secret token.
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 #: The levels ``LOG_LEVEL`` takes (in any case).
@@ -62,8 +72,23 @@ class Settings(BaseSettings):
     telegram_webhook_path: str | None = Field(
         default=None, pattern="^/", description="path to serve; unset: the URL's path"
     )
+    telegram_global_rate: int = Field(
+        default=30,
+        ge=1,
+        le=10_000,
+        description="requests a second the bot sends to Telegram, into all chats together",
+    )
     discord_bot_token: SecretStr | None = Field(default=None, description="Discord bot token")
-    database_url: str = Field(default="sqlite:///./data/kozel.sqlite3")
+    discord_api_url: str | None = Field(
+        default=None,
+        pattern=r"^https?://[^/\s]+(/\S*)?$",
+        description="Discord REST API base (a rate-limit proxy); unset: Discord's own",
+    )
+    database_url: str = Field(
+        default="sqlite:///./data/kozel.sqlite3",
+        description="sqlite:///<path> (one process) or postgresql://... (several)",
+        repr=False,  # a PostgreSQL URL may hold a password
+    )
     default_locale: str = Field(default="ru", pattern="^(ru|en)$")
     turn_timeout: int = Field(default=120, ge=0, le=3600, description="seconds; 0 = none")
     computer_delay: float = Field(default=1.2, ge=0, le=30, description="seconds per move")
@@ -72,6 +97,11 @@ class Settings(BaseSettings):
     )
     max_missed_turns: int = Field(default=3, ge=1, le=20)
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
+    log_format: str = Field(default="text", pattern="^(text|json)$", description="text or json")
+    metrics_port: int | None = Field(
+        default=None, ge=0, le=65535, description="/healthz, /readyz, /metrics; unset: off"
+    )
+    metrics_host: str = Field(default="127.0.0.1", description="address the metrics listen on")
 
     @field_validator("*", mode="before")
     @classmethod
@@ -104,6 +134,16 @@ class Settings(BaseSettings):
     def _secret_telegram_takes(cls, value: SecretStr | None) -> SecretStr | None:
         if value is not None and not _WEBHOOK_SECRET.fullmatch(value.get_secret_value()):
             raise ValueError("1-256 characters of A-Z, a-z, 0-9, _ and -")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _a_database_we_know(cls, value: str) -> str:
+        scheme, separator, _ = value.partition("://")
+        if separator and scheme.lower() not in DATABASE_SCHEMES:
+            raise ValueError(
+                f"sqlite:///<path> or postgresql://<user>@<host>/<database>, not a {scheme}:// URL"
+            )
         return value
 
     @property

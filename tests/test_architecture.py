@@ -1,5 +1,5 @@
 """Imports follow the data flow: core imports nothing of ours, bot imports core and no
-platform library, only adapters import aiogram, discord and aiosqlite."""
+platform library, only adapters import aiogram, discord, aiosqlite and asyncpg."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PLATFORM_LIBRARIES = {"aiogram", "discord", "aiosqlite", "aiohttp", "sqlite3"}
+PLATFORM_LIBRARIES = {"aiogram", "discord", "aiosqlite", "aiohttp", "sqlite3", "asyncpg"}
 #: The composition root and the command line wire adapters in, lazily.
 ENTRY_POINTS = {"bot/__main__.py", "bot/cli.py"}
 

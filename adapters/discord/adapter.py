@@ -4,10 +4,14 @@ application."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import discord
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
 
 from adapters.discord.answer import DEFER_AFTER, Running
 from adapters.discord.client import KozelBot
@@ -21,6 +25,22 @@ from bot.service import GameService
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
+
+
+@contextlib.contextmanager
+def _api_at(base: str | None) -> Iterator[None]:
+    """Send discord.py's REST requests to ``base`` (``DISCORD_API_URL``: a rate-limit
+    proxy, or a fake in the tests) while the bot runs. discord.py keeps the API base
+    and the gateway in class attributes, shared by the process: one Discord bot per
+    process. They are put back when the bot stops."""
+    saved = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    if base is not None:
+        Route.BASE = base.rstrip("/")
+    try:
+        yield
+    finally:
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = saved
+
 
 ClientFactory = Callable[["DiscordAdapter"], KozelBot]
 
@@ -65,20 +85,32 @@ class DiscordAdapter:
         token = self.settings.discord_bot_token
         if token is None:
             raise RuntimeError("DISCORD_BOT_TOKEN is not set")
-        async with self.bot:
-            try:
-                await self.bot.start(token.get_secret_value())
-            except discord.LoginFailure as error:
-                raise PlatformRefused(
-                    f"Discord refuses the token ({error}); check DISCORD_BOT_TOKEN"
-                ) from error
-            except discord.PrivilegedIntentsRequired as error:
-                raise PlatformRefused(
-                    f"{error}; allow them in the Developer Portal "
-                    "(Bot -> Privileged Gateway Intents)"
-                ) from error
-            finally:
-                await self.publisher.close()
+        with _api_at(self.settings.discord_api_url):
+            async with self.bot:
+                try:
+                    await self.bot.login(token.get_secret_value())
+                    if self.settings.discord_api_url is not None:
+                        # The gateway of the API the bot talks to, found as Discord
+                        # asks clients to (behind a REST proxy: Discord's own).
+                        _, gateway, _ = await self.bot.http.get_bot_gateway()
+                        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+                    await self.bot.connect()
+                except discord.LoginFailure as error:
+                    raise PlatformRefused(
+                        f"Discord refuses the token ({error}); check DISCORD_BOT_TOKEN"
+                    ) from error
+                except discord.PrivilegedIntentsRequired as error:
+                    raise PlatformRefused(
+                        f"{error}; allow them in the Developer Portal "
+                        "(Bot -> Privileged Gateway Intents)"
+                    ) from error
+                finally:
+                    await self.publisher.close()
+
+    @property
+    def ready(self) -> bool:
+        """Connected to the gateway (for ``/readyz``)."""
+        return self.started.is_set() and not self.bot.is_closed()
 
     async def idle(self) -> None:
         """Wait until no press is being handled and every message is out."""

@@ -28,6 +28,8 @@ T = TypeVar("T")
 
 #: Unknown interaction, unknown webhook, invalid webhook token, already acknowledged.
 EXPIRED_CODES = frozenset({10062, 10015, 50027, 40060})
+#: The message to edit or delete is gone.
+UNKNOWN_MESSAGE = 10008
 #: Defer when the work has not finished after this many seconds (Discord allows 3).
 DEFER_AFTER = 1.5
 
@@ -98,11 +100,17 @@ class Answer:
         if self.expired:
             return
         text, view = render.content(screen.text), render.view(screen)
-        async with self._tolerant("edit"):
-            if not self.answered:
-                await self.interaction.response.edit_message(content=text, view=view)
-            else:
-                await self.interaction.edit_original_response(content=text, view=view)
+        try:
+            async with self._tolerant("edit"):
+                if not self.answered:
+                    await self.interaction.response.edit_message(content=text, view=view)
+                else:
+                    await self.interaction.edit_original_response(content=text, view=view)
+        except discord.NotFound as error:
+            if error.code != UNKNOWN_MESSAGE:
+                raise
+            # The pressed message was deleted meanwhile: the answer comes anew.
+            await self.send(screen, ephemeral=True)
 
     async def delete(self) -> None:
         """Remove the message the button was on (an ephemeral dialog)."""
@@ -110,7 +118,11 @@ class Answer:
         if self.expired:
             return
         async with self._tolerant("delete"):
-            await self.interaction.delete_original_response()
+            try:
+                await self.interaction.delete_original_response()
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_MESSAGE:
+                    raise  # else it is gone already
 
     @contextlib.asynccontextmanager
     async def _tolerant(self, what: str) -> AsyncIterator[None]:

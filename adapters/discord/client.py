@@ -9,18 +9,22 @@ does not re-register them every time."""
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
+import yarl
 from discord import app_commands
 from discord.ext import commands
 from discord.http import Route
 
 from adapters.discord.answer import Answer, is_expired
-from adapters.discord.buttons import ActionButton, PressHandler
+from adapters.discord.buttons import TEMPLATE, ActionButton, PressHandler
 from adapters.discord.commands import KozelCommands
 from adapters.discord.presses import sorry
 from adapters.discord.translator import FluentCommandTranslator
+from bot.metrics import Metrics
 
 if TYPE_CHECKING:
     from adapters.discord.adapter import DiscordAdapter
@@ -46,10 +50,56 @@ class KozelTree(app_commands.CommandTree["KozelBot"]):
         await sorry(answer, adapter.interactions, adapter.tr)
 
 
+def route_of(method: str, url: yarl.URL) -> str:
+    """A request's route for the metrics: ids and tokens out of the path, so each
+    route is one series.
+
+    >>> token = "aW50ZXJhY3Rpb246MTI6c2VjcmV0LXNlY3JldC1zZWNyZXQ"
+    >>> route_of("POST", yarl.URL(f"https://discord.com/api/v10/interactions/12/{token}/callback"))
+    'POST /interactions/:id/:token/callback'
+    """
+    parts = []
+    for part in url.path.split("/"):
+        if part.isdigit():
+            parts.append(":id")
+        elif len(part) > 32:
+            parts.append(":token")
+        else:
+            parts.append(part)
+    path = "/".join(parts)
+    for prefix in ("/api/v10", "/api/v9"):
+        path = path.removeprefix(prefix)
+    return f"{method} {path or '/'}"
+
+
+def request_trace(metrics: Metrics) -> aiohttp.TraceConfig:
+    """Count discord.py's HTTP requests (by route and status) in ``metrics``."""
+    trace = aiohttp.TraceConfig()
+
+    async def ended(
+        session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestEndParams
+    ) -> None:
+        metrics.requested("discord", route_of(params.method, params.url), params.response.status)
+
+    async def failed(
+        session: aiohttp.ClientSession,
+        context: Any,
+        params: aiohttp.TraceRequestExceptionParams,
+    ) -> None:
+        metrics.requested("discord", route_of(params.method, params.url), None)
+
+    trace.on_request_end.append(ended)
+    trace.on_request_exception.append(failed)
+    return trace
+
+
 class KozelBot(commands.Bot):
     """The bot of one :class:`~adapters.discord.adapter.DiscordAdapter`."""
 
     def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
+        metrics = adapter.service.metrics
+        if metrics is not None and "http_trace" not in options:
+            options["http_trace"] = request_trace(metrics)
         options.setdefault("intents", discord.Intents.default())
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(
@@ -100,6 +150,30 @@ class KozelBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("Discord: logged in as %s", self.user)
         self.adapter.started.set()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A press that no :class:`ActionButton` takes is answered too: discord.py
+        drops a custom id that is not one of ours or not a button of the pressed
+        message (what a user client may send); it gets the same checks and refusals."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
+        if not reaches_button(interaction, custom_id):
+            await self.presses.handle_press(interaction, custom_id)
+
+
+_TOKEN = re.compile(TEMPLATE)
+
+
+def reaches_button(interaction: discord.Interaction[Any], custom_id: str) -> bool:
+    """Whether discord.py hands this press to an :class:`ActionButton`: a token of
+    ours that is a button of the pressed message."""
+    message = interaction.message
+    if message is None or _TOKEN.fullmatch(custom_id) is None:
+        return False
+    view = discord.ui.View.from_message(message, timeout=None)
+    return any(getattr(item, "custom_id", None) == custom_id for item in view.walk_children())
 
 
 def same_commands(wanted: list[dict[str, Any]], registered: Any) -> bool:

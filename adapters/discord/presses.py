@@ -3,7 +3,9 @@ answers in Discord's idiom.
 
 - a refusal (stale press, wrong user, finished game...) is an ephemeral note;
 - "My hand" answers with the hand as a fresh ephemeral message;
-- a card or "clear" edits the hand message it was pressed on (DM or ephemeral);
+- a card or "clear" edits the hand message it was pressed on (the player's DM or
+  ephemeral hand); pressed anywhere else (a forged press on the table) the hand comes
+  as a fresh ephemeral message and the pressed message stays as it is;
 - a move, a seat, a setting is acknowledged: the publisher shows the change;
 - a dialog (the confirmation to cancel) is ephemeral, closed once answered;
 - a player who sits down but takes no DMs is told how to open them or to use "My hand".
@@ -11,21 +13,19 @@ answers in Discord's idiom.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import Any
 
 import discord
 
 from adapters.discord.answer import Answer, Running
-from adapters.discord.publisher import DiscordPublisher
-from adapters.discord.refs import in_dm, is_admin, language, user_of
+from adapters.discord.publisher import DiscordPublisher, with_note
+from adapters.discord.refs import in_dm, is_admin, is_member, language, user_of, user_ref
 from bot import presenters
 from bot.codec import CodecError, Command, Verb, decode
-from bot.errors import ServiceError
 from bot.i18n import Translator
-from bot.interactions import Interactions, Reply
-from bot.models import User
+from bot.interactions import Interactions, Pressed, Reply
+from bot.models import ChatRef, Platform, User, UserRef
 from bot.presenters import Screen
 
 log = logging.getLogger(__name__)
@@ -89,15 +89,22 @@ class Presses:
             if not answer.expired:
                 self.publisher.attach_hand(reply.game.id, user_id, interaction, refresh=False)
             return
+        # Only a hand message of this game that is the presser's own (his DM, his
+        # ephemeral) shows the hand in place; any other message stays what it is.
         on_hand = (
-            message is not None
+            reply.in_place
+            and message is not None
             and reply.game is not None
             and presenters.is_hand(_tokens(message), reply.game.id)
         )
         if reply.hand is not None and verb in HAND_VERBS and not on_hand:
-            # A card or a move pressed on a message that is no hand (forged): the hand
-            # comes as an answer of its own, the message stays what it is.
-            await answer.send(reply.hand, ephemeral=True)
+            # Not the presser's own hand message: the hand comes as his alone.
+            assert reply.game is not None
+            table_locale = reply.game.settings.locale
+            hand = await self.publisher.ephemeral_hand(reply.hand, user_id, user.ref, table_locale)
+            if reply.alert is not None:
+                hand = with_note(hand, reply.alert)
+            await answer.send(hand, ephemeral=True)
             return
         if reply.hand is not None and (verb in HAND_VERBS or verb is Verb.REFRESH) and on_hand:
             # A card, a move, or "clear" on the hand (DM or ephemeral): shown in place.
@@ -137,14 +144,49 @@ class Presses:
         interaction: discord.Interaction[Any],
     ) -> Reply:
         # A player's hand reads in the same language wherever it is shown: the one he
-        # chose, else the table's (as in his DM hand), not his Discord client's.
+        # chose, else the table's (Interactions.press sees to it), not his Discord
+        # client's; a refusal about another chat's game in his client's.
         fallback = language(interaction)
-        if command is not None:
-            with contextlib.suppress(ServiceError):
-                fallback = (await self.interactions.service.game(command.game_id)).settings.locale
+        channel = interaction.channel_id
+
+        async def admin(chat: ChatRef) -> bool:
+            # Discord gives the presser's permissions in the pressed channel only.
+            return chat.id == str(channel) and is_admin(interaction)
+
+        async def member(chat: ChatRef) -> bool:
+            return chat.id == str(channel) and is_member(interaction)
+
         return await self.interactions.press(
-            user, token, platform_language=fallback, is_admin=is_admin(interaction)
+            user,
+            token,
+            where=self.pressed_at(interaction),
+            platform_language=fallback,
+            is_admin=admin,
+            is_member=member,
         )
+
+    def pressed_at(self, interaction: discord.Interaction[Any]) -> Pressed:
+        """Where a press happened, as Discord says: the channel; for an ephemeral
+        message its receiver (only he can press it); in a DM its recipient (as the
+        interaction or the bot's cache of DM channels knows him; Discord sends a DM's
+        presses only from its recipient)."""
+        chat = ChatRef(Platform.DISCORD, str(interaction.channel_id))
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            return Pressed(chat, user_ref(interaction.user))
+        if not in_dm(interaction):
+            return Pressed(chat)
+        return Pressed(chat, self._recipient(interaction))
+
+    def _recipient(self, interaction: discord.Interaction[Any]) -> UserRef:
+        for channel in (
+            interaction.channel,
+            self.publisher.bot.get_channel(interaction.channel_id or 0),
+        ):
+            recipient = getattr(channel, "recipient", None)
+            if isinstance(channel, discord.DMChannel) and recipient is not None:
+                return user_ref(recipient)
+        return user_ref(interaction.user)
 
     async def _check_dm(
         self, answer: Answer, user: User, interaction: discord.Interaction[Any]

@@ -44,6 +44,14 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
     return permissions.administrator or permissions.manage_guild
 
 
+def is_member(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the presser belongs where he pressed: in a server, a member who sees the
+    channel (Discord gives his permissions there); in a DM, its recipient."""
+    if interaction.guild_id is None:
+        return True
+    return interaction.permissions.view_channel
+
+
 def language(interaction: discord.Interaction[Any]) -> str:
     """The language of the user's Discord client (e.g. ``ru`` or ``en-US``)."""
     return interaction.locale.value

@@ -5,7 +5,8 @@ creates, and migrates) the database; ``await storage.close()`` or ``async with``
 closes it.
 """
 
-from adapters.sqlite.migrations import SCHEMA_VERSION, SchemaTooNew
+from adapters.migrations import SchemaTooNew
+from adapters.sqlite.migrations import SCHEMA_VERSION
 from adapters.sqlite.storage import SqliteStorage, database_path
 
 __all__ = ["SCHEMA_VERSION", "SchemaTooNew", "SqliteStorage", "database_path"]

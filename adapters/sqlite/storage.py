@@ -30,6 +30,13 @@ raises that error. A caller's ``await`` returns only once its save is committed.
 save cancelled while it waits in the queue is dropped; one cancelled after its batch
 went to the thread is committed or not, never in part. Reads take the same lock and
 run between batches, so they see only committed data.
+
+A save made from a version (``base``, every save of the service) is fenced: the
+game's row is updated only while it still has that version (``UPDATE ... WHERE id =
+:id AND version = :base``), in the transaction that appends the actions, whose key
+``(game_id, version)`` is the second guard; otherwise it raises
+:class:`~bot.rows.StaleGame`. Within one process the service's lock already orders
+a game's saves; the fence is what keeps a second process on the same file honest.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
@@ -55,7 +63,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no lock on the database
     fcntl = None  # type: ignore[assignment]
 
-from adapters.sqlite.migrations import migrate
+from adapters.sqlite.migrations import SCHEMA_VERSION, migrate
 from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.rows import (
@@ -68,6 +76,7 @@ from bot.rows import (
     NoSuchGame,
     OwedRow,
     SeriesRow,
+    StaleGame,
     action_from_row,
     chat_from_row,
     chat_to_row,
@@ -276,6 +285,7 @@ class _Save:
     """The rows of one :meth:`SqliteStorage.save_game` call."""
 
     game_id: int
+    base: int | None  # the version the stored game must have, if fenced
     game: GameRow
     seats: tuple[Seat | None, ...]  # their participant rows only if they changed
     actions: list[ActionRow]
@@ -286,10 +296,20 @@ class _Save:
 
 def _write_save(db: sqlite3.Connection, save: _Save) -> None:
     """One save's statements (the caller holds a transaction)."""
-    stored = db.execute("SELECT seats FROM games WHERE id = ?", (save.game_id,)).fetchone()
+    stored = db.execute("SELECT seats, version FROM games WHERE id = ?", (save.game_id,)).fetchone()
     if stored is None:
         raise NoSuchGame(save.game_id)
-    db.execute(_UPDATE_GAME, save.game)
+    if save.base is None:
+        db.execute(_UPDATE_GAME, save.game)
+    else:
+        # The fence: the row moves on only from the version the change was made
+        # from. The write transaction holds SQLite's lock since the SELECT, so the
+        # check and the update cannot be split by another connection or process.
+        updated = db.execute(
+            _UPDATE_GAME + " AND version = :base", {**save.game, "base": save.base}
+        )
+        if updated.rowcount != 1:
+            raise StaleGame(save.game_id, save.base, stored[1])
     # The participants are the seats' (``participant_rows``), written with them every
     # time: unchanged seats need no rewrite, the costliest part of a save otherwise.
     if stored[0] != save.game["seats"]:
@@ -405,6 +425,9 @@ class SqliteStorage:
         self._snapshots = SnapshotCache()
         self._now = now
         self.path = path
+        #: The schema version (``PRAGMA user_version``) the database was at once
+        #: migrated.
+        self.schema_version = SCHEMA_VERSION
 
     @classmethod
     async def open(
@@ -441,13 +464,15 @@ class SqliteStorage:
             # In WAL mode NORMAL loses no committed transaction when the process dies,
             # only (at worst) the last ones on a power cut.
             await db.execute("PRAGMA synchronous = NORMAL")
-            await migrate(db)
+            version = await migrate(db)
         except BaseException:
             await db.close()
             if lock is not None:
                 lock.release()
             raise
-        return cls(db, path, now, lock)
+        storage = cls(db, path, now, lock)
+        storage.schema_version = version
+        return storage
 
     async def close(self) -> None:
         """Finish the queued saves and the running transaction, then close; closing
@@ -573,15 +598,18 @@ class SqliteStorage:
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
         owed: Sequence[Owed] = (),
+        base: int | None = None,
     ) -> None:
-        """Update the game's row, replace its seats, append its new actions, keep the
-        results it reached and the messages it owes, in one transaction: on any error
-        nothing of it is kept. Concurrent saves share a transaction (see the module's
-        docstring); the game is saved as it is when this is called."""
+        """Update the game's row (only from version ``base`` if given, else
+        :class:`~bot.rows.StaleGame`), replace its seats, append its new actions, keep
+        the results it reached and the messages it owes, in one transaction: on any
+        error nothing of it is kept. Concurrent saves share a transaction (see the
+        module's docstring); the game is saved as it is when this is called."""
         new = check_actions(game, actions)
         owed_rows = check_owed(game, owed)
         save = _Save(
             game.id,
+            base,
             game_to_row(game, self._snapshots),
             tuple(game.seats),
             new,
@@ -826,3 +854,19 @@ class SqliteStorage:
             await db.execute(
                 "DELETE FROM chats WHERE platform = :old_platform AND id = :old_id", ids
             )
+
+    # --- Secrets ----------------------------------------------------------------------
+
+    async def secret(self, name: str) -> bytes:
+        """The named key: the first caller's random bytes are kept (``INSERT OR
+        IGNORE`` in one transaction), so every process on the file reads the same."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
+                (name, secrets.token_bytes(32)),
+            )
+            async with db.execute("SELECT value FROM secrets WHERE name = ?", (name,)) as cursor:
+                row = await cursor.fetchone()
+        if row is None:  # pragma: no cover - the row was just inserted or was there
+            raise RuntimeError(f"secret {name!r} was not kept")
+        return bytes(row[0])

@@ -101,7 +101,7 @@ class TelegramAdapter:
             bot = Bot(settings.telegram_bot_token.get_secret_value(), session=LeanSession(api=api))
         self.bot = bot
         if isinstance(pacing, bool):
-            pacing = Pacing() if pacing else Pacing.off()
+            pacing = Pacing(global_limit=settings.telegram_global_rate) if pacing else Pacing.off()
         self.outbox = Outbox(
             bot,
             pacing,
@@ -109,6 +109,12 @@ class TelegramAdapter:
             on_migrate=self._migrate,
             budget=KeptBudget(service),
         )
+        #: Whether the Bot API answered the last request (for ``/readyz``).
+        self.answered = False
+        if isinstance(bot.session, LeanSession):
+            bot.session.observe = self._observed
+        if service.metrics is not None:
+            service.metrics.watch_queue("telegram", lambda: self.outbox.queued)
         self.publisher = TelegramPublisher(interactions, self.outbox)
         service.add_publisher(Platform.TELEGRAM, self.publisher)
         url = settings.telegram_webhook_url
@@ -157,6 +163,16 @@ class TelegramAdapter:
         finally:
             await self.outbox.close()
             await self.bot.session.close()
+
+    def _observed(self, method: str, status: int | None) -> None:
+        self.answered = status is not None
+        if self.service.metrics is not None:
+            self.service.metrics.requested("telegram", method, status)
+
+    @property
+    def ready(self) -> bool:
+        """Taking updates, with the Bot API answering."""
+        return self.answered
 
     async def _poll(self) -> None:
         try:  # a webhook left by a webhook-mode run would refuse every getUpdates (409)

@@ -329,6 +329,11 @@ class Outbox:
             chat_id = self._moved[chat_id]
         return chat_id
 
+    @property
+    def queued(self) -> int:
+        """Requests waiting in the chats' queues."""
+        return sum(len(queue) for queue in self._queues.values())
+
     async def migrate(self, old: int, new: int) -> None:
         """A group became a supergroup: its queue and slots go to the new id (once)."""
         if old == new or self.resolve(old) == new:

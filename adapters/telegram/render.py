@@ -7,26 +7,19 @@ or :class:`~bot.models.ChatRef`.
 >>> from bot.presenters import Button, Screen
 >>> keyboard(Screen("hi", ((Button("Go", token="k:s:1:2:"), Button("Web", url="https://t.me/x")),)))
 InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text='Go', ...
->>> join_payload(1295, "B"), parse_join_payload("jzz_B")
-('jzz_B', (1295, 'B'))
 """
 
 from __future__ import annotations
-
-import re
 
 from aiogram import types
 from aiogram.enums import ChatType
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.codec import base36
 from bot.models import ChatRef, Platform, User, UserRef
 from bot.presenters import Button, Screen
 
 #: Telegram's limit on a message's text.
 MAX_TEXT = 4096
-#: A deep-link payload: ``j<game id in base 36>_<team>`` (``t.me/<bot>?start=<payload>``).
-_JOIN_PAYLOAD = re.compile(r"j([0-9a-z]{1,12})_([AB])")
 
 
 def text_of(screen: Screen) -> str:
@@ -88,19 +81,7 @@ def thread_id(ref: ChatRef) -> int | None:
     return int(ref.thread) if ref.thread else None
 
 
-def join_payload(game_id: int, team: str) -> str:
-    """The ``/start`` payload that seats its sender in a game's team (≤ 64 characters
-    of ``A-Za-z0-9_-``, as Telegram asks)."""
-    return f"j{base36(game_id)}_{team}"
-
-
-def parse_join_payload(payload: str | None) -> tuple[int, str] | None:
-    """The game id and team a payload names, or None."""
-    match = _JOIN_PAYLOAD.fullmatch(payload or "")
-    if match is None:
-        return None
-    return int(match.group(1), 36), match.group(2)
-
-
 def deep_link(username: str, payload: str) -> str:
+    """A link that opens the private chat with the bot and sends ``/start <payload>``
+    (a payload of :meth:`bot.interactions.Interactions.join_link`)."""
     return f"https://t.me/{username}?start={payload}"

@@ -18,6 +18,7 @@ an error answer (or one that does not parse) is handed to aiogram's own
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -52,6 +53,9 @@ class LeanSession(AiohttpSession):
         #: ``Response[T]`` per result type. pydantic keeps parametrized generics only
         #: weakly: rebuilt after each garbage collection, one costs ~15 ms.
         self._responses: dict[Any, type[Response[Any]]] = {}
+        #: Told of every request: the Bot API method and the HTTP status (None: no
+        #: answer). The metrics count requests through it.
+        self.observe: Callable[[str, int | None], None] | None = None
 
     def build_json(
         self, bot: Bot, method: TelegramMethod[Any], *, into_webhook: bool = False
@@ -125,7 +129,14 @@ class LeanSession(AiohttpSession):
             ) as resp:
                 raw = await resp.read()
         except TimeoutError as e:
+            self._observed(method, None)
             raise TelegramNetworkError(method=method, message="Request timeout error") from e
         except ClientError as e:
+            self._observed(method, None)
             raise TelegramNetworkError(method=method, message=f"{type(e).__name__}: {e}") from e
+        self._observed(method, resp.status)
         return self.parse_response(bot, method, resp.status, raw)
+
+    def _observed(self, method: TelegramMethod[Any], status: int | None) -> None:
+        if self.observe is not None:
+            self.observe(method.__api_method__, status)

@@ -1,11 +1,13 @@
-"""The Telegram benchmarks still run end to end (tiny sizes; no figures checked): a
-benchmark that breaks unnoticed would report nothing the next time it matters."""
+"""The Telegram and storage benchmarks still run end to end (tiny sizes; no figures
+checked): a benchmark that breaks unnoticed would report nothing the next time it
+matters."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench import telegram, telegram_floor
+from adapters.postgres.local import LocalServer
+from bench import storage, telegram, telegram_floor
 
 
 @pytest.mark.parametrize("webhook", [False, True])
@@ -23,3 +25,11 @@ async def test_the_floor_benchmark_counts_every_press() -> None:
     result = await telegram_floor.run_bot(games=3, presses=4, session_kind="lean")
     assert result["presses"] == 3 * 4
     assert 0 < result["p50_ms"] <= result["p99_ms"]
+
+
+async def test_the_storage_benchmark_saves_on_postgresql(postgres_server: LocalServer) -> None:
+    rate, games = await storage.saves_per_second(
+        storage._Postgres(postgres_server), storage._close, games=3, moves=5, seed=1
+    )
+    assert rate > 0
+    assert [game.version for game in games] == [5, 5, 5]  # every save fenced and kept

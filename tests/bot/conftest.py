@@ -13,6 +13,7 @@ from bot.memory import MemoryStorage
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ports import Change, Storage
 from bot.service import GameService
+from tests.conftest import empty_postgres_storage
 
 
 class FakeClock:
@@ -53,10 +54,17 @@ EVE = User(UserRef(Platform.CONSOLE, "5"), "Eve")
 PLAYERS = (ALICE, BOB, CAROL, DAN)
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 async def storage(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Storage]:
     if request.param == "memory":
         yield MemoryStorage()
+        return
+    if request.param == "postgres":
+        postgres = await empty_postgres_storage(request.getfixturevalue("postgres_server"))
+        try:
+            yield postgres
+        finally:
+            await postgres.close()
         return
     sqlite = await SqliteStorage.open(tmp_path / "kozel.sqlite3")
     try:

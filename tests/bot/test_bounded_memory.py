@@ -7,7 +7,7 @@ import random
 
 from bot.codec import Command, Verb, encode
 from bot.i18n import Translator
-from bot.interactions import Interactions
+from bot.interactions import Interactions, Pressed
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, GameStatus, Platform, User, UserRef
 from bot.service import GameService
@@ -44,7 +44,7 @@ async def test_forged_presses_leave_no_locks_and_the_caches_stay_bounded() -> No
                 verb = rng.choice(verbs)
                 arg = rng.choice(["", "A", "B", "t60", "lZZ", "ff"])
                 token = encode(Command(verb, game_id, rng.randrange(1, 50), arg))
-            reply = await ui.press(user, token)
+            reply = await ui.press(user, token, where=Pressed(CHAT))
             refused += reply.alert is not None
     finally:
         await service.close()

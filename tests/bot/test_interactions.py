@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot import presenters
 from bot.codec import Command, Verb, action_arg, decode, encode
 from bot.i18n import Translator
-from bot.interactions import Interactions, Target
-from bot.models import ChatRef, GameStatus, Platform
+from bot.interactions import Interactions, Pressed, Reply, Target
+from bot.models import ChatRef, GameStatus, Platform, User, UserRef
 from bot.ports import Change, ChangeKind, Owed, OwedKind, Storage
 from bot.service import GameService
 from core.ai import safe_move
@@ -18,6 +20,14 @@ from tests.bot.conftest import ALICE, BOB, CAROL, CHAT, DAN, EVE, PLAYERS
 @pytest.fixture(scope="module")
 def tr() -> Translator:
     return Translator.from_dir()
+
+
+#: A press on a message of the game's chat.
+HERE = Pressed(CHAT)
+
+
+async def press(ui: Interactions, user: User, token: str, **options: Any) -> Reply:
+    return await ui.press(user, token, where=HERE, **options)
 
 
 @pytest.fixture
@@ -31,10 +41,10 @@ async def started(ui: Interactions) -> int:
     game = reply.game
     for index, user in enumerate(PLAYERS):
         token = encode(Command(Verb.JOIN, game.id, game.version, "AB"[index % 2]))
-        joined = await ui.press(user, token)
+        joined = await press(ui, user, token)
         assert joined.alert is None and joined.game is not None
         game = joined.game
-    reply = await ui.press(ALICE, encode(Command(Verb.START, game.id, game.version)))
+    reply = await press(ui, ALICE, encode(Command(Verb.START, game.id, game.version)))
     assert reply.game is not None and reply.game.status is GameStatus.PLAYING
     return game.id
 
@@ -46,7 +56,7 @@ async def test_malformed_and_forged_tokens_change_nothing(
     before = await storage.load_game(game_id)
     assert before is not None
     for token in ("", "hello", "k:z:1:1:", "k:p:1:1:" + "x" * 60, "k:p:zzzz:1:lAH"):
-        reply = await ui.press(ALICE, token)
+        reply = await press(ui, ALICE, token)
         assert reply.alert, token
     after = await storage.load_game(game_id)
     assert after is not None and after.version == before.version
@@ -62,15 +72,15 @@ async def test_a_press_for_someone_else_or_stale_is_refused(
     move = safe_move(deal.view(deal.turn))
     version = game.version
     token = encode(Command(Verb.PLAY, game_id, version, action_arg(move)))
-    stranger = await ui.press(EVE, token)
+    stranger = await press(ui, EVE, token)
     assert stranger.alert == tr.t("ru", "err-not-seated")
     other = PLAYERS[(deal.turn + 1) % 4]
-    wrong = await ui.press(other, token)
+    wrong = await press(ui, other, token)
     assert wrong.alert == tr.t("ru", "err-not-your-turn")
     assert (await service.game(game_id)).version == version
-    ok = await ui.press(PLAYERS[deal.turn], token)
+    ok = await press(ui, PLAYERS[deal.turn], token)
     assert ok.alert is None
-    again = await ui.press(PLAYERS[deal.turn], token)
+    again = await press(ui, PLAYERS[deal.turn], token)
     assert again.alert == tr.t("ru", "err-stale")
     assert again.hand is not None  # the player sees his hand as it is now
     assert (await service.game(game_id)).version == version + 1
@@ -82,12 +92,12 @@ async def test_selecting_cards_shows_the_hand_and_changes_nothing(
     game_id = await started(ui)
     game = await service.game(game_id)
     version = game.version
-    reply = await ui.press(BOB, encode(Command(Verb.SELECT, game_id, version, "1")))
+    reply = await press(ui, BOB, encode(Command(Verb.SELECT, game_id, version, "1")))
     assert reply.hand is not None and reply.seat == 1 and reply.private
     first = presenters.sorted_hand(game.series.current.hand(1))[0]  # type: ignore[union-attr]
     assert presenters.card_label(first) in reply.hand.text
     assert (await service.game(game_id)).version == version
-    shown = await ui.press(BOB, encode(Command(Verb.SHOW_HAND, game_id, 0)))
+    shown = await press(ui, BOB, encode(Command(Verb.SHOW_HAND, game_id, 0)))
     assert shown.hand is not None and shown.alert is None
 
 
@@ -99,7 +109,7 @@ async def test_join_needs_a_private_chat_first(ui: Interactions, tr: Translator)
         return False
 
     token = encode(Command(Verb.JOIN, reply.game.id, reply.game.version, "A"))
-    refused = await ui.press(BOB, token, can_message=closed)
+    refused = await press(ui, BOB, token, can_message=closed)
     assert refused.dm_needed and refused.alert == tr.t("ru", "err-cannot-message")
     assert refused.game is not None and refused.game.seat_of(BOB.ref) is None
 
@@ -203,7 +213,7 @@ async def test_an_old_cancel_confirmation_does_not_cancel_a_game_moved_on_since(
         game_id, game.version, PLAYERS[deal.turn].ref, safe_move(deal.view(deal.turn))
     )
     moved = (await service.game(game_id)).version
-    stale = await ui.press(ALICE, old_yes or "")
+    stale = await press(ui, ALICE, old_yes or "")
     assert stale.alert == tr.t("ru", "err-stale")
     game = await service.game(game_id)
     assert game.status is GameStatus.PLAYING and game.version == moved
@@ -211,12 +221,12 @@ async def test_an_old_cancel_confirmation_does_not_cancel_a_game_moved_on_since(
     asked = await ui.stop(CHAT, ALICE.ref)
     assert asked.screen is not None
     yes = next(b.token for b in asked.screen.buttons if b.token and b.token.startswith("k:c:"))
-    stranger = await ui.press(EVE, yes or "")
+    stranger = await press(ui, EVE, yes or "")
     assert stranger.alert == tr.t("ru", "err-not-allowed")
-    done = await ui.press(ALICE, yes or "")
+    done = await press(ui, ALICE, yes or "")
     assert done.alert is None and done.game is not None
     assert done.game.status is GameStatus.CANCELLED
-    again = await ui.press(ALICE, yes or "")
+    again = await press(ui, ALICE, yes or "")
     assert again.alert == tr.t("ru", "err-game-over")
 
 
@@ -252,3 +262,222 @@ async def test_a_restored_game_shows_what_it_owes_first_then_its_table_and_hands
         (Target.TABLE, None, None),
         *[(Target.HAND, seat, user.ref) for seat, user in enumerate(PLAYERS)],
     ]
+
+
+# --- Where a press belongs (issue 9, points 2 and 13) -----------------------------------
+
+
+def dm(user: User) -> Pressed:
+    """A press in the user's own private chat with the bot."""
+    return Pressed(ChatRef(Platform.CONSOLE, f"dm-{user.ref.id}"), owner=user.ref)
+
+
+class Admin:
+    """An ``is_admin`` check that says yes for some chats and keeps every chat asked."""
+
+    def __init__(self, *chats: ChatRef) -> None:
+        self.chats = set(chats)
+        self.asked: list[ChatRef] = []
+
+    async def __call__(self, chat: ChatRef) -> bool:
+        self.asked.append(chat)
+        return chat in self.chats
+
+
+async def test_forged_cancel_pressed_in_own_private_chat_cannot_cancel_another_chats_game(
+    ui: Interactions, service: GameService, tr: Translator
+) -> None:
+    # Eve is "admin" of her own private chat, as a platform says for private chats.
+    game_id = await started(ui)
+    version = (await service.game(game_id)).version
+    where = dm(EVE)
+    admin = Admin(where.chat)
+    for verb in (Verb.CANCEL, Verb.CANCEL_ASK):
+        forged = encode(Command(verb, game_id, 0))
+        reply = await ui.press(EVE, forged, where=where, is_admin=admin)
+        assert reply.alert == tr.t("ru", "err-not-here") and reply.game is None
+        assert reply.screen is None
+    game = await service.game(game_id)
+    assert game.status is GameStatus.PLAYING and game.version == version
+    assert admin.asked == []  # refused before any right was looked at
+
+
+async def test_admin_rights_are_those_of_the_games_chat(
+    ui: Interactions, service: GameService
+) -> None:
+    game_id = await started(ui)
+    yes = encode(Command(Verb.CANCEL, game_id, (await service.game(game_id)).version))
+    # Eve presses in the game's chat; she is an admin somewhere else only.
+    elsewhere = Admin(dm(EVE).chat)
+    refused = await ui.press(EVE, yes, where=HERE, is_admin=elsewhere)
+    assert refused.alert is not None and elsewhere.asked == [CHAT]
+    assert (await service.game(game_id)).status is GameStatus.PLAYING
+    admin = Admin(CHAT)
+    done = await ui.press(EVE, yes, where=HERE, is_admin=admin)
+    assert done.alert is None and admin.asked == [CHAT]
+    assert (await service.game(game_id)).status is GameStatus.CANCELLED
+
+
+@pytest.mark.parametrize("verb", list(Verb))
+async def test_no_button_of_a_game_works_from_another_chat(
+    ui: Interactions, service: GameService, tr: Translator, verb: Verb
+) -> None:
+    # A lobby (with a free seat) and a running game; every verb, with a plausible
+    # argument, pressed by a seated player and by the creator from other chats.
+    lobby_reply = await ui.kozel(ChatRef(Platform.CONSOLE, "chat-2"), ALICE)
+    assert lobby_reply.game is not None
+    lobby = lobby_reply.game
+    running = await service.game(await started(ui))
+    args = {Verb.JOIN: "A", Verb.ADD_COMPUTER: "B", Verb.REMOVE_COMPUTER: "0"}
+    other_group = Pressed(ChatRef(Platform.CONSOLE, "chat-3"))
+    for game in (lobby, running):
+        before = (game.status, game.version, list(game.seats), game.settings)
+        token = encode(Command(verb, game.id, game.version, args.get(verb, "")))
+        for user, where in ((ALICE, other_group), (ALICE, dm(EVE)), (EVE, dm(EVE))):
+            seated = game.seat_of(user.ref) is not None
+            hand = verb in (Verb.SELECT, Verb.PLAY, Verb.REFRESH, Verb.SHOW_HAND)
+            if hand and seated and where.owner == user.ref:
+                continue  # his hand in his own private chat: that is where it lives
+            reply = await ui.press(user, token, where=where, is_admin=Admin(where.chat))
+            expected = "err-not-yours" if where.owner not in (None, user.ref) else "err-not-here"
+            assert reply.alert == tr.t("ru", expected), (verb, user, where)
+            assert reply.game is None and reply.hand is None and reply.screen is None
+        game = await service.game(game.id)
+        assert (game.status, game.version, list(game.seats), game.settings) == before
+
+
+async def test_a_seated_player_uses_his_hand_in_his_own_private_chat(
+    ui: Interactions, service: GameService
+) -> None:
+    game_id = await started(ui)
+    game = await service.game(game_id)
+    token = encode(Command(Verb.SELECT, game_id, game.version, "1"))
+    own = await ui.press(BOB, token, where=dm(BOB))
+    assert own.alert is None and own.hand is not None and own.in_place
+    # The same press on the table of the game's chat shows his hand, not in place.
+    public = await ui.press(BOB, token, where=HERE)
+    assert public.hand is not None and not public.in_place
+
+
+async def test_a_press_forged_on_another_seats_hand_message_never_shows_the_pressers_hand(
+    ui: Interactions, service: GameService, tr: Translator
+) -> None:
+    game_id = await started(ui)
+    game = await service.game(game_id)
+    deal = game.series.current
+    assert deal is not None and deal.turn is not None
+    mover = PLAYERS[deal.turn]
+    move = encode(
+        Command(Verb.PLAY, game_id, game.version, action_arg(safe_move(deal.view(deal.turn))))
+    )
+    alices_hand = dm(ALICE)
+    for user in (BOB, mover if mover != ALICE else BOB):
+        for verb, arg in ((Verb.SELECT, "1"), (Verb.REFRESH, ""), (Verb.SHOW_HAND, "")):
+            token = encode(Command(verb, game_id, game.version, arg))
+            reply = await ui.press(user, token, where=alices_hand)
+            assert reply.alert == tr.t("ru", "err-not-yours") and reply.hand is None
+        reply = await ui.press(user, move, where=alices_hand)
+        assert reply.alert == tr.t("ru", "err-not-yours")
+    assert (await service.game(game_id)).version == game.version
+
+
+async def test_a_user_of_another_platform_presses_nothing(
+    ui: Interactions, service: GameService, tr: Translator
+) -> None:
+    game_id = await started(ui)
+    stranger = User(UserRef(Platform.TELEGRAM, ALICE.ref.id), "Alice")
+    token = encode(Command(Verb.CANCEL, game_id, 0))
+    where = Pressed(ChatRef(Platform.TELEGRAM, CHAT.id))
+    reply = await ui.press(stranger, token, where=where, is_admin=Admin(where.chat))
+    assert reply.alert == tr.t("ru", "err-not-here")
+    assert (await service.game(game_id)).status is GameStatus.PLAYING
+
+
+# --- Join links (issue 9, point 1) -------------------------------------------------------
+
+
+class Members:
+    def __init__(self, *members: User) -> None:
+        self.members = {user.ref for user in members}
+        self.asked: list[ChatRef] = []
+
+    def of(self, user: User) -> Any:
+        async def check(chat: ChatRef) -> bool:
+            self.asked.append(chat)
+            return user.ref in self.members
+
+        return check
+
+
+async def test_a_join_link_seats_a_member_in_its_game_and_team_only(
+    ui: Interactions, service: GameService, tr: Translator
+) -> None:
+    opened = await ui.kozel(CHAT, ALICE)
+    assert opened.game is not None
+    game = opened.game
+    link = await ui.join_link(game, "B")
+    assert len(link) <= 64 and link.replace("_", "").replace("-", "").isalnum()
+    members = Members(ALICE, BOB)
+    seated = await ui.join_by_link(BOB, link, is_member=members.of(BOB))
+    assert seated.alert is None and members.asked == [CHAT]
+    game = await service.game(game.id)
+    assert game.seat_of(BOB.ref) in (1, 3)
+    again = await ui.join_by_link(BOB, link, is_member=members.of(BOB))
+    assert again.alert is None and (await service.game(game.id)).version == game.version
+
+
+async def test_start_j_game_id_does_not_seat_anyone_in_any_lobby(
+    ui: Interactions, service: GameService, tr: Translator
+) -> None:
+    # The old, guessable payload (and any change of a real one) seats nobody.
+    opened = await ui.kozel(CHAT, ALICE)
+    assert opened.game is not None
+    game = opened.game
+    real = await ui.join_link(game, "A")
+    signature = real.split("_", 1)[1][1:]
+    other = await ui.kozel(ChatRef(Platform.CONSOLE, "chat-2"), BOB)
+    assert other.game is not None
+    forged = [
+        f"j{game.id}_A",
+        f"j{game.id:x}_B",
+        real[:-1] + ("A" if real[-1] != "A" else "B"),
+        real.replace("_A", "_B"),  # the other team
+        f"j{other.game.id}_A{signature}",  # another game
+        real + "x",
+        "",
+        "j" + "z" * 70,
+    ]
+    members = Members(EVE)
+    for payload in forged:
+        reply = await ui.join_by_link(EVE, payload, is_member=members.of(EVE))
+        assert reply.alert == tr.t("ru", "err-bad-link"), payload
+    assert members.asked == []
+    for found in (game, other.game):
+        assert (await service.game(found.id)).seat_of(EVE.ref) is None
+        assert (await service.game(found.id)).version == found.version
+
+
+async def test_a_join_link_does_not_seat_who_is_not_a_member_of_the_games_chat(
+    ui: Interactions, service: GameService, tr: Translator, storage: Storage
+) -> None:
+    opened = await ui.kozel(CHAT, ALICE)
+    assert opened.game is not None
+    link = await ui.join_link(opened.game, "A")
+    members = Members(ALICE)
+    reply = await ui.join_by_link(EVE, link, is_member=members.of(EVE))
+    assert reply.alert == tr.t("ru", "err-not-member") and members.asked == [CHAT]
+    game = await service.game(opened.game.id)
+    assert game.seat_of(EVE.ref) is None and game.version == opened.game.version
+    assert await storage.get_user(EVE.ref) is None  # not even his name is kept
+
+
+async def test_join_links_outlive_a_restart_and_differ_between_databases(
+    storage: Storage, clock: Any
+) -> None:
+    from bot.memory import MemoryStorage
+
+    first = GameService(storage, clock=clock)
+    second = GameService(storage, clock=clock)
+    key = await first.link_key()
+    assert key == await second.link_key() and len(key) == 32
+    assert key != await GameService(MemoryStorage(), clock=clock).link_key()

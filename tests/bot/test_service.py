@@ -12,7 +12,7 @@ import pytest
 from adapters.sqlite import SqliteStorage
 from bot.errors import ErrorCode, ServiceError
 from bot.memory import MemoryStorage
-from bot.models import ChatRef, GameStatus, Platform, SeatKind, TableSettings
+from bot.models import ChatRef, GameStatus, Platform, SeatKind, TableSettings, User, UserRef
 from bot.ports import ChangeKind, Owed, OwedKind, Storage
 from bot.service import GameService
 from core.ai import make_player, safe_move
@@ -256,6 +256,59 @@ async def test_duplicate_presses_apply_once(service: GameService, storage: Stora
     assert len(await storage.game_actions(game_id)) == 1
 
 
+async def test_a_press_another_process_applied_first_is_refused_as_stale(
+    service: GameService, storage: Storage, clock: FakeClock
+) -> None:
+    """Two services on one storage, as two processes on one database: each keeps its
+    own copy of the game, and the database's fence decides which press stands."""
+    other = GameService(storage, clock=clock, rng=random.Random(8), computer_delay=0)
+    game_id = await full_table(service)
+    await other.game(game_id)  # the other process has the game too, at this version
+    seat, version, action = await turn_user(service, game_id)
+    await service.play(game_id, version, PLAYERS[seat].ref, action)
+    # The next press, made from what the first process showed, reaches the other
+    # one: its copy is behind the version the press saw, so it loads the stored game.
+    seat, version, action = await turn_user(service, game_id)
+    outcome = await other.play(game_id, version, PLAYERS[seat].ref, action)
+    assert outcome.game.version == version + 1
+    # The same press reaches the first process too, whose copy still says
+    # ``version``: the change is made in memory, the database refuses to keep it.
+    with pytest.raises(ServiceError) as refused:
+        await service.play(game_id, version, PLAYERS[seat].ref, action)
+    assert refused.value.code == ErrorCode.STALE
+    stored = await storage.load_game(game_id)
+    assert stored is not None and stored.version == version + 1
+    assert [a.version for a in await storage.game_actions(game_id)] == [version, version + 1]
+    # The refused process dropped its copy: it shows and goes on from the stored game.
+    assert (await service.game(game_id)) == stored
+    await other.close()
+
+
+async def test_a_process_of_one_platform_restores_and_times_only_its_games(
+    storage: Storage, clock: FakeClock
+) -> None:
+    opener = GameService(storage, clock=clock, rng=random.Random(3), turn_timeout=60)
+    started = {}
+    for platform in (Platform.TELEGRAM, Platform.DISCORD):
+        players = [User(UserRef(platform, str(seat)), f"P{seat}") for seat in range(4)]
+        game = await opener.open_table(ChatRef(platform, "-5"), players[0])
+        for seat, player in enumerate(players):
+            game = await opener.join(game.id, game.version, player, Team(seat % 2))
+        started[platform] = (await opener.start(game.id, game.version, players[0].ref)).game
+    telegram = GameService(
+        storage, clock=clock, rng=random.Random(4), turn_timeout=60, platforms={Platform.TELEGRAM}
+    )
+    assert [game.id for game in await telegram.restore()] == [started[Platform.TELEGRAM].id]
+    clock.advance(61)  # both games' players are out of time
+    await telegram.tick()
+    for platform, game in started.items():
+        stored = await storage.load_game(game.id)
+        assert stored is not None
+        moved = stored.version - game.version
+        assert moved == (1 if platform is Platform.TELEGRAM else 0), platform
+    await telegram.close()
+
+
 async def test_four_users_at_once_no_deadlock_nothing_twice(
     service: GameService, storage: Storage
 ) -> None:
@@ -402,9 +455,9 @@ async def play_a_deal_with_saves_recorded(
     saves: list[tuple[list[int], list[int], bool]] = []
     real_save = storage.save_game
 
-    async def recording(game, actions=(), *, deals=(), series=None, owed=()):  # type: ignore[no-untyped-def]
+    async def recording(game, actions=(), *, deals=(), series=None, owed=(), base=None):  # type: ignore[no-untyped-def]
         saves.append(([a.version for a in actions], [n for n, _ in deals], series is not None))
-        await real_save(game, actions, deals=deals, series=series, owed=owed)
+        await real_save(game, actions, deals=deals, series=series, owed=owed, base=base)
 
     async def refused(*args: object) -> None:
         raise AssertionError("results are saved with the game, in its transaction")

@@ -111,3 +111,29 @@ def test_urls_and_log_levels_that_are_fine() -> None:
     assert settings.telegram_api_url == "http://127.0.0.1:8081"
     assert settings.telegram_webhook_url == "https://kozel.example.org/tg"
     assert settings.log_level == "DEBUG"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlite:///./data/kozel.sqlite3",
+        "data/kozel.sqlite3",
+        "postgresql://kozel:secret@db:5432/kozel",
+        "postgres:///kozel?host=/run/postgresql",
+    ],
+)
+def test_database_urls_of_sqlite_and_postgresql(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    monkeypatch.setenv("DATABASE_URL", url)
+    assert Settings(_env_file=None).database_url == url  # type: ignore[call-arg]
+
+
+def test_a_database_password_never_shows_in_reprs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://kozel:hunter2@db/kozel")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert "hunter2" not in repr(settings) and "hunter2" not in str(settings)
+
+
+def test_a_database_url_of_another_kind_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", "mysql://kozel@db/kozel")
+    with pytest.raises(ValidationError, match="postgresql://"):
+        Settings(_env_file=None)  # type: ignore[call-arg]

@@ -1,4 +1,5 @@
-"""The storage contract: the same cases against MemoryStorage and SqliteStorage.
+"""The storage contract: the same cases against MemoryStorage, SqliteStorage and
+PostgresStorage (on a real server the tests start).
 
 MemoryStorage is the reference the service tests rely on; these cases pin that SQLite
 behaves exactly like it.
@@ -14,6 +15,7 @@ from dataclasses import dataclass, replace
 
 import pytest
 
+from adapters.postgres import PostgresStorage
 from adapters.sqlite import SqliteStorage
 from bot.memory import MemoryStorage
 from bot.models import (
@@ -28,7 +30,7 @@ from bot.models import (
     UserRef,
 )
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, OwedKind, Storage, UserStats
-from bot.rows import MAX_SEND_TIMES, DuplicateAction, NoSuchGame
+from bot.rows import MAX_SEND_TIMES, DuplicateAction, NoSuchGame, StaleGame
 from core.seats import Team
 from core.yard.events import DealResult, SeriesResult, Title
 from core.yard.series import Series
@@ -322,6 +324,59 @@ async def test_action_log_is_ordered_and_append_only(storage: Storage) -> None:
     with pytest.raises(DuplicateAction):
         await storage.save_game(game, [logged(game, 4), logged(game, 4)])
     assert await storage.game_actions(game.id) == [a1, a2, a3]
+
+
+async def test_a_save_from_a_version_no_longer_stored_is_stale_and_keeps_nothing(
+    storage: Storage,
+) -> None:
+    seats: list[Seat | None] = [human(ALICE, "Alice"), None, None, None]
+    game = await new_game(storage, seats=seats, status=GameStatus.PLAYING)
+    game.version = 1
+    await storage.save_game(game, [logged(game, 1)], base=0)
+    # A second writer that also started from version 0 lost the race.
+    late = replace(game, status=GameStatus.CANCELLED, seats=[None, None, None, None])
+    won = deal((70, 50), (0, 2), Team.A)
+    with pytest.raises(StaleGame) as refused:
+        await storage.save_game(late, [logged(late, 1, seat=3)], deals=[(0, won)], base=0)
+    assert (refused.value.game_id, refused.value.expected, refused.value.stored) == (
+        game.id,
+        0,
+        1,
+    )
+    # Another version in the log does not get it through either: the row is fenced.
+    late.version = 2
+    with pytest.raises(StaleGame):
+        await storage.save_game(late, [logged(late, 2)], base=0)
+    assert await storage.load_game(game.id) == game
+    assert await storage.game_actions(game.id) == [logged(game, 1)]
+    assert await storage.user_stats(ALICE) == UserStats(ALICE, "Alice")  # no deal kept
+    # From the stored version it goes on; a save that keeps the version fences on it.
+    game.version = 2
+    await storage.save_game(game, [logged(game, 2)], base=1)
+    game.messages = {"table": "5"}
+    await storage.save_game(game, base=2)
+    assert await storage.load_game(game.id) == game
+
+
+async def test_of_two_saves_racing_from_one_version_exactly_one_is_kept(
+    storage: Storage,
+) -> None:
+    game = await new_game(storage, status=GameStatus.PLAYING)
+    one, two = replace(game, version=1), replace(game, version=1, reminded=True)
+    results = await asyncio.gather(
+        storage.save_game(one, [logged(one, 1, seat=0)], base=0),
+        storage.save_game(two, [logged(two, 1, seat=2)], base=0),
+        return_exceptions=True,
+    )
+    assert results[0] is None and isinstance(results[1], StaleGame)
+    assert await storage.load_game(game.id) == one
+    assert [a.seat for a in await storage.game_actions(game.id)] == [0]
+
+
+async def test_an_unknown_game_is_unknown_before_it_is_stale(storage: Storage) -> None:
+    ghost = Game(404, CHAT, ALICE, version=1)
+    with pytest.raises(NoSuchGame):
+        await storage.save_game(ghost, [logged(ghost, 1)], base=0)
 
 
 async def test_actions_must_belong_to_the_saved_game(storage: Storage) -> None:
@@ -646,6 +701,8 @@ async def corrupt(storage: Storage, game_id: int) -> None:
     if isinstance(storage, MemoryStorage):
         rows = storage._games
         text = rows[game_id]["snapshot"]
+    elif isinstance(storage, PostgresStorage):
+        text = await storage.pool.fetchval("SELECT snapshot FROM games WHERE id = $1", game_id)
     else:
         assert isinstance(storage, SqliteStorage)
         async with storage.connection.execute(
@@ -660,6 +717,8 @@ async def corrupt(storage: Storage, game_id: int) -> None:
     broken = json.dumps(data)
     if isinstance(storage, MemoryStorage):
         storage._games[game_id]["snapshot"] = broken
+    elif isinstance(storage, PostgresStorage):
+        await storage.pool.execute("UPDATE games SET snapshot = $1 WHERE id = $2", broken, game_id)
     else:
         assert isinstance(storage, SqliteStorage)
         await storage.connection.execute(
@@ -760,6 +819,18 @@ async def test_a_refused_save_owes_nothing(storage: Storage) -> None:
     assert await storage.owed_messages() == []
 
 
+async def test_a_stale_fenced_save_owes_nothing(storage: Storage) -> None:
+    game = await new_game(storage, seats=[human(ALICE, "Al"), None, None, None])
+    game.version = 1
+    await storage.save_game(game, [logged(game, 1)], base=0)
+    game.version = 2
+    with pytest.raises(StaleGame):
+        await storage.save_game(game, [logged(game, 2)], owed=[owed(game, 2)], base=0)
+    assert await storage.owed_messages() == []
+    await storage.save_game(game, [logged(game, 2)], owed=[owed(game, 2)], base=1)
+    assert await storage.owed_messages() == [owed(game, 2)]
+
+
 async def test_send_times_are_kept_per_platform_and_chat(storage: Storage) -> None:
     assert await storage.send_times(TG) == {}
     await storage.save_send_times(TG, "-100", [1.5, 2.5])
@@ -770,3 +841,10 @@ async def test_send_times_are_kept_per_platform_and_chat(storage: Storage) -> No
     assert times.keys() == {"-100", "-200"} and times["-200"] == [3.0]
     assert times["-100"] == [float(t) for t in range(200 - MAX_SEND_TIMES, 200)]
     assert await storage.send_times(DC) == {"-100": [9.0]}
+
+
+async def test_a_secret_is_made_once_and_read_the_same_by_every_caller(storage: Storage) -> None:
+    key = await storage.secret("join-links")
+    assert len(key) == 32
+    assert await asyncio.gather(*(storage.secret("join-links") for _ in range(5))) == [key] * 5
+    assert await storage.secret("other") != key

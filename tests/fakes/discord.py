@@ -353,6 +353,17 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._interact(3, self._user(user), ch, data, None, message=msg)
 
+    async def forge(self, user: int | FakeUser, message: int | JSON, custom_id: str,
+                    channel_id: int | None = None) -> int:  # fmt: skip
+        """A user client sends a button press of its own making: any ``custom_id`` on a
+        stored message (also one without that button) or on a message as it was (a
+        deleted one), from the message's channel or ``channel_id``; returns the
+        interaction id."""
+        msg = self._messages[message] if isinstance(message, int) else message
+        ch = self._channels[channel_id if channel_id is not None else int(msg["channel_id"])]
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._interact(3, self._user(user), ch, data, None, message=msg)
+
     async def _interact(self, kind: int, user: FakeUser, ch: JSON, data: JSON,
                         locale: str | None, message: JSON | None = None) -> int:  # fmt: skip
         iid = next(self._ids)
@@ -600,9 +611,12 @@ class FakeDiscord:
             rec.original = self._new_message(rec.channel_id, {"flags": data.get("flags")}, 20)
             rec.original["flags"] |= LOADING
         elif kind in (6, 7) and rec.message_id is not None:
-            rec.original = self._messages[rec.message_id]
-            if kind == 7:
-                _apply_edit(rec.original, data)
+            original = self._messages.get(rec.message_id)
+            if original is None and kind == 7:  # the pressed message was deleted
+                raise _error(404, 10008, "Unknown Message")
+            rec.original = original
+            if kind == 7 and original is not None:
+                _apply_edit(original, data)
         rec.callback_type, rec.callback_data = kind, data
         answer: JSON = {"interaction": {"id": str(rec.id), "type": rec.type}}  # InteractionCallback
         if rec.original is not None:

@@ -101,6 +101,8 @@ class FakeChat:
     forum: bool = False
     migrated_to: int | None = None
     pinned: set[int] = field(default_factory=set)
+    #: Who is in the group (admins always are); None: every known user is.
+    members: set[int] | None = None
 
     def to_dict(self) -> Json:
         if self.type == "private":
@@ -593,8 +595,12 @@ class FakeTelegram:
         }
 
     def _member(self, chat: FakeChat, user: FakeUser) -> Json:
+        if chat.type == "private":
+            status = "member" if user.id == chat.id else "left"
+            return {"status": status, "user": user.to_dict()}
         if user.id not in chat.admins:
-            return {"status": "member", "user": user.to_dict()}
+            inside = chat.members is None or user.id in chat.members
+            return {"status": "member" if inside else "left", "user": user.to_dict()}
         rights = dict.fromkeys(_ADMIN_RIGHTS, False)
         return {"status": "administrator", "user": user.to_dict(), **rights}
 

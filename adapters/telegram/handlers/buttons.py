@@ -8,20 +8,18 @@ confirmation), or the way to a private chat for a player the bot cannot write to
 from __future__ import annotations
 
 from aiogram import Bot, F, Router
+from aiogram.enums import ChatType
 from aiogram.types import CallbackQuery, InaccessibleMessage, Message
 
-from adapters.telegram.handlers.common import is_admin
+from adapters.telegram.handlers.common import is_admin, is_member
 from adapters.telegram.middlewares import CallbackAnswer
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.publisher import hand_key
-from adapters.telegram.render import deep_link, join_payload, thread_of, user_of
+from adapters.telegram.render import chat_id, deep_link, thread_of, user_of
 from bot import presenters
 from bot.codec import CodecError, Verb, decode
-from bot.i18n import Translator
-from bot.interactions import Interactions, Reply
-
-#: Presses that may need the presser's admin rights.
-_ADMIN_VERBS = (Verb.CANCEL_ASK, Verb.CANCEL)
+from bot.interactions import Interactions, Pressed, Reply
+from bot.models import ChatRef, Platform, UserRef
 
 
 async def pressed(
@@ -35,27 +33,43 @@ async def pressed(
     if message is None:
         return
     verb = _verb(query.data)
-    admin = verb in _ADMIN_VERBS and await is_admin(bot, message.chat.id, query.from_user.id)
+    presser = query.from_user.id
+
+    async def admin(chat: ChatRef) -> bool:
+        return await is_admin(bot, chat_id(chat), presser)
+
+    async def member(chat: ChatRef) -> bool:
+        return await is_member(bot, chat_id(chat), presser)
 
     async def can_message() -> bool:
         hello = presenters.dm_hello(interactions.tr, await _locale(interactions, query))
-        return await outbox.can_message(query.from_user.id, hello)
+        return await outbox.can_message(presser, hello)
 
     reply = await interactions.press(
         user_of(query.from_user),
         query.data or "",
+        where=pressed_at(message),
         platform_language=query.from_user.language_code,
         is_admin=admin,
+        is_member=member,
         can_message=can_message if verb is Verb.JOIN else None,
     )
     await answer(reply.alert)
-    await _show(bot, outbox, interactions.tr, query, message, verb, reply)
+    await _show(bot, outbox, interactions, query, message, verb, reply)
+
+
+def pressed_at(message: Message | InaccessibleMessage) -> Pressed:
+    """Where a press happened, as Telegram says: the pressed message's chat; in a
+    private chat, its one user (a private chat's id is its user's id)."""
+    chat = ChatRef(Platform.TELEGRAM, str(message.chat.id))
+    private = message.chat.type == ChatType.PRIVATE
+    return Pressed(chat, UserRef(Platform.TELEGRAM, chat.id) if private else None)
 
 
 async def _show(
     bot: Bot,
     outbox: Outbox,
-    tr: Translator,
+    interactions: Interactions,
     query: CallbackQuery,
     message: Message | InaccessibleMessage,
     verb: Verb | None,
@@ -67,9 +81,9 @@ async def _show(
     if reply.dm_needed and reply.game is not None and verb is Verb.JOIN:
         me = await bot.me()
         team = (query.data or "").rsplit(":", 1)[-1]
-        url = deep_link(me.username or "", join_payload(reply.game.id, team))
+        url = deep_link(me.username or "", await interactions.join_link(reply.game, team))
         screen = presenters.dm_needed(
-            query.from_user.full_name, url, tr, reply.game.settings.locale
+            query.from_user.full_name, url, interactions.tr, reply.game.settings.locale
         )
         outbox.send(chat, screen, thread=thread)
     if verb in (Verb.CANCEL, Verb.REFRESH) and _is_confirmation(message):
@@ -79,9 +93,13 @@ async def _show(
         game, key = reply.game, hand_key(reply.seat)
         known = game.messages.get(key)
         current = outbox.message_id((game.id, key), known)
-        # Only a hand message of this game in his private chat shows a hand in place;
-        # any other message stays what it is.
-        on_hand = chat == user and presenters.is_hand(_tokens(message), game.id)
+        # Only a hand message of this game in the player's private chat shows a hand
+        # in place; any other message (a table, another game's hand) stays what it is.
+        on_hand = (
+            reply.in_place
+            and _of_game(message, game.id)
+            and presenters.is_hand(_tokens(message), game.id)
+        )
         if game.status.is_open and (current in (message.message_id, None) or not on_hand):
             # The player's hand message (a hand asked for elsewhere goes there too).
             outbox.show(
@@ -104,6 +122,18 @@ def _tokens(message: Message | InaccessibleMessage) -> list[str | None]:
 def _is_confirmation(message: Message | InaccessibleMessage) -> bool:
     """Whether the pressed message asks to confirm a cancel (it has a CANCEL button)."""
     return any(_verb(data) is Verb.CANCEL for data in _tokens(message))
+
+
+def _of_game(message: Message | InaccessibleMessage, game_id: int) -> bool:
+    """Whether the message's buttons are all of this game (and it has some)."""
+    return {_game(data) for data in _tokens(message)} == {game_id}
+
+
+def _game(data: str | None) -> int | None:
+    try:
+        return decode(data or "").game_id
+    except CodecError:
+        return None
 
 
 def _verb(data: str | None) -> Verb | None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
-from aiogram.exceptions import TelegramAPIError
-from aiogram.types import Message
+from aiogram.exceptions import TelegramAPIError, TelegramMigrateToChat
+from aiogram.types import ChatMemberRestricted, Message
 
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.publisher import TABLE
@@ -14,17 +14,37 @@ from bot.interactions import Reply
 from bot.presenters import Screen
 
 _ADMINS = (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
+_MEMBERS = (*_ADMINS, ChatMemberStatus.MEMBER)
 
 
 async def is_admin(bot: Bot, chat: int, user: int) -> bool:
-    """Whether the user may act as the chat's admin (in a private chat: always)."""
+    """Whether the user may act as the chat's admin (in a private chat: its user)."""
     if chat > 0:
-        return True
+        return chat == user
     try:
         member = await bot.get_chat_member(chat, user)
     except TelegramAPIError:
         return False
     return member.status in _ADMINS
+
+
+async def is_member(bot: Bot, chat: int, user: int) -> bool:
+    """Whether the user is a member of the chat (``getChatMember``; a restricted user
+    still in the chat counts). A private chat's only member is its user; a chat the
+    bot cannot ask about has none. A group that became a supergroup is asked about
+    under its new id (the game follows it once the bot notices)."""
+    if chat > 0:
+        return chat == user
+    try:
+        try:
+            member = await bot.get_chat_member(chat, user)
+        except TelegramMigrateToChat as moved:
+            member = await bot.get_chat_member(moved.migrate_to_chat_id, user)
+    except TelegramAPIError:
+        return False
+    if isinstance(member, ChatMemberRestricted):
+        return member.is_member
+    return member.status in _MEMBERS
 
 
 def answer(outbox: Outbox, message: Message, reply: Reply) -> None:

@@ -1,50 +1,58 @@
-"""``/start`` in a private chat, with or without a deep-link payload.
+"""``/start`` in a private chat, with or without a deep-link payload, and ``/hand``.
 
-A player the bot could not write to got a ``t.me/<bot>?start=j<game>_<team>``
-button in the group; it opens this chat and sends ``/start j<game>_<team>``: the
-bot can write now, so the player is seated. ``/start`` and ``/hand`` then send the
-player's current hand of every running game he sits in (whatever became of the
+A player the bot could not write to got a ``t.me/<bot>?start=<payload>`` button in
+the group (:meth:`Interactions.join_link`: signed, bound to one game and team); it
+opens this chat and sends ``/start <payload>``: the bot can write now, so the player
+is seated if he is a member of the game's group. ``/start`` and ``/hand`` then send
+the player's current hand of every running game he sits in (whatever became of the
 older hand messages).
 """
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
+from adapters.telegram.handlers.common import is_member
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.publisher import hand_key
-from adapters.telegram.render import parse_join_payload, user_of
+from adapters.telegram.render import chat_id, user_of
 from bot import presenters
-from bot.errors import ErrorCode, ServiceError
 from bot.interactions import Interactions
-from bot.models import User
+from bot.models import ChatRef, User
 from bot.presenters import Screen
-from bot.service import GameService
-from core.seats import Team
 
 
 async def start(
     message: Message,
     command: CommandObject,
-    service: GameService,
+    bot: Bot,
     interactions: Interactions,
     outbox: Outbox,
 ) -> None:
     """``/start``: a greeting (or why the deep link's seat was not taken), then the
     player's hand in every running game he sits in."""
-    if message.from_user is None:
+    sender = message.from_user
+    if sender is None:
         return
-    outbox.reachable(message.from_user.id)
-    user = user_of(message.from_user)
-    locale = await interactions.user_locale(user, message.from_user.language_code)
-    target = parse_join_payload(command.args)
+    outbox.reachable(sender.id)
+    user = user_of(sender)
     alert = None
-    if target is not None:
-        alert = await _join(service, interactions, user, *target, locale)
-    screen = Screen(alert) if alert else presenters.dm_hello(interactions.tr, locale)
-    outbox.send(message.chat.id, screen)
+    if command.args:
+
+        async def member(chat: ChatRef) -> bool:
+            return await is_member(bot, chat_id(chat), sender.id)
+
+        reply = await interactions.join_by_link(
+            user, command.args, is_member=member, platform_language=sender.language_code
+        )
+        alert = reply.alert
+    if alert:
+        outbox.send(message.chat.id, Screen(alert))
+    else:
+        locale = await interactions.user_locale(user, sender.language_code)
+        outbox.send(message.chat.id, presenters.dm_hello(interactions.tr, locale))
     await _post_hands(interactions, outbox, user)
 
 
@@ -57,23 +65,6 @@ async def hand(message: Message, interactions: Interactions, outbox: Outbox) -> 
     if not await _post_hands(interactions, outbox, user):
         locale = await interactions.user_locale(user, message.from_user.language_code)
         outbox.send(message.chat.id, Screen(interactions.tr.t(locale, "notice-no-hand")))
-
-
-async def _join(
-    service: GameService,
-    interactions: Interactions,
-    user: User,
-    game_id: int,
-    team: str,
-    locale: str,
-) -> str | None:
-    """Seat the user; the reason if that failed (unless already seated there)."""
-    try:
-        await service.join(game_id, None, user, Team[team])
-    except ServiceError as error:
-        if error.code != ErrorCode.ALREADY_SEATED:
-            return interactions.error_text(error.code, locale)
-    return None
 
 
 async def _post_hands(interactions: Interactions, outbox: Outbox, user: User) -> int:

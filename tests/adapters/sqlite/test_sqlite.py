@@ -38,6 +38,7 @@ TABLES = {
     "series_results",
     "owed_messages",
     "send_times",
+    "secrets",
 }
 
 
@@ -144,17 +145,63 @@ async def test_a_database_of_an_older_schema_gains_owed_messages_and_keeps_its_g
     db_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as patched:
-        patched.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:2])
-        patched.setattr(migrations, "SCHEMA_VERSION", 2)
+        patched.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:3])
+        patched.setattr(migrations, "SCHEMA_VERSION", 3)
         async with await SqliteStorage.open(db_file) as storage:
             game = await storage.create_game(seated_game())
     async with await SqliteStorage.open(db_file) as storage:
-        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION == 3
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION == 4
         assert await storage.load_game(game.id) == game
         game.version = 1
         owed = Owed(game.id, 1, 0, OwedKind.DEAL_RESULT, 0)
         await storage.save_game(game, [action(game, 1)], owed=[owed])
         assert await storage.owed_messages() == [owed]
+
+
+def schema(path: Path) -> list[tuple[str, str, str]]:
+    """Every table, index and trigger of a database, its SQL with spaces evened out."""
+    with sqlite3.connect(path) as plain:
+        rows = plain.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+            " ORDER BY type, name"
+        ).fetchall()
+    plain.close()
+    return [(kind, name, " ".join(sql.split())) for kind, name, sql in rows]
+
+
+async def test_a_database_of_the_release_before_the_sql_files_opens_unchanged(
+    tmp_path: Path,
+) -> None:
+    """fixtures/schema_v1.db was made by the code that kept its migrations in a
+    Python list (schema version 1): one game of three logged moves, a user and a
+    chat. It opens, migrates on to the current version, and its tables stay as they
+    were, statement for statement: the SQL files are the same steps."""
+    old = tmp_path / "old.sqlite3"
+    old.write_bytes((Path(__file__).parent / "fixtures" / "schema_v1.db").read_bytes())
+    before = schema(old)
+    async with await SqliteStorage.open(old) as storage:
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION
+        (game,) = await storage.active_games()
+        assert (game.version, game.status) == (6, GameStatus.PLAYING)
+        assert [a.version for a in await storage.game_actions(game.id)] == [4, 5, 6]
+        assert await storage.get_user(ALICE) == User(ALICE, "Alice", "en")
+        game.version += 1
+        await storage.save_game(game, base=6)
+    after = schema(old)
+    assert set(before) <= set(after)  # version 1's tables, indexes and triggers as made
+    fresh = tmp_path / "fresh.sqlite3"
+    async with await SqliteStorage.open(fresh):
+        pass
+    assert schema(fresh) == after
+
+
+def test_the_sql_files_split_into_whole_statements() -> None:
+    (first,) = migrations.MIGRATIONS[:1]
+    assert len(first) == 12  # as many as the list in Python had
+    assert all(sqlite3.complete_statement(statement) for statement in first)
+    assert sum("CREATE TRIGGER" in statement for statement in first) == 2
+    with pytest.raises(ValueError, match="ends inside a statement"):
+        migrations.statements("CREATE TABLE t (x);\nCREATE TABLE u (")
 
 
 async def test_a_failing_migration_leaves_the_version_before_it(
@@ -172,6 +219,25 @@ async def test_a_failing_migration_leaves_the_version_before_it(
         assert plain.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,)
         assert plain.execute("SELECT name FROM sqlite_master WHERE name = 'extra'").fetchall() == []
     plain.close()
+
+
+async def test_a_database_of_the_first_schema_gains_the_secrets_and_keeps_its_rows(
+    db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = migrations.MIGRATIONS[:1]
+    monkeypatch.setattr(migrations, "MIGRATIONS", first)
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", 1)
+    async with await SqliteStorage.open(db_file) as storage:
+        await storage.save_user(User(ALICE, "Alice"))
+    monkeypatch.undo()
+    async with await SqliteStorage.open(db_file) as storage:
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION
+        assert await storage.get_user(ALICE) == User(ALICE, "Alice")
+        key = await storage.secret("join-links")
+        assert len(key) == 32 and await storage.secret("join-links") == key
+        assert await storage.secret("other") != key
+    async with await SqliteStorage.open(db_file) as storage:  # kept: links outlive a restart
+        assert await storage.secret("join-links") == key
 
 
 async def test_a_newer_schema_is_refused(db_file: Path) -> None:

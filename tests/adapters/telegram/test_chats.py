@@ -13,7 +13,7 @@ from aiogram.types import Update
 
 from adapters.telegram import Outbox, build_dispatcher
 from bot import presenters
-from bot.codec import Verb
+from bot.codec import Verb, join_payload
 from bot.models import ChatRef, Game, GameStatus, Platform, UserRef
 from tests.adapters.telegram.harness import GROUP, TOKEN, Harness
 from tests.fakes.telegram import FakeChat, FakeMessage, FakeUser
@@ -122,10 +122,12 @@ async def test_commands(h: Harness) -> None:
     assert (await h.command(bob, bob.id, "/lang en")).text == tr.t("en", "notice-lang-switched")
     assert await h.service.user_locale(stored.ref, "ru") == "en"  # and follows a change
     assert (await h.command(alice, GROUP, "/stop")).text == tr.t("en", "err-unknown-game")
-    # /start without a payload says hello; with a bad one too.
+    # /start without a payload says hello; a bad one says so; a link of no game too.
     assert (await h.command(alice, alice.id, "/start")).text == tr.t("en", "notice-dm-hello")
-    assert (await h.command(bob, bob.id, "/start jzz_Q")).text == tr.t("en", "notice-dm-hello")
-    unknown = await h.command(bob, bob.id, "/start jzz_A")
+    assert (await h.command(bob, bob.id, "/start jzz_Q")).text == tr.t("en", "err-bad-link")
+    assert (await h.command(bob, bob.id, "/start jzz_A")).text == tr.t("en", "err-bad-link")
+    gone = join_payload(1295, "A", await h.service.link_key())
+    unknown = await h.command(bob, bob.id, f"/start {gone}")
     assert unknown.text == tr.t("en", "err-unknown-game")
     # The command menus: Russian, English, and the default language for the rest.
     menus = [c.params for c in tg.calls_of("setMyCommands")]

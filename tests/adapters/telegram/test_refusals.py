@@ -55,9 +55,14 @@ async def test_refused_presses_change_nothing(h: Harness) -> None:
     lead = button(tg, hand, Verb.PLAY)
     shown = (hand.text, tg.buttons(alice.id, hand.message_id))
 
-    # Someone not at the table, and Bob (whose seat it is not), press Alice's buttons.
-    assert await alert(h, eve, hand, lead) == tr.t("ru", "err-not-seated")
-    assert await alert(h, bob, hand, lead) == tr.t("ru", "err-not-your-turn")
+    # Someone not at the table, and Bob (whose seat it is not), press Alice's buttons
+    # (as only a fake lets them: the message is in her private chat).
+    assert await alert(h, eve, hand, lead) == tr.t("en", "err-not-yours")
+    assert await alert(h, bob, hand, lead) == tr.t("en", "err-not-yours")
+    # Bob presses her move on his own hand message: not his turn.
+    bobs = h.hand_message(game, 1)
+    assert bobs is not None
+    assert await alert(h, bob, bobs, lead) == tr.t("ru", "err-not-your-turn")
     # Forged and malformed data, an unknown game.
     assert await alert(h, alice, hand, "k:p:zz:0:lAS") == tr.t("en", "err-unknown-game")
     assert await alert(h, alice, hand, "not a token") == tr.t("en", "err-malformed")

@@ -42,7 +42,7 @@ from aiogram.types import (
     Update,
 )
 
-from adapters.telegram import TelegramAdapter
+from adapters.telegram import Pacing, TelegramAdapter
 from adapters.telegram.session import LeanSession
 from bot.i18n import Translator
 from bot.interactions import Interactions
@@ -278,3 +278,33 @@ async def test_the_adapter_talks_through_the_lean_session(tr: Translator) -> Non
     finally:
         await adapter.bot.session.close()
         await service.close()
+
+
+async def test_the_global_rate_is_a_setting(tr: Translator) -> None:
+    service = GameService(MemoryStorage())
+    settings = Settings(
+        telegram_bot_token="123456:TEST-token",
+        telegram_global_rate=7,
+        _env_file=None,
+    )
+    adapter = TelegramAdapter(settings, service, Interactions(service, tr), tr)
+    try:
+        assert adapter.outbox.pacing.global_limit == 7
+        assert adapter.outbox.pacing.global_window == 1.0
+        default = Settings(telegram_bot_token="123456:TEST-token", _env_file=None)
+        assert default.telegram_global_rate == 30 == Pacing().global_limit
+    finally:
+        await adapter.bot.session.close()
+        await service.close()
+
+
+@pytest.mark.parametrize("tg", [{"group_limit": 1, "retry_after": 3}], indirect=True)
+async def test_every_request_is_observed_with_its_status(tg: FakeTelegram, bot: Bot) -> None:
+    seen: list[tuple[str, int | None]] = []
+    session = bot.session
+    assert isinstance(session, LeanSession)
+    session.observe = lambda method, status: seen.append((method, status))
+    await bot.send_message(GROUP, "one")
+    with pytest.raises(TelegramRetryAfter):
+        await bot.send_message(GROUP, "two")  # the fake's group limit: a 429
+    assert seen == [("sendMessage", 200), ("sendMessage", 429)]

@@ -1,0 +1,6 @@
+-- 3: secret keys (the one that signs join links), made once per database.
+
+CREATE TABLE secrets (
+    name  TEXT PRIMARY KEY,
+    value BYTEA NOT NULL
+);

@@ -1,0 +1,663 @@
+"""A :class:`bot.ports.Storage` on PostgreSQL through asyncpg, for several processes.
+
+Rows are those of :mod:`bot.rows`, the codec SQLite and :class:`bot.memory.MemoryStorage`
+keep too, in the same tables (``migrations/0001_first_schema.sql``). A pool of
+connections serves the process; each write is one transaction on one connection, so
+concurrent saves of different games run side by side in the server.
+
+Several processes may share the database. What keeps them from both applying a
+press is the fence of :meth:`PostgresStorage.save_game`: the game's row is locked
+(``SELECT ... FOR UPDATE``) and updated only from the version the change was made
+from (``UPDATE games ... WHERE id = ... AND version = p_base``), in one transaction
+with the new rows of the action log, whose key ``(game_id, version)`` refuses an
+action logged twice. A save that finds the row moved on raises
+:class:`~bot.rows.StaleGame` and keeps nothing; the service refuses the press as
+stale.
+
+A save is the hot path (every move saves), so saves are committed in groups, as on
+SQLite: a call turns the game into rows at once, queues them and waits; one writer
+task sends every save queued so far in ONE statement, the server-side function
+``kozel_save_games`` (in the first migration), which applies them in order in one
+transaction, each in a subtransaction of its own through ``kozel_save_game`` (the
+fence and the inserts above): a save that fails keeps nothing and raises in its
+caller alone; the others are kept. One round trip and one commit for the batch. A
+caller's ``await`` returns once its save is committed; a save cancelled while it
+waits in the queue is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from types import TracebackType
+from typing import Any
+from urllib.parse import urlsplit
+
+import asyncpg
+
+from adapters.postgres.migrations import migrate
+from bot.models import ChatRef, Game, Platform, User, UserRef
+from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
+from bot.rows import (
+    CorruptGame,
+    DuplicateAction,
+    GameRow,
+    NoSuchGame,
+    StaleGame,
+    StorageError,
+    action_from_row,
+    chat_from_row,
+    chat_to_row,
+    check_actions,
+    check_owed,
+    deal_row,
+    game_from_row,
+    game_to_row,
+    owed_from_row,
+    participant_rows,
+    seat_rows,
+    send_times_from_text,
+    send_times_to_text,
+    series_row,
+    user_from_row,
+    user_to_row,
+)
+from core.yard.events import DealResult, SeriesResult, Title
+from core.yard.record import SnapshotCache
+
+_SCHEMES = ("postgresql", "postgres", "postgresql+asyncpg")
+#: The condition that leaves out the games set aside.
+_NOT_SET_ASIDE = "id NOT IN (SELECT game_id FROM set_aside_games)"
+
+log = logging.getLogger(__name__)
+
+Record = asyncpg.Record
+
+
+def is_postgres_url(url: str) -> bool:
+    """Whether a ``DATABASE_URL`` names a PostgreSQL database.
+
+    >>> is_postgres_url("postgresql://kozel@db/kozel"), is_postgres_url("sqlite:///k.db")
+    (True, False)
+    """
+    scheme, separator, _ = url.partition("://")
+    return bool(separator) and scheme.lower() in _SCHEMES
+
+
+def dsn(url: str) -> str:
+    """The libpq-style URL asyncpg takes (a SQLAlchemy ``+asyncpg`` is dropped).
+
+    >>> dsn("postgresql+asyncpg://kozel:secret@db:5432/kozel")
+    'postgresql://kozel:secret@db:5432/kozel'
+    >>> dsn("postgres:///kozel?host=/run/postgresql")
+    'postgres:///kozel?host=/run/postgresql'
+    """
+    if not is_postgres_url(url):
+        raise ValueError(f"not a PostgreSQL URL: {urlsplit(url).scheme or url!r}")
+    scheme, _, rest = url.partition("://")
+    if scheme.lower() == "postgresql+asyncpg":
+        scheme = "postgresql"
+    return f"{scheme}://{rest}"
+
+
+# --- SQL -------------------------------------------------------------------------------
+
+_GAME_COLUMNS = (
+    "platform",
+    "chat_id",
+    "thread_id",
+    "creator_platform",
+    "creator",
+    "status",
+    "rule_set",
+    "settings",
+    "seats",
+    "snapshot",
+    "version",
+    "created_at",
+    "updated_at",
+    "turn_deadline",
+    "reminded",
+    "messages",
+    "rematch_of",
+)
+_PARTICIPANT_COLUMNS = ("game_id", "seat", "platform", "user_id", "kind", "name")
+_DEAL_COLUMNS = (
+    "game_id",
+    "number",
+    "points_a",
+    "points_b",
+    "tricks_a",
+    "tricks_b",
+    "loss_a",
+    "loss_b",
+    "eggs",
+    "winner",
+    "at",
+)
+_SERIES_COLUMNS = ("game_id", "loser", "title", "loss_a", "loss_b", "eggs", "deals", "at")
+
+
+def _insert(table: str, columns: Sequence[str], tail: str = "") -> str:
+    values = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({values}){tail}"
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _values(row: Any, columns: Sequence[str]) -> tuple[Any, ...]:
+    return tuple(row[column] for column in columns)
+
+
+_INSERT_GAME = _insert("games", _GAME_COLUMNS, " RETURNING id")
+#: The saves waiting at once, one statement: ``kozel_save_games`` (first migration).
+_SAVE_GAMES = "SELECT kozel_save_games($1::json)"
+#: The most saves one group commit writes; more wait for the next one.
+MAX_BATCH = 256
+_INSERT_PARTICIPANT = _insert("participants", _PARTICIPANT_COLUMNS)
+_INSERT_DEAL = _insert("deal_results", _DEAL_COLUMNS, " ON CONFLICT DO NOTHING")
+_INSERT_SERIES = _insert("series_results", _SERIES_COLUMNS, " ON CONFLICT DO NOTHING")
+
+_USER_SERIES = """
+SELECT
+    COUNT(*) AS seats,
+    COUNT(s.game_id) AS series_played,
+    COUNT(*) FILTER (WHERE s.loser <> p.seat % 2) AS series_won,
+    COUNT(*) FILTER (WHERE s.loser = p.seat % 2) AS goat,
+    COUNT(*) FILTER (WHERE s.loser = p.seat % 2 AND s.title = $3) AS goat_with_eggs
+FROM participants AS p
+JOIN games AS g ON g.id = p.game_id
+LEFT JOIN series_results AS s ON s.game_id = p.game_id
+WHERE p.kind = 'human' AND p.platform = $1 AND p.user_id = $2
+    AND g.platform = $1 AND g.status IN ('playing', 'finished')
+"""
+
+_USER_DEALS = """
+SELECT
+    COUNT(*) AS deals_played,
+    COUNT(*) FILTER (WHERE d.winner = p.seat % 2) AS deals_won,
+    COUNT(*) FILTER (WHERE d.winner = 1 - p.seat % 2) AS deals_lost,
+    COALESCE(SUM(d.eggs), 0) AS deals_eggs,
+    COALESCE(SUM(CASE p.seat % 2 WHEN 0 THEN d.points_a ELSE d.points_b END), 0) AS points
+FROM participants AS p
+JOIN games AS g ON g.id = p.game_id
+JOIN deal_results AS d ON d.game_id = p.game_id
+WHERE p.kind = 'human' AND p.platform = $1 AND p.user_id = $2
+    AND g.platform = $1 AND g.status IN ('playing', 'finished')
+"""
+
+_USER_NAME = """
+SELECT COALESCE(
+    (SELECT u.name FROM users AS u WHERE u.platform = $1 AND u.id = $2),
+    (SELECT q.name FROM participants AS q
+     WHERE q.kind = 'human' AND q.platform = $1 AND q.user_id = $2
+     ORDER BY q.game_id DESC, q.seat LIMIT 1)
+) AS name
+"""
+
+# Names and ids sort by code point (COLLATE "C"), as SQLite and Python do, whatever
+# the database's own collation.
+_LEADERBOARD = """
+WITH played AS (
+    SELECT
+        p.user_id AS user_id,
+        COUNT(*) AS series_played,
+        COUNT(*) FILTER (WHERE s.loser <> p.seat % 2) AS series_won
+    FROM participants AS p
+    JOIN games AS g ON g.id = p.game_id
+    JOIN series_results AS s ON s.game_id = p.game_id
+    WHERE p.kind = 'human' AND p.platform = $1 AND p.user_id IS NOT NULL
+        AND g.platform = $1 AND g.status IN ('playing', 'finished')
+        AND ($2::text IS NULL OR (g.platform = $2::text AND g.chat_id = $3::text))
+    GROUP BY p.user_id
+    HAVING COUNT(*) >= $4
+), named AS (
+    SELECT
+        played.*,
+        -- the saved name, else the name at the latest seat (as _USER_NAME)
+        COALESCE(
+            (SELECT u.name FROM users AS u
+             WHERE u.platform = $1 AND u.id = played.user_id),
+            (SELECT q.name FROM participants AS q
+             WHERE q.kind = 'human' AND q.platform = $1 AND q.user_id = played.user_id
+             ORDER BY q.game_id DESC, q.seat LIMIT 1)
+        ) AS name
+    FROM played
+)
+SELECT user_id, series_played, series_won, name
+FROM named
+ORDER BY
+    series_won DESC,
+    series_won::float8 / series_played DESC,
+    name COLLATE "C",
+    user_id COLLATE "C"
+LIMIT $5
+"""
+
+
+class PostgresStorage:
+    """A :class:`~bot.ports.Storage` in a PostgreSQL database. Open it with :meth:`open`."""
+
+    def __init__(
+        self,
+        pool: asyncpg.Pool[Record],
+        schema_version: int,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self._pool = pool
+        #: Saves waiting for the writer, each with the future its caller awaits.
+        self._queue: list[tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = []
+        self._writer: asyncio.Task[None] | None = None
+        #: The schema version the database was at once migrated.
+        self.schema_version = schema_version
+        #: Every save snapshots the game's series: this keeps the deals' text.
+        self._snapshots = SnapshotCache()
+        self._now = now
+
+    @classmethod
+    async def open(
+        cls,
+        url: str,
+        *,
+        min_size: int = 2,
+        max_size: int = 10,
+        now: Callable[[], float] = time.time,
+    ) -> PostgresStorage:
+        """Connect a pool to the database at ``url`` (``postgresql://...``) and migrate
+        it (under the migrations' advisory lock). ``now`` stamps saved users."""
+        pool = await asyncpg.create_pool(dsn(url), min_size=min_size, max_size=max_size)
+        try:
+            async with pool.acquire() as conn:
+                version = await migrate(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, version, now)
+
+    async def close(self) -> None:
+        """Finish the queued saves and the running transactions, then close the pool;
+        closing twice is harmless."""
+        if self._writer is not None:
+            await asyncio.wait([self._writer])
+        await self._pool.close()
+
+    async def __aenter__(self) -> PostgresStorage:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @property
+    def pool(self) -> asyncpg.Pool[Record]:
+        """The connection pool, for tests and maintenance."""
+        return self._pool
+
+    # --- Users and chats -------------------------------------------------------------
+
+    async def get_user(self, ref: UserRef) -> User | None:
+        row = await self._pool.fetchrow(
+            "SELECT platform, id, name, locale FROM users WHERE platform = $1 AND id = $2",
+            ref.platform.value,
+            ref.id,
+        )
+        return None if row is None else user_from_row(dict(row))
+
+    async def save_user(self, user: User) -> None:
+        row = user_to_row(user)
+        await self._pool.execute(
+            """
+            INSERT INTO users (platform, id, name, locale, updated_at)
+            VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (platform, id) DO UPDATE SET
+                name = EXCLUDED.name,
+                locale = EXCLUDED.locale,
+                updated_at = EXCLUDED.updated_at
+            """,
+            row["platform"],
+            row["id"],
+            row["name"],
+            row["locale"],
+            float(self._now()),
+        )
+
+    async def get_chat(self, ref: ChatRef) -> ChatInfo | None:
+        row = await self._pool.fetchrow(
+            "SELECT platform, id, locale, turn_timeout FROM chats WHERE platform = $1 AND id = $2",
+            ref.platform.value,
+            ref.id,
+        )
+        return None if row is None else chat_from_row(dict(row))
+
+    async def save_chat(self, chat: ChatInfo) -> None:
+        row = chat_to_row(chat)
+        await self._pool.execute(
+            """
+            INSERT INTO chats (platform, id, locale, turn_timeout)
+            VALUES ($1, $2, $3, $4)
+            ON CONFLICT (platform, id) DO UPDATE SET
+                locale = EXCLUDED.locale,
+                turn_timeout = EXCLUDED.turn_timeout
+            """,
+            row["platform"],
+            row["id"],
+            row["locale"],
+            row["turn_timeout"],
+        )
+
+    # --- Games ------------------------------------------------------------------------
+
+    async def create_game(self, game: Game) -> Game:
+        """Store a new game; return a copy of it with the id the database gave it (the
+        ``id`` passed in is ignored)."""
+        row = game_to_row(game)
+        seats = participant_rows(game)
+        async with self._pool.acquire() as conn, conn.transaction():
+            game_id = await conn.fetchval(_INSERT_GAME, *_values(row, _GAME_COLUMNS))
+            if seats:
+                await conn.executemany(
+                    _INSERT_PARTICIPANT,
+                    [_values({**s, "game_id": game_id}, _PARTICIPANT_COLUMNS) for s in seats],
+                )
+        row["id"] = int(game_id)
+        return game_from_row(row)
+
+    async def save_game(
+        self,
+        game: Game,
+        actions: Sequence[LoggedAction] = (),
+        *,
+        deals: Sequence[tuple[int, DealResult]] = (),
+        series: SeriesResult | None = None,
+        owed: Sequence[Owed] = (),
+        base: int | None = None,
+    ) -> None:
+        """Update the game's row (only from version ``base`` if given, else
+        :class:`~bot.rows.StaleGame`), replace its seats, append its new actions, keep
+        the results it reached and the messages it owes, in one transaction: on any
+        error nothing of it is kept."""
+        new = check_actions(game, actions)
+        owed_rows = check_owed(game, owed)
+        row: GameRow = game_to_row(game, self._snapshots)
+        save = {
+            "game": row,
+            "base": base,
+            "participants": seat_rows(game.id, game.seats),
+            "actions": new,
+            "deals": [deal_row(game.id, n, result, game.updated_at) for n, result in deals],
+            "series": None if series is None else series_row(game.id, series, game.updated_at),
+            "owed": owed_rows,
+        }
+        done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._queue.append((save, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_queued(), name="postgres-group-commit")
+        outcome = await done
+        if "missing" in outcome:
+            raise NoSuchGame(game.id)
+        if "duplicate" in outcome:
+            if outcome["duplicate"] != "game_actions_pkey":
+                raise StorageError(f"game {game.id}: {outcome['duplicate']} refused the save")
+            logged = await self._pool.fetchval(
+                "SELECT MIN(version) FROM game_actions WHERE game_id = $1"
+                " AND version = ANY($2::integer[])",
+                game.id,
+                [action["version"] for action in new],
+            )
+            raise DuplicateAction(game.id, -1 if logged is None else logged)
+        if "error" in outcome:
+            raise StorageError(f"game {game.id}: {outcome['state']} {outcome['error']}")
+        if base is not None and outcome["stored"] != base:
+            raise StaleGame(game.id, base, outcome["stored"])
+
+    async def _write_queued(self) -> None:
+        """The writer: commit the queued saves, a batch at a time, until none is left."""
+        batch: list[tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = []
+        try:
+            while self._queue:
+                batch = [item for item in self._queue[:MAX_BATCH] if not item[1].done()]
+                del self._queue[:MAX_BATCH]
+                if not batch:
+                    continue
+                # Every batch locks its games' rows in the order of their ids (a
+                # stable sort: one game's saves keep their order), so the batches of
+                # two processes never wait on each other in a cycle (a deadlock).
+                batch.sort(key=lambda item: int(item[0]["game"]["id"]))
+                try:
+                    text = await self._pool.fetchval(
+                        _SAVE_GAMES, _json([save for save, _ in batch])
+                    )
+                    outcomes: list[Any] = json.loads(text)
+                except Exception as error:  # the connection broke, say: the batch fails
+                    outcomes = [error] * len(batch)
+                for (_, done), outcome in zip(batch, outcomes, strict=True):
+                    if done.done():  # the caller was cancelled
+                        continue
+                    if isinstance(outcome, Exception):
+                        done.set_exception(outcome)
+                    else:
+                        done.set_result(outcome)
+                batch = []
+        finally:
+            # Only if the writer itself was cancelled or broke: nobody may wait forever.
+            for _, done in [*batch, *self._queue]:
+                done.cancel()
+            self._queue.clear()
+
+    # --- Owed messages and send times ----------------------------------------------------
+
+    async def owed_messages(self) -> list[Owed]:
+        rows = await self._pool.fetch("SELECT * FROM owed_messages ORDER BY game_id, version, idx")
+        return [owed_from_row(dict(row)) for row in rows]
+
+    async def message_sent(self, owed: Owed) -> None:
+        await self._pool.execute(
+            "DELETE FROM owed_messages WHERE game_id = $1 AND version = $2 AND idx = $3",
+            owed.game_id,
+            owed.version,
+            owed.index,
+        )
+
+    async def send_times(self, platform: Platform) -> dict[str, list[float]]:
+        rows = await self._pool.fetch(
+            "SELECT chat_id, times FROM send_times WHERE platform = $1", platform.value
+        )
+        return {row["chat_id"]: send_times_from_text(row["times"]) for row in rows}
+
+    async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
+        await self._pool.execute(
+            "INSERT INTO send_times (platform, chat_id, times) VALUES ($1, $2, $3)"
+            " ON CONFLICT (platform, chat_id) DO UPDATE SET times = excluded.times",
+            platform.value,
+            chat,
+            send_times_to_text(times),
+        )
+
+    async def load_game(self, game_id: int) -> Game | None:
+        row = await self._pool.fetchrow(
+            f"SELECT * FROM games WHERE id = $1 AND {_NOT_SET_ASIDE}", game_id
+        )
+        return None if row is None else await self._game(dict(row))
+
+    async def open_game(self, chat: ChatRef) -> Game | None:
+        rows = await self._pool.fetch(
+            "SELECT * FROM games WHERE platform = $1 AND chat_id = $2"
+            f" AND status IN ('lobby', 'playing') AND {_NOT_SET_ASIDE} ORDER BY id DESC",
+            chat.platform.value,
+            chat.id,
+        )
+        for row in rows:  # one, unless a newer one was set aside
+            game = await self._game(dict(row))
+            if game is not None:
+                return game
+        return None
+
+    async def active_games(self) -> list[Game]:
+        rows = await self._pool.fetch(
+            "SELECT * FROM games WHERE status IN ('lobby', 'playing')"
+            f" AND {_NOT_SET_ASIDE} ORDER BY id"
+        )
+        games = [await self._game(dict(row)) for row in rows]
+        return [game for game in games if game is not None]
+
+    async def set_aside(self) -> dict[int, str]:
+        """The games set aside (they no longer load), with the reason of each."""
+        rows = await self._pool.fetch(
+            "SELECT game_id, reason FROM set_aside_games ORDER BY game_id"
+        )
+        return {row["game_id"]: row["reason"] for row in rows}
+
+    async def _game(self, row: dict[str, Any]) -> Game | None:
+        """The game of a row; a row that does not make one is set aside (logged, kept
+        in ``set_aside_games`` and skipped by every read from then on): None."""
+        try:
+            return game_from_row(row)
+        except CorruptGame as corrupt:
+            log.error(
+                "game %s (%s in chat %s) is set aside: %s",
+                corrupt.game_id,
+                row["platform"],
+                row["chat_id"],
+                corrupt.reason,
+                exc_info=corrupt.__cause__,
+            )
+            await self._pool.execute(
+                "INSERT INTO set_aside_games (game_id, reason, at) VALUES ($1, $2, $3)"
+                " ON CONFLICT DO NOTHING",
+                corrupt.game_id,
+                corrupt.reason[:2000],
+                float(self._now()),
+            )
+            return None
+
+    async def game_actions(self, game_id: int) -> list[LoggedAction]:
+        rows = await self._pool.fetch(
+            "SELECT * FROM game_actions WHERE game_id = $1 ORDER BY version", game_id
+        )
+        return [action_from_row(dict(row)) for row in rows]
+
+    # --- Results ------------------------------------------------------------------------
+
+    async def record_deal(self, game: Game, number: int, result: DealResult, at: float) -> None:
+        """Keep a deal's result once; a repeated call with the same number changes
+        nothing (``ON CONFLICT DO NOTHING`` on the key)."""
+        await self._record(
+            game, _INSERT_DEAL, _values(deal_row(game.id, number, result, at), _DEAL_COLUMNS)
+        )
+
+    async def record_series(self, game: Game, result: SeriesResult, at: float) -> None:
+        """Keep a series' result once; a repeated call changes nothing."""
+        await self._record(
+            game, _INSERT_SERIES, _values(series_row(game.id, result, at), _SERIES_COLUMNS)
+        )
+
+    async def _record(self, game: Game, sql: str, values: tuple[Any, ...]) -> None:
+        async with self._pool.acquire() as conn, conn.transaction():
+            if await conn.fetchval("SELECT 1 FROM games WHERE id = $1", game.id) is None:
+                raise NoSuchGame(game.id)
+            await conn.execute(sql, *values)
+
+    # --- Statistics -----------------------------------------------------------------------
+
+    async def user_stats(self, user: UserRef) -> UserStats | None:
+        """The user's totals over the human seats he took in playing or finished games;
+        None if he never took one."""
+        platform, user_id = user.platform.value, user.id
+        async with (
+            self._pool.acquire() as conn,
+            # One snapshot: the three answers agree with each other.
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            series = await conn.fetchrow(
+                _USER_SERIES, platform, user_id, Title.GOATS_WITH_EGGS.value
+            )
+            deals = await conn.fetchrow(_USER_DEALS, platform, user_id)
+            name = await conn.fetchval(_USER_NAME, platform, user_id)
+        if series is None or deals is None:  # pragma: no cover - aggregates return a row
+            raise RuntimeError("an aggregate query returned no row")
+        if not series["seats"]:
+            return None
+        return UserStats(
+            user=user,
+            name=name if name is not None else user.id,
+            series_played=series["series_played"],
+            series_won=series["series_won"],
+            goat=series["goat"],
+            goat_with_eggs=series["goat_with_eggs"],
+            deals_played=deals["deals_played"],
+            deals_won=deals["deals_won"],
+            deals_lost=deals["deals_lost"],
+            deals_eggs=deals["deals_eggs"],
+            points=deals["points"],
+        )
+
+    async def leaderboard(
+        self, platform: Platform, chat: ChatRef | None, limit: int = 10, min_series: int = 1
+    ) -> list[LeaderboardRow]:
+        """Players by series won, then win rate, then name; only those with
+        ``min_series`` or more series; ``chat`` None means the whole platform."""
+        rows = await self._pool.fetch(
+            _LEADERBOARD,
+            platform.value,
+            None if chat is None else chat.platform.value,
+            None if chat is None else chat.id,
+            min_series,
+            max(limit, 0),
+        )
+        return [
+            LeaderboardRow(
+                user=UserRef(platform, row["user_id"]),
+                name=row["name"],
+                series_played=row["series_played"],
+                series_won=row["series_won"],
+            )
+            for row in rows
+        ]
+
+    # --- Chats changing ids ---------------------------------------------------------------
+
+    async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
+        """Move the old chat's games and settings to the new id, in one transaction.
+        Settings already saved for the new id are newer, so they stay."""
+        if (old.platform, old.id) == (new.platform, new.id):
+            return
+        ids = (old.platform.value, old.id, new.platform.value, new.id)
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "UPDATE games SET platform = $3, chat_id = $4 WHERE platform = $1 AND chat_id = $2",
+                *ids,
+            )
+            await conn.execute(
+                "INSERT INTO chats (platform, id, locale, turn_timeout)"
+                " SELECT $3::text, $4::text, locale, turn_timeout FROM chats"
+                " WHERE platform = $1 AND id = $2"
+                " ON CONFLICT DO NOTHING",
+                *ids,
+            )
+            await conn.execute("DELETE FROM chats WHERE platform = $1 AND id = $2", *ids[:2])
+
+    # --- Secrets ----------------------------------------------------------------------
+
+    async def secret(self, name: str) -> bytes:
+        """The named key: the first caller's random bytes are kept (``ON CONFLICT DO
+        NOTHING``), so every process on the database reads the same."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                name,
+                secrets.token_bytes(32),
+            )
+            value = await conn.fetchval("SELECT value FROM secrets WHERE name = $1", name)
+        if value is None:  # pragma: no cover - the row was just inserted or was there
+            raise RuntimeError(f"secret {name!r} was not kept")
+        return bytes(value)
