@@ -11,7 +11,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from adapters.health import HealthServer
 from bot.codec import Command, Verb, encode
 from bot.i18n import Translator
-from bot.interactions import Interactions
+from bot.interactions import Interactions, Pressed
 from bot.memory import MemoryStorage
 from bot.metrics import Metrics
 from bot.models import ChatRef, Game, Platform, User, UserRef
@@ -53,8 +53,10 @@ async def test_health_readiness_and_metrics_are_scraped(http: aiohttp.ClientSess
     try:
         lobby = await service.open_table(CHAT, ALICE)
         await service.join(lobby.id, lobby.version, ALICE)  # a save
-        await interactions.press(ALICE, "not a token")
-        await interactions.press(ALICE, encode(Command(Verb.JOIN, lobby.id, 0, "A")))  # stale
+        await interactions.press(ALICE, "not a token", where=Pressed(CHAT))
+        await interactions.press(
+            ALICE, encode(Command(Verb.JOIN, lobby.id, 0, "A")), where=Pressed(CHAT)
+        )  # stale
         metrics.requested("telegram", "sendMessage", 200)
         metrics.requested("telegram", "sendMessage", 429)
         metrics.requested("telegram", "getUpdates", None)
