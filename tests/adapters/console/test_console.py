@@ -293,7 +293,7 @@ def test_the_humans_name_is_read_in_the_language_of_each_run(tmp_path: Path) -> 
     "Player (you)" in a Russian run."""
     run_console(tmp_path, lines("a"), "--seed", "4", "--lang", "en")
     # On to the series' end, whose result names the teams.
-    _, russian = run_console(tmp_path, lines(*(["a"] * 60)), "--lang", "ru")
+    _, russian = run_console(tmp_path, lines(*(["a"] * 400)), "--lang", "ru")
     assert "Ваша неоконченная партия снова на столе." in russian
     assert "Игрок (вы) и " in russian and "Player (you)" not in russian
 
