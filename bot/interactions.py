@@ -26,11 +26,10 @@ from bot.errors import ErrorCode, ServiceError
 from bot.i18n import Translator, normalize_locale
 from bot.metrics import Metrics
 from bot.models import ChatRef, Game, GameStatus, Seat, User, UserRef
-from bot.ports import Change, ChangeKind
+from bot.ports import Change, ChangeKind, Owed, OwedKind
 from bot.presenters import Screen
 from bot.service import LOCALES, GameService
 from core.seats import Team
-from core.yard.events import DealScored, SeriesFinished
 
 CanMessage = Callable[[], Awaitable[bool]]
 #: A question about the presser in a chat, asked of the platform: is he an admin
@@ -54,6 +53,10 @@ class Pressed:
 
     chat: ChatRef
     owner: UserRef | None = None
+
+
+#: The buttons of a hand message: a card, a move, "clear".
+HAND_BUTTONS = frozenset({Verb.SELECT, Verb.PLAY, Verb.REFRESH})
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,12 +92,14 @@ class Target(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Output:
-    """One thing a game change shows."""
+    """One thing a game change shows. ``owed``: the saved message this output is;
+    once it is sent the publisher confirms it (:meth:`GameService.message_sent`)."""
 
     target: Target
     screen: Screen
     seat: int | None = None
     user: UserRef | None = None
+    owed: Owed | None = None
 
 
 class Interactions:
@@ -199,10 +204,10 @@ class Interactions:
             reply = await self._press(user, command, locale, is_admin, is_member, can_message)
         except ServiceError as error:
             self._count_refusal(error.code)
-            reply = await self._refused(user, error, locale)
+            reply = await self._refused(user, error, command.verb, locale)
         return replace(reply, in_place=True) if in_place and reply.hand is not None else reply
 
-    async def _refused(self, user: User, error: ServiceError, locale: str) -> Reply:
+    async def _refused(self, user: User, error: ServiceError, verb: Verb, locale: str) -> Reply:
         game = None
         if error.game_id is not None:
             try:
@@ -210,16 +215,17 @@ class Interactions:
             except ServiceError:
                 game = None
         reply = Reply(alert=self.error_text(error.code, locale), game=game)
-        if error.code == ErrorCode.STALE and game is not None:
-            # Show the player the table as it is now.
-            seat = game.seat_of(user.ref)
-            if seat is not None and game.status is GameStatus.PLAYING:
-                return Reply(
-                    alert=reply.alert,
-                    hand=presenters.hand(game, seat, 0, self.tr, locale),
-                    seat=seat,
-                    game=game,
-                )
+        seat = None if game is None else game.seat_of(user.ref)
+        if game is None or seat is None or game.status is GameStatus.LOBBY:
+            return reply
+        if error.code == ErrorCode.STALE and game.status is GameStatus.PLAYING:
+            # Show the player his hand as it is now.
+            hand = presenters.hand(game, seat, 0, self.tr, locale)
+            return Reply(alert=reply.alert, hand=hand, seat=seat, game=game)
+        if error.code == ErrorCode.GAME_OVER and verb in HAND_BUTTONS:
+            # An old hand of a game over since: it shows how the game ended.
+            ended = await self.hand_screen(game, seat)
+            return Reply(alert=reply.alert, hand=ended, seat=seat, game=game)
         return reply
 
     def _count_refusal(self, reason: str) -> None:
@@ -279,11 +285,11 @@ class Interactions:
             screen = presenters.cancel_confirm(game, self.tr, table_locale)
             return Reply(screen=screen, game=game)
         if verb is Verb.CANCEL:
-            # A confirmed /stop ends the game whatever moves were made meanwhile (a
-            # repeated press finds the game over); the game id says which game.
+            # The confirmation carries the game's version like every button: one drawn
+            # before the game moved on is stale (a repeated press finds it over).
             game = await service.game(game_id)
             admin = ref != game.creator and await _admin(is_admin, game)
-            return Reply(game=await service.cancel(game_id, None, ref, is_admin=admin))
+            return Reply(game=await service.cancel(game_id, version, ref, is_admin=admin))
         if verb is Verb.REMATCH:
             return Reply(game=(await service.rematch(game_id, ref)).game)
         if verb is Verb.REFRESH:
@@ -370,6 +376,17 @@ class Interactions:
 
     # --- Commands ------------------------------------------------------------------
 
+    async def hands(self, user: User) -> list[Reply]:
+        """``/hand`` (and ``/start``) in a private chat: the user's current hand in
+        every running game he sits in, oldest game first."""
+        replies = []
+        for game in self.service.games_of(user.ref):
+            seat = game.seat_of(user.ref)
+            hand = None if seat is None else await self.hand_screen(game, seat)
+            if seat is not None and hand is not None:
+                replies.append(Reply(hand=hand, seat=seat, game=game, private=True))
+        return replies
+
     async def kozel(self, chat: ChatRef, user: User, *, private: bool = False) -> Reply:
         """``/kozel``: open a lobby, or point to the running game. In a private chat it
         starts a solo game against three computer players at once."""
@@ -445,8 +462,15 @@ class Interactions:
         answers it with an ephemeral hand)."""
         tr, locale = self.tr, game.settings.locale
         now = self.service.clock.now()
+        owed = await self.owed_outputs(game, change)
+        if change.kind is ChangeKind.RESTORED:
+            # What a crash may have kept from going out: the owed messages first, in
+            # order, then the table and the hands as they are saved.
+            redraw = Change(ChangeKind.PLAYED)  # no events: the table and the hands
+            self._hands.pop(game.id, None)  # every hand is redrawn, whatever it showed
+            return [*owed, *await self.outputs(game, redraw, hand_button=hand_button)]
         out: list[Output] = []
-        if change.kind is ChangeKind.LOBBY:
+        if change.kind is ChangeKind.LOBBY or game.status is GameStatus.LOBBY:
             return [Output(Target.TABLE, presenters.lobby(game, tr, locale))]
         table = presenters.table(game, tr, locale, now, with_hand_button=hand_button)
         if change.kind is ChangeKind.REMINDER:
@@ -469,19 +493,37 @@ class Interactions:
             else:
                 hand = presenters.hand(game, seat, 0, tr, user_locale)
             out.append(Output(Target.HAND, hand, seat, player.user))
-        for event in change.events:
-            if isinstance(event, DealScored):
-                screen = presenters.deal_result(game, event.number, event.result, tr, locale)
-                out.append(Output(Target.CHAT, screen))
-            elif isinstance(event, SeriesFinished):
-                screen = presenters.series_result(game, event.result, tr, locale)
-                out.append(Output(Target.CHAT, screen))
+        out.extend(owed)
         if change.seat is not None and change.kind in (ChangeKind.AWAY, ChangeKind.BACK):
             kind = (
                 presenters.Notice.AWAY if change.kind is ChangeKind.AWAY else presenters.Notice.BACK
             )
             out.append(Output(Target.CHAT, presenters.notice(kind, game, change.seat, tr, locale)))
         return out
+
+    async def owed_outputs(self, game: Game, change: Change) -> list[Output]:
+        """The messages a change owes (a deal's result, the series'), drawn from the
+        game. One the game cannot draw (it has no such result) is owed no more."""
+        out: list[Output] = []
+        for owed in change.owed:
+            screen = self.owed_screen(game, owed)
+            if screen is None:
+                await self.service.message_sent(owed)
+            else:
+                out.append(Output(Target.CHAT, screen, owed=owed))
+        return out
+
+    def owed_screen(self, game: Game, owed: Owed) -> Screen | None:
+        """An owed message as the game shows it now (None: the game has no such
+        result, e.g. a record from another release)."""
+        tr, locale = self.tr, game.settings.locale
+        if owed.kind is OwedKind.DEAL_RESULT:
+            deal = next((d for d in game.series.deals if d.number == owed.number), None)
+            if deal is None or deal.result is None:
+                return None
+            return presenters.deal_result(game, owed.number, deal.result, tr, locale)
+        result = game.series.result
+        return None if result is None else presenters.series_result(game, result, tr, locale)
 
     # --- The table and a hand as they are now ------------------------------------------
     # For adapters that render lazily: when several changes of a game queue up before
@@ -513,13 +555,17 @@ class Interactions:
         with :meth:`table_screen` and :meth:`hand_screen`; or None when the change
         shows more than the table and the hands (a result, a notice, a reminder):
         then take :meth:`outputs`."""
-        if change.kind is ChangeKind.LOBBY:
-            return [(Target.TABLE, None, None)]
-        plain = (ChangeKind.STARTED, ChangeKind.PLAYED, ChangeKind.DEALT)
-        if change.kind not in plain or any(
-            isinstance(event, DealScored | SeriesFinished) for event in change.events
-        ):
+        if change.owed:
             return None
+        if change.kind is ChangeKind.LOBBY or (
+            change.kind is ChangeKind.RESTORED and game.status is GameStatus.LOBBY
+        ):
+            return [(Target.TABLE, None, None)]
+        plain = (ChangeKind.STARTED, ChangeKind.PLAYED, ChangeKind.DEALT, ChangeKind.RESTORED)
+        if change.kind not in plain:
+            return None
+        if change.kind is ChangeKind.RESTORED:
+            self._hands.pop(game.id, None)  # every hand is redrawn, whatever it showed
         hands = [(Target.HAND, seat, player.user) for seat, player in self.changed_hands(game)]
         return [(Target.TABLE, None, None), *hands]
 

@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Iterator, Sequence
 
 from bot.models import ChatRef, Game, Platform, SeatKind, User, UserRef
-from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, UserStats
+from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.rows import (
     COUNTED_STATUSES,
     OPEN_STATUSES,
@@ -25,6 +25,7 @@ from bot.rows import (
     DuplicateAction,
     GameRow,
     NoSuchGame,
+    OwedRow,
     ParticipantRow,
     SeriesRow,
     StaleGame,
@@ -33,10 +34,14 @@ from bot.rows import (
     chat_from_row,
     chat_to_row,
     check_actions,
+    check_owed,
     deal_row,
     game_from_row,
     game_to_row,
+    owed_from_row,
     participant_rows,
+    send_times_from_text,
+    send_times_to_text,
     series_row,
     user_from_row,
     user_to_row,
@@ -60,6 +65,8 @@ class MemoryStorage:
         self._actions: dict[int, dict[int, ActionRow]] = {}
         self._deals: dict[int, dict[int, DealRow]] = {}
         self._series: dict[int, SeriesRow] = {}
+        self._owed: dict[tuple[int, int, int], OwedRow] = {}
+        self._send_times: dict[_Key, str] = {}
         self._last_id = 0
         #: Games that no longer load, with the reason, as SQLite's ``set_aside_games``.
         self._set_aside: dict[int, str] = {}
@@ -105,11 +112,14 @@ class MemoryStorage:
         *,
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
+        owed: Sequence[Owed] = (),
         base: int | None = None,
     ) -> None:
-        """Replace the game's row and seats, append its new actions and keep the results
-        it reached, all or nothing; only from version ``base`` if it is given."""
+        """Replace the game's row and seats, append its new actions, keep the results
+        it reached and the messages it owes, all or nothing; only from version
+        ``base`` if it is given."""
         new = check_actions(game, actions)
+        owed_rows = check_owed(game, owed)
         if game.id not in self._games:
             raise NoSuchGame(game.id)
         stored = self._games[game.id]["version"]
@@ -131,6 +141,25 @@ class MemoryStorage:
             )
         if series is not None:
             self._series.setdefault(game.id, series_row(game.id, series, game.updated_at))
+        for owed_row in owed_rows:
+            key = (owed_row["game_id"], owed_row["version"], owed_row["idx"])
+            self._owed.setdefault(key, owed_row)
+
+    async def owed_messages(self) -> list[Owed]:
+        return [owed_from_row(self._owed[key]) for key in sorted(self._owed)]
+
+    async def message_sent(self, owed: Owed) -> None:
+        self._owed.pop((owed.game_id, owed.version, owed.index), None)
+
+    async def send_times(self, platform: Platform) -> dict[str, list[float]]:
+        return {
+            chat: send_times_from_text(text)
+            for (kind, chat), text in self._send_times.items()
+            if kind == platform.value
+        }
+
+    async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
+        self._send_times[platform.value, chat] = send_times_to_text(times)
 
     async def load_game(self, game_id: int) -> Game | None:
         row = self._games.get(game_id)

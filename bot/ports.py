@@ -37,6 +37,30 @@ class LoggedAction:
     auto: bool = False  # chosen by a computer for an absent or away human
 
 
+class OwedKind(StrEnum):
+    """What a game owes its chat: a message saved with the change that owes it."""
+
+    DEAL_RESULT = "deal-result"  # ``number``: the core's deal number (from 0)
+    SERIES_RESULT = "series-result"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Owed:
+    """A message a game owes its players, kept in the saved state until it is sent.
+
+    It is saved in the transaction of the change that owes it (the move that ended a
+    deal or the series), so a crash before it went out loses nothing: after a restart
+    every owed message not yet confirmed sent is sent, in order (by game, ``version``,
+    ``index``). The text is drawn from the game when it is sent.
+    """
+
+    game_id: int
+    version: int  # the game's version that owes it
+    index: int  # its place among the messages that version owes
+    kind: OwedKind
+    number: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class UserStats:
     user: UserRef
@@ -87,15 +111,35 @@ class Storage(Protocol):
         *,
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
+        owed: Sequence[Owed] = (),
         base: int | None = None,
     ) -> None:
-        """Save the game, append its new actions and keep the deal and series results
-        it reached (each kept once), in one transaction.
+        """Save the game, append its new actions, keep the deal and series results
+        it reached (each kept once) and the messages it owes, in one transaction.
 
         ``base`` fences the write: the version the stored game must still have (the
         one the change was made from). If another writer moved it on, the save raises
-        :class:`bot.rows.StaleGame` and keeps nothing. None writes whatever is stored.
+        :class:`bot.rows.StaleGame` and keeps nothing (no owed message either). None
+        writes whatever is stored.
         """
+        ...
+
+    async def owed_messages(self) -> list[Owed]:
+        """The messages owed by any game and not yet confirmed sent, in order."""
+        ...
+
+    async def message_sent(self, owed: Owed) -> None:
+        """An owed message went out (or can never go out): it is owed no more."""
+        ...
+
+    async def send_times(self, platform: Platform) -> dict[str, list[float]]:
+        """When (epoch seconds) the bot last wrote into each paced chat of a platform,
+        as :meth:`save_send_times` kept them."""
+        ...
+
+    async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
+        """Keep the latest times the bot wrote into a chat (its rate-limit budget), so
+        that a restarted bot goes on from them."""
         ...
 
     async def load_game(self, game_id: int) -> Game | None: ...
@@ -151,6 +195,7 @@ class ChangeKind(StrEnum):
     BACK = "back"  # an away human acted again
     FINISHED = "finished"  # the series is over
     CANCELLED = "cancelled"
+    RESTORED = "restored"  # the bot started again: send what is owed, redraw the rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +207,9 @@ class Change:
     seat: int | None = None
     auto: bool = False  # an automatic move for an absent human
     extra: dict[str, object] = field(default_factory=dict)
+    #: The messages this change owes (saved with it): a publisher confirms each one
+    #: sent with :meth:`GameService.message_sent`.
+    owed: tuple[Owed, ...] = ()
 
 
 class Publisher(Protocol):

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.codec import Command, Verb, action_arg, encode
+from bot.codec import CodecError, Command, Verb, action_arg, decode, encode
 from bot.i18n import LOCALES, Translator
 from bot.models import TURN_TIMEOUTS, Game, GameStatus, Platform, Seat, UserRef
 from bot.ports import LeaderboardRow, UserStats
@@ -734,6 +734,19 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
         for start in range(0, len(card_buttons), _CARDS_PER_ROW)
     ]
     return _screen(lines, _rows(*card_rows, actions))
+
+
+def is_hand(tokens: Iterable[str | None], game_id: int) -> bool:
+    """Whether buttons carrying ``tokens`` are those of a hand of the game: a card or a
+    move (only a hand has them; a press elsewhere never turns a message into a hand)."""
+    for token in tokens:
+        try:
+            command = decode(token or "")
+        except CodecError:
+            continue
+        if command.game_id == game_id and command.verb in (Verb.SELECT, Verb.PLAY):
+            return True
+    return False
 
 
 def _summary(view: TableView, tr: Translator, locale: str) -> str:

@@ -38,7 +38,7 @@ from bot.models import (
     User,
     UserRef,
 )
-from bot.ports import ChatInfo, LoggedAction
+from bot.ports import ChatInfo, LoggedAction, Owed, OwedKind
 from core.yard.events import DealResult, SeriesResult
 from core.yard.record import SnapshotCache, restore, snapshot
 
@@ -416,3 +416,53 @@ def series_row(game_id: int, result: SeriesResult, at: float) -> SeriesRow:
         "deals": result.deals,
         "at": float(at),
     }
+
+
+# --- Owed messages ---------------------------------------------------------------------
+
+
+class OwedRow(TypedDict):
+    game_id: int
+    version: int
+    idx: int
+    kind: str
+    number: int
+
+
+def owed_to_row(owed: Owed) -> OwedRow:
+    return {
+        "game_id": owed.game_id,
+        "version": owed.version,
+        "idx": owed.index,
+        "kind": owed.kind.value,
+        "number": owed.number,
+    }
+
+
+def owed_from_row(row: Mapping[str, Any]) -> Owed:
+    return Owed(row["game_id"], row["version"], row["idx"], OwedKind(row["kind"]), row["number"])
+
+
+def check_owed(game: Game, owed: Sequence[Owed]) -> list[OwedRow]:
+    """The rows of a save's owed messages; every one must belong to ``game``."""
+    for item in owed:
+        if item.game_id != game.id:
+            raise ValueError(f"a message owed by game {item.game_id} saved with game {game.id}")
+    return [owed_to_row(item) for item in owed]
+
+
+# --- Send times ------------------------------------------------------------------------
+
+#: How many send times of a chat are kept (a Telegram group's budget is 20 a minute).
+MAX_SEND_TIMES = 64
+
+
+def send_times_to_text(times: Sequence[float]) -> str:
+    return _dumps([float(t) for t in list(times)[-MAX_SEND_TIMES:]])
+
+
+def send_times_from_text(text: str) -> list[float]:
+    values = json.loads(text)
+    if not isinstance(values, list):
+        return []
+    return [float(v) for v in values if isinstance(v, int | float)]

@@ -43,6 +43,8 @@ from bot.ports import (
     Clock,
     LeaderboardRow,
     LoggedAction,
+    Owed,
+    OwedKind,
     Publisher,
     Storage,
     UserStats,
@@ -177,13 +179,44 @@ class GameService:
         self._publishers[platform] = publisher
 
     async def restore(self) -> list[Game]:
-        """After a start: load every open game of this process's platforms and let
-        computers and timers go on."""
+        """After a start: load every open game of this process's platforms, show each
+        one again as it was saved (first the messages it still owes, in order, then its
+        table and hands: what went out before a crash may be older), and let computers
+        and timers go on. A game over since the crash is shown too while it owes
+        messages."""
         games = [game for game in await self.storage.active_games() if self._owns(game)]
+        owed: dict[int, list[Owed]] = {}
+        for item in await self.storage.owed_messages():
+            owed.setdefault(item.game_id, []).append(item)
         for game in games:
             self._games[game.id] = game
+        shown = [*games]
+        for game_id in sorted(owed.keys() - {game.id for game in games}):
+            over = await self.storage.load_game(game_id)
+            if over is not None and self._owns(over):
+                shown.append(over)
+        for game in sorted(shown, key=lambda g: g.id):
+            change = Change(ChangeKind.RESTORED, owed=tuple(owed.get(game.id, ())))
+            if game.status.is_open:
+                async with self._locked(game.id) as locked:
+                    await self._publish(locked, change)
+            else:
+                await self._publish(game, change)
+        for game in games:
             self._kick(game)
         return games
+
+    async def message_sent(self, owed: Owed) -> None:
+        """A publisher sent an owed message (or it can never be sent): it is owed no
+        more, also after a restart."""
+        await self.storage.message_sent(owed)
+
+    async def send_times(self, platform: Platform) -> dict[str, list[float]]:
+        """When the bot last wrote into each paced chat of a platform (epoch seconds)."""
+        return await self.storage.send_times(platform)
+
+    async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
+        await self.storage.save_send_times(platform, chat, times)
 
     async def settle(self) -> None:
         """Wait until no computer player is about to move (for tests and shutdown)."""
@@ -315,6 +348,14 @@ class GameService:
         if kept is game:
             self._kick(game)
         return kept
+
+    def games_of(self, user: UserRef) -> list[Game]:
+        """The running games the user sits in, oldest first."""
+        return [
+            game
+            for _, game in sorted(self._games.items())
+            if game.status is GameStatus.PLAYING and game.seat_of(user) is not None
+        ]
 
     async def stats(self, user: UserRef) -> UserStats | None:
         return await self.storage.user_stats(user)
@@ -634,12 +675,14 @@ class GameService:
         saw) is dropped: the next request reloads the last saved state."""
         scored = [(e.number, e.result) for step in steps for e in step.scored]
         finished = [e.result for step in steps for e in step.finished]
+        owed = tuple(owed for step in steps for owed in _owed(game.id, step))
         try:
             await self._save(
                 game,
                 [step.logged for step in steps],
                 deals=scored,
                 series=finished[-1] if finished else None,
+                owed=owed,
                 base=game.version - len(steps),  # each step moved the version on by one
             )
         except ServiceError:  # a stale save: another process moved the game on first
@@ -652,7 +695,8 @@ class GameService:
         last = steps[-1]
         kind = ChangeKind.FINISHED if finished else ChangeKind.PLAYED
         events = tuple(event for step in steps for event in step.events)
-        await self._publish(game, Change(kind, events, seat=last.action.seat, auto=last.auto))
+        change = Change(kind, events, seat=last.action.seat, auto=last.auto, owed=owed)
+        await self._publish(game, change)
         dealt = tuple(event for step in steps for event in step.dealt)
         if dealt:
             await self._publish(game, Change(ChangeKind.DEALT, dealt))
@@ -896,10 +940,11 @@ class GameService:
         *,
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
+        owed: Sequence[Owed] = (),
         base: int,
     ) -> None:
         game.updated_at = self.clock.now()
-        await self._store(game, actions or (), deals=deals, series=series, base=base)
+        await self._store(game, actions or (), deals=deals, series=series, owed=owed, base=base)
 
     async def _store(
         self,
@@ -908,17 +953,21 @@ class GameService:
         *,
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
+        owed: Sequence[Owed] = (),
         base: int,
     ) -> None:
-        """Save the game only if the stored one is still at version ``base``, the one
-        the change started from. If another process saved it first, the change is
-        dropped (the game here is forgotten: the next request loads the stored one)
-        and refused as a stale press. So is a save whose action the log already has
-        at that version (its key, ``(game_id, version)``, the fence's second guard)."""
+        """Save the game (and the messages it owes) only if the stored one is still at
+        version ``base``, the one the change started from. If another process saved it
+        first, the change is dropped (the game here is forgotten: the next request
+        loads the stored one) and refused as a stale press. So is a save whose action
+        the log already has at that version (its key, ``(game_id, version)``, the
+        fence's second guard)."""
         started = time.perf_counter()
         outcome = "error"
         try:
-            await self.storage.save_game(game, actions, deals=deals, series=series, base=base)
+            await self.storage.save_game(
+                game, actions, deals=deals, series=series, owed=owed, base=base
+            )
             outcome = "ok"
         except (StaleGame, DuplicateAction):  # the log's key is the second guard
             outcome = "stale"
@@ -946,6 +995,17 @@ class GameService:
         except Exception:
             # The change is saved; a failed render must not undo or block the game.
             log.exception("publishing %s of game %s failed", change.kind, game.id)
+
+
+def _owed(game_id: int, step: _Step) -> Iterator[Owed]:
+    """The messages a step owes the players: its deal's result, the series' result."""
+    version, index = step.logged.version, 0
+    for scored in step.scored:
+        yield Owed(game_id, version, index, OwedKind.DEAL_RESULT, scored.number)
+        index += 1
+    for _ in step.finished:
+        yield Owed(game_id, version, index, OwedKind.SERIES_RESULT)
+        index += 1
 
 
 def _check_version(game: Game, version: int | None) -> None:

@@ -23,7 +23,7 @@ from bot import presenters
 from bot.errors import ServiceError
 from bot.i18n import Translator, normalize_locale
 from bot.models import ChatRef, Game, GameStatus, Platform, User, UserRef
-from bot.ports import Change, ChangeKind
+from bot.ports import Change, ChangeKind, Owed
 from bot.rows import DatabaseInUse
 from bot.service import GameService
 from bot.settings import Settings
@@ -52,6 +52,7 @@ class ConsolePublisher:
         *,
         verbose: bool,
         viewer: int | None = None,
+        sent: Callable[[Owed], Awaitable[None]] | None = None,
     ) -> None:
         self.out = out
         self.tr = tr
@@ -59,6 +60,8 @@ class ConsolePublisher:
         self.verbose = verbose
         #: The human's seat: his own moves read as his ("You discard...").
         self.viewer = viewer
+        #: Told of each owed message once it is printed.
+        self.sent = sent
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -86,6 +89,9 @@ class ConsolePublisher:
                 self.say(
                     presenters.notice(presenters.Notice.BACK, game, change.seat, tr, locale).text
                 )
+        if self.sent is not None:
+            for owed in change.owed:  # the results are printed above, from the events
+                await self.sent(owed)
 
 
 def parse_move(line: str, hand: Sequence[Card], leading: bool) -> tuple[str, tuple[Card, ...]]:
@@ -354,7 +360,12 @@ async def run(
         service.add_publisher(
             Platform.CONSOLE,
             ConsolePublisher(
-                out, tr, locale, verbose=humans > 0 or args.verbose, viewer=0 if humans else None
+                out,
+                tr,
+                locale,
+                verbose=humans > 0 or args.verbose,
+                viewer=0 if humans else None,
+                sent=service.message_sent,
             ),
         )
         console = ConsoleGame(service, tr, locale, out, read_line or StdinLines())

@@ -21,6 +21,7 @@ import discord
 from adapters.discord.answer import Answer, Running
 from adapters.discord.publisher import DiscordPublisher, with_note
 from adapters.discord.refs import in_dm, is_admin, is_member, language, user_of, user_ref
+from bot import presenters
 from bot.codec import CodecError, Command, Verb, decode
 from bot.i18n import Translator
 from bot.interactions import Interactions, Pressed, Reply
@@ -88,7 +89,15 @@ class Presses:
             if not answer.expired:
                 self.publisher.attach_hand(reply.game.id, user_id, interaction, refresh=False)
             return
-        if reply.hand is not None and verb in HAND_VERBS and not reply.in_place:
+        # Only a hand message of this game that is the presser's own (his DM, his
+        # ephemeral) shows the hand in place; any other message stays what it is.
+        on_hand = (
+            reply.in_place
+            and message is not None
+            and reply.game is not None
+            and presenters.is_hand(_tokens(message), reply.game.id)
+        )
+        if reply.hand is not None and verb in HAND_VERBS and not on_hand:
             # Not the presser's own hand message: the hand comes as his alone.
             assert reply.game is not None
             table_locale = reply.game.settings.locale
@@ -97,7 +106,8 @@ class Presses:
                 hand = with_note(hand, reply.alert)
             await answer.send(hand, ephemeral=True)
             return
-        if reply.hand is not None and verb in HAND_VERBS:
+        if reply.hand is not None and (verb in HAND_VERBS or verb is Verb.REFRESH) and on_hand:
+            # A card, a move, or "clear" on the hand (DM or ephemeral): shown in place.
             hand = reply.hand
             if on_ephemeral and reply.game is not None:
                 table_locale = reply.game.settings.locale
@@ -190,6 +200,15 @@ class Presses:
     async def _dm_closed_text(self, user: User, interaction: discord.Interaction[Any]) -> str:
         locale = await self.interactions.user_locale(user, language(interaction))
         return self.tr.t(locale, "discord-dm-closed")
+
+
+def _tokens(message: discord.Message) -> list[str | None]:
+    """The custom ids of a message's buttons."""
+    return [
+        getattr(child, "custom_id", None)
+        for row in message.components
+        for child in getattr(row, "children", ())
+    ]
 
 
 async def sorry(answer: Answer, interactions: Interactions, tr: Translator) -> None:

@@ -36,7 +36,7 @@ from bot.errors import ServiceError
 from bot.i18n import Translator
 from bot.interactions import Interactions, Target
 from bot.models import ChatRef, Game, GameStatus, UserRef
-from bot.ports import Change
+from bot.ports import Change, Owed
 from bot.presenters import Screen
 from bot.service import GameService
 
@@ -161,7 +161,8 @@ class DiscordPublisher:
                 job = partial(self._show_table, game.id, game.chat, screen)
                 self._queue((game.id, "table"), job, coalesce=True)
             elif output.target is Target.CHAT:
-                self._queue((game.id, "chat"), partial(self._post, game.chat, screen), False)
+                post = partial(self._post_owed, game.chat, screen, output.owed)
+                self._queue((game.id, "chat"), post, False)
             elif output.seat is not None and output.user is not None:
                 user_id = int(output.user.id)
                 if output.target is Target.HAND:
@@ -394,6 +395,24 @@ class DiscordPublisher:
             await channel.send(text, view=render.view(screen))
         else:
             await channel.send(text, view=render.view(screen), allowed_mentions=mentions)
+
+    async def _post_owed(self, chat: ChatRef, screen: Screen, owed: Owed | None) -> None:
+        """Post a message; one the game owed is then owed no more (also when the
+        channel refuses it for good)."""
+        try:
+            await self._post(chat, screen)
+        except (discord.Forbidden, discord.NotFound):
+            await self._sent(owed)
+            raise
+        await self._sent(owed)
+
+    async def _sent(self, owed: Owed | None) -> None:
+        if owed is None:
+            return
+        try:
+            await self.service.message_sent(owed)
+        except Exception:
+            log.exception("could not mark message %s of game %s sent", owed, owed.game_id)
 
     async def _send_private(self, user_id: int, screen: Screen) -> None:
         await self._send_dm(user_id, screen)

@@ -41,7 +41,7 @@ import asyncpg
 
 from adapters.postgres.migrations import migrate
 from bot.models import ChatRef, Game, Platform, User, UserRef
-from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, UserStats
+from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.rows import (
     CorruptGame,
     DuplicateAction,
@@ -53,11 +53,15 @@ from bot.rows import (
     chat_from_row,
     chat_to_row,
     check_actions,
+    check_owed,
     deal_row,
     game_from_row,
     game_to_row,
+    owed_from_row,
     participant_rows,
     seat_rows,
+    send_times_from_text,
+    send_times_to_text,
     series_row,
     user_from_row,
     user_to_row,
@@ -375,13 +379,15 @@ class PostgresStorage:
         *,
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
+        owed: Sequence[Owed] = (),
         base: int | None = None,
     ) -> None:
         """Update the game's row (only from version ``base`` if given, else
-        :class:`~bot.rows.StaleGame`), replace its seats, append its new actions and
-        keep the results it reached, in one transaction: on any error nothing of it
-        is kept."""
+        :class:`~bot.rows.StaleGame`), replace its seats, append its new actions, keep
+        the results it reached and the messages it owes, in one transaction: on any
+        error nothing of it is kept."""
         new = check_actions(game, actions)
+        owed_rows = check_owed(game, owed)
         row: GameRow = game_to_row(game, self._snapshots)
         save = {
             "game": row,
@@ -390,6 +396,7 @@ class PostgresStorage:
             "actions": new,
             "deals": [deal_row(game.id, n, result, game.updated_at) for n, result in deals],
             "series": None if series is None else series_row(game.id, series, game.updated_at),
+            "owed": owed_rows,
         }
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._queue.append((save, done))
@@ -446,6 +453,35 @@ class PostgresStorage:
             for _, done in [*batch, *self._queue]:
                 done.cancel()
             self._queue.clear()
+
+    # --- Owed messages and send times ----------------------------------------------------
+
+    async def owed_messages(self) -> list[Owed]:
+        rows = await self._pool.fetch("SELECT * FROM owed_messages ORDER BY game_id, version, idx")
+        return [owed_from_row(dict(row)) for row in rows]
+
+    async def message_sent(self, owed: Owed) -> None:
+        await self._pool.execute(
+            "DELETE FROM owed_messages WHERE game_id = $1 AND version = $2 AND idx = $3",
+            owed.game_id,
+            owed.version,
+            owed.index,
+        )
+
+    async def send_times(self, platform: Platform) -> dict[str, list[float]]:
+        rows = await self._pool.fetch(
+            "SELECT chat_id, times FROM send_times WHERE platform = $1", platform.value
+        )
+        return {row["chat_id"]: send_times_from_text(row["times"]) for row in rows}
+
+    async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
+        await self._pool.execute(
+            "INSERT INTO send_times (platform, chat_id, times) VALUES ($1, $2, $3)"
+            " ON CONFLICT (platform, chat_id) DO UPDATE SET times = excluded.times",
+            platform.value,
+            chat,
+            send_times_to_text(times),
+        )
 
     async def load_game(self, game_id: int) -> Game | None:
         row = await self._pool.fetchrow(

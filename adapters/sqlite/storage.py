@@ -65,7 +65,7 @@ except ImportError:  # pragma: no cover - Windows: no lock on the database
 
 from adapters.sqlite.migrations import SCHEMA_VERSION, migrate
 from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
-from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, UserStats
+from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.rows import (
     ActionRow,
     CorruptGame,
@@ -74,17 +74,22 @@ from bot.rows import (
     DuplicateAction,
     GameRow,
     NoSuchGame,
+    OwedRow,
     SeriesRow,
     StaleGame,
     action_from_row,
     chat_from_row,
     chat_to_row,
     check_actions,
+    check_owed,
     deal_row,
     game_from_row,
     game_to_row,
+    owed_from_row,
     participant_rows,
     seat_rows,
+    send_times_from_text,
+    send_times_to_text,
     series_row,
     user_from_row,
     user_to_row,
@@ -244,6 +249,10 @@ _INSERT_DEAL = """
         :loss_a, :loss_b, :eggs, :winner, :at
     )
 """
+_INSERT_OWED = """
+    INSERT OR IGNORE INTO owed_messages (game_id, version, idx, kind, number)
+    VALUES (:game_id, :version, :idx, :kind, :number)
+"""
 _INSERT_SERIES = """
     INSERT OR IGNORE INTO series_results (game_id, loser, title, loss_a, loss_b, eggs, deals, at)
     VALUES (:game_id, :loser, :title, :loss_a, :loss_b, :eggs, :deals, :at)
@@ -282,6 +291,7 @@ class _Save:
     actions: list[ActionRow]
     deals: list[DealRow]
     series: SeriesRow | None
+    owed: list[OwedRow]
 
 
 def _write_save(db: sqlite3.Connection, save: _Save) -> None:
@@ -315,6 +325,8 @@ def _write_save(db: sqlite3.Connection, save: _Save) -> None:
     db.executemany(_INSERT_DEAL, save.deals)
     if save.series is not None:
         db.execute(_INSERT_SERIES, save.series)
+    if save.owed:
+        db.executemany(_INSERT_OWED, save.owed)
 
 
 def _rollback(db: sqlite3.Connection) -> None:
@@ -585,14 +597,16 @@ class SqliteStorage:
         *,
         deals: Sequence[tuple[int, DealResult]] = (),
         series: SeriesResult | None = None,
+        owed: Sequence[Owed] = (),
         base: int | None = None,
     ) -> None:
         """Update the game's row (only from version ``base`` if given, else
-        :class:`~bot.rows.StaleGame`), replace its seats, append its new actions and
-        keep the results it reached, in one transaction: on any error nothing of it
-        is kept. Concurrent saves share a transaction (see the module's docstring);
-        the game is saved as it is when this is called."""
+        :class:`~bot.rows.StaleGame`), replace its seats, append its new actions, keep
+        the results it reached and the messages it owes, in one transaction: on any
+        error nothing of it is kept. Concurrent saves share a transaction (see the
+        module's docstring); the game is saved as it is when this is called."""
         new = check_actions(game, actions)
+        owed_rows = check_owed(game, owed)
         save = _Save(
             game.id,
             base,
@@ -601,6 +615,7 @@ class SqliteStorage:
             new,
             [deal_row(game.id, number, result, game.updated_at) for number, result in deals],
             None if series is None else series_row(game.id, series, game.updated_at),
+            owed_rows,
         )
         done = asyncio.get_running_loop().create_future()
         self._queue.append((save, done))
@@ -698,6 +713,33 @@ class SqliteStorage:
             "SELECT * FROM game_actions WHERE game_id = ? ORDER BY version", (game_id,)
         )
         return [action_from_row(row) for row in rows]
+
+    # --- Owed messages and send times ----------------------------------------------------
+
+    async def owed_messages(self) -> list[Owed]:
+        rows = await self._fetchall("SELECT * FROM owed_messages ORDER BY game_id, version, idx")
+        return [owed_from_row(row) for row in rows]
+
+    async def message_sent(self, owed: Owed) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM owed_messages WHERE game_id = ? AND version = ? AND idx = ?",
+                (owed.game_id, owed.version, owed.index),
+            )
+
+    async def send_times(self, platform: Platform) -> dict[str, list[float]]:
+        rows = await self._fetchall(
+            "SELECT chat_id, times FROM send_times WHERE platform = ?", (platform.value,)
+        )
+        return {row["chat_id"]: send_times_from_text(row["times"]) for row in rows}
+
+    async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO send_times (platform, chat_id, times) VALUES (?, ?, ?)"
+                " ON CONFLICT (platform, chat_id) DO UPDATE SET times = excluded.times",
+                (platform.value, chat, send_times_to_text(times)),
+            )
 
     # --- Results ------------------------------------------------------------------------
 

@@ -43,6 +43,20 @@ log = logging.getLogger(__name__)
 _REFUSED = (TelegramUnauthorizedError, TelegramNotFound)
 
 
+class KeptBudget:
+    """The groups' rate-limit budgets, kept in the database through the service."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    async def load(self) -> dict[int, list[float]]:
+        kept = await self.service.send_times(Platform.TELEGRAM)
+        return {int(chat): times for chat, times in kept.items() if chat.lstrip("-").isdigit()}
+
+    async def save(self, chat_id: int, times: list[float]) -> None:
+        await self.service.save_send_times(Platform.TELEGRAM, str(chat_id), times)
+
+
 def build_dispatcher(
     *,
     service: GameService,
@@ -88,7 +102,13 @@ class TelegramAdapter:
         self.bot = bot
         if isinstance(pacing, bool):
             pacing = Pacing(global_limit=settings.telegram_global_rate) if pacing else Pacing.off()
-        self.outbox = Outbox(bot, pacing, remember=service.set_message, on_migrate=self._migrate)
+        self.outbox = Outbox(
+            bot,
+            pacing,
+            remember=service.set_message,
+            on_migrate=self._migrate,
+            budget=KeptBudget(service),
+        )
         #: Whether the Bot API answered the last request (for ``/readyz``).
         self.answered = False
         if isinstance(bot.session, LeanSession):

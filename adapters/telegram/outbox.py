@@ -22,12 +22,14 @@ Before each request the outbox waits for the chat's and the bot's pace (unless
 pacing is off, for benchmarks). When the bot's overall pace is what holds requests
 back, *urgent* screens go first (``show(urgent=True)`` and pressed screens: the
 presser's own hand, the hand of the seat to act), then the rest in order: nothing a
-player waits for stands behind a queue of table refreshes. A 429 is waited out and
-the same request retried, so nothing is lost or reordered. "Message is not
-modified" is ignored; "message to edit not found" sends a new message and remembers
-it; a chat that became a supergroup is migrated (``on_migrate``) and the request
-retried there. A private chat that refuses us (403) drops its message quietly when
-asked to.
+player waits for stands behind a queue of table refreshes. A group's budget outlives
+the process: the times of the requests into each group are kept (``budget``, in the
+database) before they go out, and a restarted outbox goes on from them instead of
+bursting. A 429 is waited out and the same request retried, so nothing is lost or
+reordered. "Message is not modified" is ignored; "message to edit not found" sends a
+new message and remembers it; a chat that became a supergroup is migrated
+(``on_migrate``) and the request retried there. A private chat that refuses us (403)
+drops its message quietly when asked to.
 """
 
 from __future__ import annotations
@@ -37,10 +39,11 @@ import contextlib
 import heapq
 import itertools
 import logging
+import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from aiogram import Bot
 from aiogram.exceptions import (
@@ -68,6 +71,10 @@ Render = Callable[[], Awaitable[Screen | None]]
 Remember = Callable[[int, str, str | None], Awaitable[None]]
 OnMigrate = Callable[[int, int], Awaitable[None]]
 
+#: A group request's kept time is taken before it goes out, a little earlier than
+#: Telegram counts it: a restored budget counts each one this much later.
+RESTORED_MARGIN = 1.0
+
 _NOT_MODIFIED = "message is not modified"
 _GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
 _NETWORK_RETRIES = 5
@@ -89,6 +96,13 @@ class _EditText(EditMessageText):
 
 class _Moved(Exception):
     """The chat became a supergroup: a message of the old chat cannot be reached."""
+
+
+class Budget(Protocol):
+    """Where the times of the requests into each group are kept (epoch seconds)."""
+
+    async def load(self) -> dict[int, list[float]]: ...
+    async def save(self, chat_id: int, times: list[float]) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +136,8 @@ class _Job:
     message_id: int | None = None
     quiet: bool = False  # a refusing private chat (403) drops the job silently
     result: asyncio.Future[Message | None] | None = None
+    #: Called once the job is done for good: sent, or refused by the chat.
+    done: Callable[[], Awaitable[None]] | None = None
     dropped: bool = False  # replaced by a newer job of the same slot
     not_before: float = 0.0  # the loop's time before which it waits for newer screens
     urgent: bool = False  # goes before the others at the bot's overall pace
@@ -165,11 +181,16 @@ class Outbox:
         *,
         remember: Remember | None = None,
         on_migrate: OnMigrate | None = None,
+        budget: Budget | None = None,
     ) -> None:
         self.bot = bot
         self.pacing = pacing or Pacing()
         self._remember = remember
         self._on_migrate = on_migrate
+        self._budget = budget
+        self._budget_loaded: asyncio.Task[None] | None = None
+        #: The kept times (epoch seconds) of the latest requests into each group.
+        self._group_kept: dict[int, deque[float]] = {}
         self.stats = _Stats()
         self._queues: dict[int, deque[_Job]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
@@ -197,11 +218,13 @@ class Outbox:
         reply_to: int | None = None,
         quiet: bool = False,
         result: bool = False,
+        done: Callable[[], Awaitable[None]] | None = None,
     ) -> asyncio.Future[Message | None] | None:
         """Queue a new message. With ``result`` a future tells the sent message (None
-        if a quiet chat refused it) or the error."""
+        if a quiet chat refused it) or the error. ``done`` is awaited once the message
+        is sent or refused for good (not when the outbox stops before)."""
         future = asyncio.get_running_loop().create_future() if result else None
-        job = _Job("send", screen, thread, reply_to, quiet=quiet, result=future)
+        job = _Job("send", screen, thread, reply_to, quiet=quiet, result=future, done=done)
         self._put(chat_id, job)
         return future
 
@@ -218,6 +241,7 @@ class Outbox:
         linger: bool = False,
         pressed: bool = False,
         urgent: bool = False,
+        fresh: bool = False,
     ) -> None:
         """Show ``screen`` in a slot's message: edit it in place, or send it the first
         time. ``screen`` may be a :data:`Render`, called only when the message is
@@ -231,10 +255,15 @@ class Outbox:
 
         ``urgent`` (and ``pressed``): a screen someone waits for (the presser's own
         hand, the hand of the seat to act): when the bot's overall pace is the limit,
-        it goes before the others (table refreshes, other hands)."""
+        it goes before the others (table refreshes, other hands).
+
+        ``fresh``: the screen goes out as a new message, which the slot shows from
+        then on (a player asked for his hand: it comes at the bottom of the chat)."""
         state = self._slots.get(slot)
         if state is None:
             state = self._slots[slot] = _SlotState(chat_id, _message_id(known))
+        if fresh:
+            state.message_id, state.shown = None, None
         if version < state.version or (not pressed and version <= state.pressed):
             self.stats.skipped += 1
             return  # an older state than one already queued or shown
@@ -391,6 +420,8 @@ class Outbox:
                     continue
                 try:
                     await self._run(chat_id, job)
+                    if job.done is not None:
+                        await job.done()
                 except asyncio.CancelledError:
                     if job.result is not None and not job.result.done():
                         job.result.cancel()
@@ -402,6 +433,8 @@ class Outbox:
                     elif isinstance(error, TelegramForbiddenError | TelegramBadRequest):
                         # The bot was removed from the chat, the chat is gone, ...
                         log.warning("a %s to chat %s was refused: %s", job.kind, chat_id, error)
+                        if job.done is not None:
+                            await job.done()
                     else:
                         self.stats.failures.append(error)
                         log.exception("a %s to chat %s failed", job.kind, chat_id)
@@ -584,10 +617,48 @@ class Outbox:
                 if counts:
                     self._done(target)
 
+    async def _load_budget(self) -> None:
+        """The budget kept by the process before this one, counted in this loop's time."""
+        if self._budget is None:
+            return
+        try:
+            kept = await self._budget.load()
+        except Exception:
+            log.exception("could not read the groups' rate-limit budgets")
+            return
+        loop_now, wall_now = asyncio.get_running_loop().time(), time.time()
+        window = self.pacing.group_window
+        for chat_id, times in kept.items():
+            recent = sorted(t for t in times if t > wall_now - window - RESTORED_MARGIN)
+            if not recent:
+                continue
+            self._group_kept[chat_id] = deque(recent[-self.pacing.group_limit :])
+            sent = self._group_sent.setdefault(chat_id, deque())
+            restored = [loop_now - (wall_now - t) + RESTORED_MARGIN for t in recent]
+            sent.extendleft(reversed(restored))
+            while len(sent) > self.pacing.group_limit:
+                sent.popleft()
+
+    async def _keep(self, chat_id: int) -> None:
+        """Keep the time of a request into a group before it goes out."""
+        if self._budget is None:
+            return
+        kept = self._group_kept.setdefault(chat_id, deque())
+        kept.append(time.time())
+        while len(kept) > self.pacing.group_limit:
+            kept.popleft()
+        try:
+            await self._budget.save(chat_id, list(kept))
+        except Exception:
+            log.exception("could not keep the rate-limit budget of chat %s", chat_id)
+
     async def _pace(self, chat_id: int, urgent: bool = False) -> None:
         pacing = self.pacing
         if not pacing.enabled:
             return
+        if self._budget_loaded is None:
+            self._budget_loaded = asyncio.ensure_future(self._load_budget())
+        await asyncio.shield(self._budget_loaded)
         loop = asyncio.get_running_loop()
         wait = 0.0
         now = loop.time()
@@ -606,6 +677,8 @@ class Outbox:
             await asyncio.sleep(wait)
             now = loop.time()
         await self._global.acquire(urgent)
+        if chat_id < 0:
+            await self._keep(chat_id)
 
     def _done(self, chat_id: int) -> None:
         """Count a request when its answer came: later than the server counted it, so
@@ -637,6 +710,12 @@ class Outbox:
             chat: last
             for chat, last in self._private_last.items()
             if last > now - pacing.private_interval
+        }
+        wall = time.time()  # the kept times are epoch seconds
+        self._group_kept = {
+            chat: kept
+            for chat, kept in self._group_kept.items()
+            if kept and kept[-1] > wall - pacing.group_window
         }
         self._prune_at = max(PRUNE_AT, 2 * (len(self._group_sent) + len(self._private_last)))
 

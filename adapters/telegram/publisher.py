@@ -10,16 +10,22 @@ A lazy screen is only rendered from a published (so saved) state of the game.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
+
 from adapters.telegram.outbox import Outbox, Render
 from adapters.telegram.render import chat_id, thread_id
 from bot.interactions import Interactions, Target
 from bot.models import Game, UserRef
-from bot.ports import Change
+from bot.ports import Change, Owed
 from bot.presenters import Screen
 
+log = logging.getLogger(__name__)
+
 TABLE = "table"
-#: What to show where: target, screen (or how to render it), seat, user.
-Shown = tuple[Target, Screen | Render, int | None, UserRef | None]
+#: What to show where: target, screen (or how to render it), seat, user, and the owed
+#: message it is (if any).
+Shown = tuple[Target, Screen | Render, int | None, UserRef | None, Owed | None]
 
 
 def hand_key(seat: int) -> str:
@@ -40,11 +46,11 @@ class TelegramPublisher:
         lazy = self.interactions.lazy_outputs(game, change)
         if lazy is not None:
             shown: list[Shown] = [
-                (target, self._render(game, seat), seat, user) for target, seat, user in lazy
+                (target, self._render(game, seat), seat, user, None) for target, seat, user in lazy
             ]
         else:
             outputs = await self.interactions.outputs(game, change)
-            shown = [(out.target, out.screen, out.seat, out.user) for out in outputs]
+            shown = [(out.target, out.screen, out.seat, out.user, out.owed) for out in outputs]
         self._queue(game, shown, self.interactions.urgent_seats(game, change))
         if not game.status.is_open:
             self._published.pop(game.id, None)
@@ -55,7 +61,7 @@ class TelegramPublisher:
         the one to act) go out before table refreshes and other hands."""
         outbox, version, linger = self.outbox, game.version, self._computer_next(game)
         chat, thread = chat_id(game.chat), thread_id(game.chat)
-        for target, screen, seat, user in shown:
+        for target, screen, seat, user, owed in shown:
             if target is Target.TABLE:
                 known = game.messages.get(TABLE)
                 slot = (game.id, TABLE)
@@ -70,9 +76,23 @@ class TelegramPublisher:
                     linger=linger, urgent=seat in urgent,
                 )  # fmt: skip
             elif target is Target.CHAT and isinstance(screen, Screen):
-                outbox.send(chat, screen, thread=thread)
+                outbox.send(chat, screen, thread=thread, done=self._confirm(owed))
             elif target is Target.PRIVATE and user is not None and isinstance(screen, Screen):
                 outbox.send(chat_id(user), screen, quiet=True)
+
+    def _confirm(self, owed: Owed | None) -> Callable[[], Awaitable[None]] | None:
+        """What the outbox calls once an owed message went out (or was refused)."""
+        if owed is None:
+            return None
+        service = self.interactions.service
+
+        async def confirm() -> None:
+            try:
+                await service.message_sent(owed)
+            except Exception:
+                log.exception("could not mark message %s of game %s sent", owed, owed.game_id)
+
+        return confirm
 
     def _computer_next(self, game: Game) -> bool:
         """Whether a computer player moves next, before the table could be edited

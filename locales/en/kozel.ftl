@@ -276,6 +276,7 @@ notice-lang-usage = Language: { $language }. To change it: { $platform ->
 notice-dm-needed = { $name }, to get your cards, open a private chat with me, press “Start”, then come back here.
 notice-dm-button = 💬 Open a chat with me
 notice-dm-hello = Hello! I will send your cards here. Go back to the game's chat.
+notice-no-hand = You sit at no running game. Your cards come here once a game you joined starts.
 notice-group-only = Games are played in groups and servers: add me to a chat and type { $kozel }.
 
 ## Errors: err- + code

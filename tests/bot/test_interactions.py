@@ -7,11 +7,11 @@ from typing import Any
 import pytest
 
 from bot import presenters
-from bot.codec import Command, Verb, action_arg, encode
+from bot.codec import Command, Verb, action_arg, decode, encode
 from bot.i18n import Translator
 from bot.interactions import Interactions, Pressed, Reply, Target
 from bot.models import ChatRef, GameStatus, Platform, User, UserRef
-from bot.ports import Change, ChangeKind, Storage
+from bot.ports import Change, ChangeKind, Owed, OwedKind, Storage
 from bot.service import GameService
 from core.ai import safe_move
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAT, DAN, EVE, PLAYERS
@@ -198,26 +198,70 @@ async def test_reminder_goes_privately_to_the_player_on_turn(
     assert DAN.ref != ALICE.ref
 
 
-async def test_a_confirmed_stop_ends_the_game_after_moves_meanwhile(
+async def test_an_old_cancel_confirmation_does_not_cancel_a_game_moved_on_since(
     ui: Interactions, service: GameService, tr: Translator
 ) -> None:
     game_id = await started(ui)
     asked = await ui.stop(CHAT, ALICE.ref)
     assert asked.screen is not None
-    yes = next(b.token for b in asked.screen.buttons if b.token and b.token.startswith("k:c:"))
+    old_yes = next(b.token for b in asked.screen.buttons if b.token and b.token.startswith("k:c:"))
     game = await service.game(game_id)
+    assert decode(old_yes or "").version == game.version  # like every button
     deal = game.series.current
     assert deal is not None and deal.turn is not None
     await service.play(
         game_id, game.version, PLAYERS[deal.turn].ref, safe_move(deal.view(deal.turn))
     )
-    stranger = await press(ui, EVE, yes)
+    moved = (await service.game(game_id)).version
+    stale = await press(ui, ALICE, old_yes or "")
+    assert stale.alert == tr.t("ru", "err-stale")
+    game = await service.game(game_id)
+    assert game.status is GameStatus.PLAYING and game.version == moved
+    # Asked again, the answer is of the game as it is now.
+    asked = await ui.stop(CHAT, ALICE.ref)
+    assert asked.screen is not None
+    yes = next(b.token for b in asked.screen.buttons if b.token and b.token.startswith("k:c:"))
+    stranger = await press(ui, EVE, yes or "")
     assert stranger.alert == tr.t("ru", "err-not-allowed")
-    done = await press(ui, ALICE, yes)
+    done = await press(ui, ALICE, yes or "")
     assert done.alert is None and done.game is not None
     assert done.game.status is GameStatus.CANCELLED
-    again = await press(ui, ALICE, yes)
+    again = await press(ui, ALICE, yes or "")
     assert again.alert == tr.t("ru", "err-game-over")
+
+
+async def test_a_restored_game_shows_what_it_owes_first_then_its_table_and_hands(
+    ui: Interactions, service: GameService, storage: Storage, tr: Translator
+) -> None:
+    game_id = await started(ui)
+    game = await service.game(game_id)
+    while not game.series.deals[0].is_over:
+        deal = game.series.current
+        assert deal is not None and deal.turn is not None
+        action = safe_move(deal.view(deal.turn))
+        await service.play(game_id, game.version, PLAYERS[deal.turn].ref, action)
+        game = await service.game(game_id)
+    [owed] = await storage.owed_messages()
+    assert (owed.kind, owed.number) == (OwedKind.DEAL_RESULT, 0)
+    never = Owed(game_id, owed.version, 1, OwedKind.DEAL_RESULT, 5)  # no such deal
+    out = await ui.outputs(game, Change(ChangeKind.RESTORED, owed=(owed, never)))
+    assert [(o.target, o.owed) for o in out] == [
+        (Target.CHAT, owed),
+        (Target.TABLE, None),
+        *[(Target.HAND, None)] * 4,
+    ]
+    result = game.series.deals[0].result
+    assert result is not None
+    assert out[0].screen == presenters.deal_result(game, 0, result, tr, "ru")
+    assert out[1].screen == ui.table_screen(game)
+    assert [o.screen for o in out[2:]] == [await ui.hand_screen(game, seat) for seat in range(4)]
+    # A message the game cannot draw is owed no more; the other one still is.
+    assert await storage.owed_messages() == [owed]
+    assert ui.lazy_outputs(game, Change(ChangeKind.RESTORED, owed=(owed,))) is None
+    assert ui.lazy_outputs(game, Change(ChangeKind.RESTORED)) == [
+        (Target.TABLE, None, None),
+        *[(Target.HAND, seat, user.ref) for seat, user in enumerate(PLAYERS)],
+    ]
 
 
 # --- Where a press belongs (issue 9, points 2 and 13) -----------------------------------
@@ -262,7 +306,7 @@ async def test_admin_rights_are_those_of_the_games_chat(
     ui: Interactions, service: GameService
 ) -> None:
     game_id = await started(ui)
-    yes = encode(Command(Verb.CANCEL, game_id, 0))
+    yes = encode(Command(Verb.CANCEL, game_id, (await service.game(game_id)).version))
     # Eve presses in the game's chat; she is an admin somewhere else only.
     elsewhere = Admin(dm(EVE).chat)
     refused = await ui.press(EVE, yes, where=HERE, is_admin=elsewhere)

@@ -13,7 +13,7 @@ from adapters.sqlite import SqliteStorage
 from bot.errors import ErrorCode, ServiceError
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, GameStatus, Platform, SeatKind, TableSettings, User, UserRef
-from bot.ports import ChangeKind, Storage
+from bot.ports import ChangeKind, Owed, OwedKind, Storage
 from bot.service import GameService
 from core.ai import make_player, safe_move
 from core.record import replay
@@ -455,9 +455,9 @@ async def play_a_deal_with_saves_recorded(
     saves: list[tuple[list[int], list[int], bool]] = []
     real_save = storage.save_game
 
-    async def recording(game, actions=(), *, deals=(), series=None, base=None):  # type: ignore[no-untyped-def]
+    async def recording(game, actions=(), *, deals=(), series=None, owed=(), base=None):  # type: ignore[no-untyped-def]
         saves.append(([a.version for a in actions], [n for n, _ in deals], series is not None))
-        await real_save(game, actions, deals=deals, series=series, base=base)
+        await real_save(game, actions, deals=deals, series=series, owed=owed, base=base)
 
     async def refused(*args: object) -> None:
         raise AssertionError("results are saved with the game, in its transaction")
@@ -744,3 +744,72 @@ async def test_a_corrupt_game_row_is_set_aside_and_the_service_starts(
         assert fresh.id not in (broken_id, other.id)
     finally:
         await restarted.close()
+
+
+# --- Owed messages -------------------------------------------------------------------------
+
+
+async def test_a_deals_result_is_owed_in_the_moves_save_until_a_publisher_sends_it(
+    storage: Storage, clock: FakeClock
+) -> None:
+    first = RecordingPublisher()
+    service = GameService(storage, clock=clock, rng=random.Random(7), computer_delay=0)
+    service.add_publisher(Platform.CONSOLE, first)
+    game_id = await full_table(service, humans=1)
+    await service.settle()
+    while not (await service.game(game_id)).series.deals[0].is_over:
+        _, version, action = await turn_user(service, game_id)
+        await service.play(game_id, version, ALICE.ref, action)
+        await service.settle()
+    game = await service.game(game_id)
+    [(scored_version, change)] = [(v, c) for _, v, c in first.changes if c.owed]
+    expected = Owed(game_id, scored_version, 0, OwedKind.DEAL_RESULT, 0)
+    assert change.owed == (expected,) and change.kind is ChangeKind.PLAYED
+    # Saved with the move: the action that scored the deal is logged at that version.
+    logged = await storage.game_actions(game_id)
+    assert scored_version in [a.version for a in logged]
+    assert await storage.owed_messages() == [expected]
+    await service.close()
+
+    # A restart before it was sent: the restored game shows it again, then its screens.
+    again = RecordingPublisher()
+    restarted = GameService(storage, clock=clock, rng=random.Random(8), computer_delay=0)
+    restarted.add_publisher(Platform.CONSOLE, again)
+    await restarted.restore()
+    [(_, version, restored)] = [(g, v, c) for g, v, c in again.changes if g == game_id][:1]
+    assert restored.kind is ChangeKind.RESTORED and restored.owed == (expected,)
+    assert version == game.version
+    await restarted.message_sent(expected)
+    await restarted.close()
+    assert await storage.owed_messages() == []
+
+    third = RecordingPublisher()
+    once_more = GameService(storage, clock=clock, rng=random.Random(9), computer_delay=0)
+    once_more.add_publisher(Platform.CONSOLE, third)
+    await once_more.restore()
+    assert [c.owed for _, _, c in third.changes if c.kind is ChangeKind.RESTORED] == [()]
+    await once_more.close()
+
+
+async def test_a_finished_game_that_still_owes_its_result_is_shown_after_a_restart(
+    storage: Storage, clock: FakeClock
+) -> None:
+    service = GameService(storage, clock=clock, rng=random.Random(3), computer_delay=0)
+    service.add_publisher(Platform.CONSOLE, RecordingPublisher())
+    game_id = await full_table(service, humans=0)
+    await service.settle()
+    game = await service.game(game_id)
+    assert game.status is GameStatus.FINISHED
+    owed = await storage.owed_messages()
+    kinds = [item.kind for item in owed]
+    assert kinds == [OwedKind.DEAL_RESULT] * len(game.series.deals) + [OwedKind.SERIES_RESULT]
+    assert [item.number for item in owed[:-1]] == [deal.number for deal in game.series.deals]
+    await service.close()
+
+    publisher = RecordingPublisher()
+    restarted = GameService(storage, clock=clock, rng=random.Random(4), computer_delay=0)
+    restarted.add_publisher(Platform.CONSOLE, publisher)
+    assert await restarted.restore() == []  # nothing to play on
+    [(shown, _, change)] = publisher.changes
+    assert shown == game_id and change.kind is ChangeKind.RESTORED and list(change.owed) == owed
+    await restarted.close()

@@ -29,8 +29,8 @@ from bot.models import (
     User,
     UserRef,
 )
-from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Storage, UserStats
-from bot.rows import DuplicateAction, NoSuchGame, StaleGame
+from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, OwedKind, Storage, UserStats
+from bot.rows import MAX_SEND_TIMES, DuplicateAction, NoSuchGame, StaleGame
 from core.seats import Team
 from core.yard.events import DealResult, SeriesResult, Title
 from core.yard.series import Series
@@ -767,6 +767,80 @@ async def test_a_corrupt_newest_game_of_a_chat_leaves_the_older_open_one(
     await corrupt(storage, newer.id)
     found = await storage.open_game(CHAT)
     assert found is not None and found.id == older.id
+
+
+# --- Owed messages and send times --------------------------------------------------------
+
+
+def owed(game: Game, version: int, index: int = 0, number: int | None = None) -> Owed:
+    if number is None:
+        return Owed(game.id, version, index, OwedKind.SERIES_RESULT)
+    return Owed(game.id, version, index, OwedKind.DEAL_RESULT, number)
+
+
+async def test_owed_messages_are_saved_with_the_game_in_order_until_sent(
+    storage: Storage,
+) -> None:
+    seats: list[Seat | None] = [human(ALICE, "Al"), None, None, None]
+    first = await new_game(storage, CHAT_X, seats, GameStatus.PLAYING)
+    second = await new_game(storage, CHAT_Y, seats, GameStatus.PLAYING)
+    assert await storage.owed_messages() == []
+    second.version = 1
+    await storage.save_game(second, [logged(second, 1)], owed=[owed(second, 1, number=0)])
+    first.version = 2
+    first.status = GameStatus.FINISHED
+    ended = [owed(first, 2, 0, number=3), owed(first, 2, 1)]
+    await storage.save_game(first, [logged(first, 1), logged(first, 2)], owed=ended)
+    first.version = 1  # saved again with the same owed messages: they are kept once
+    await storage.save_game(first, owed=[owed(first, 1, number=2)])
+    await storage.save_game(first, owed=[owed(first, 1, number=2)])
+
+    expected = [owed(first, 1, number=2), *ended, owed(second, 1, number=0)]
+    assert await storage.owed_messages() == expected
+    await storage.message_sent(ended[0])
+    await storage.message_sent(ended[0])  # twice is harmless
+    assert await storage.owed_messages() == [expected[0], expected[2], expected[3]]
+    for item in await storage.owed_messages():
+        await storage.message_sent(item)
+    assert await storage.owed_messages() == []
+
+
+async def test_a_refused_save_owes_nothing(storage: Storage) -> None:
+    game = await new_game(storage, seats=[human(ALICE, "Al"), None, None, None])
+    game.version = 1
+    await storage.save_game(game, [logged(game, 1)])
+    with pytest.raises(DuplicateAction):
+        await storage.save_game(game, [logged(game, 1)], owed=[owed(game, 1)])
+    ghost = replace(full_game(), id=4242)
+    with pytest.raises(NoSuchGame):
+        await storage.save_game(ghost, owed=[owed(ghost, 1)])
+    with pytest.raises(ValueError, match="owed by game"):
+        await storage.save_game(game, owed=[owed(ghost, 1)])
+    assert await storage.owed_messages() == []
+
+
+async def test_a_stale_fenced_save_owes_nothing(storage: Storage) -> None:
+    game = await new_game(storage, seats=[human(ALICE, "Al"), None, None, None])
+    game.version = 1
+    await storage.save_game(game, [logged(game, 1)], base=0)
+    game.version = 2
+    with pytest.raises(StaleGame):
+        await storage.save_game(game, [logged(game, 2)], owed=[owed(game, 2)], base=0)
+    assert await storage.owed_messages() == []
+    await storage.save_game(game, [logged(game, 2)], owed=[owed(game, 2)], base=1)
+    assert await storage.owed_messages() == [owed(game, 2)]
+
+
+async def test_send_times_are_kept_per_platform_and_chat(storage: Storage) -> None:
+    assert await storage.send_times(TG) == {}
+    await storage.save_send_times(TG, "-100", [1.5, 2.5])
+    await storage.save_send_times(TG, "-200", [3.0])
+    await storage.save_send_times(DC, "-100", [9.0])
+    await storage.save_send_times(TG, "-100", [float(t) for t in range(200)])
+    times = await storage.send_times(TG)
+    assert times.keys() == {"-100", "-200"} and times["-200"] == [3.0]
+    assert times["-100"] == [float(t) for t in range(200 - MAX_SEND_TIMES, 200)]
+    assert await storage.send_times(DC) == {"-100": [9.0]}
 
 
 async def test_a_secret_is_made_once_and_read_the_same_by_every_caller(storage: Storage) -> None:

@@ -30,6 +30,7 @@ JSON = dict[str, Any]
 EPHEMERAL, LOADING, COMPONENTS_V2 = 1 << 6, 1 << 7, 1 << 15
 PERMS_MEMBER = (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (1 << 31)
 PERMS_ADMIN = PERMS_MEMBER | (1 << 3) | (1 << 5)
+VIEW_CHANNEL = 1 << 10
 PERMS_BOT = PERMS_MEMBER | (1 << 13) | (1 << 15)
 
 
@@ -207,6 +208,7 @@ class FakeDiscord:
         self.interactions: dict[int, FakeInteraction] = {}
         self._channels: dict[int, JSON] = {}
         self._messages: dict[int, JSON] = {}
+        self._hidden: set[tuple[int, int]] = set()  # (channel, user): he does not see it
         self._tokens: dict[str, FakeInteraction] = {}
         self._rate_limits: list[list[Any]] = []  # [pattern, times left, retry_after]
         self._ids = itertools.count(1 << 60)
@@ -267,6 +269,10 @@ class FakeDiscord:
     def rate_limit(self, route: str, times: int = 1, retry_after: float = 0.01) -> None:
         """Answer the next `times` calls matching e.g. "POST /channels/*/messages" with a 429."""
         self._rate_limits.append([route, times, retry_after])
+
+    def clear_rate_limits(self) -> None:
+        """Answer every call normally again."""
+        self._rate_limits.clear()
 
     def age_interaction(self, interaction_id: int, seconds: float) -> None:
         """Pretend the interaction was created `seconds` earlier (deadline and token expiry)."""
@@ -373,7 +379,8 @@ class FakeDiscord:
             guild = self.guilds[int(ch["guild_id"])]
             payload |= {"guild_id": ch["guild_id"], "guild_locale": guild.locale, "context": 0,
                         "guild": {"id": ch["guild_id"], "locale": guild.locale, "features": []},
-                        "member": self._member(user, guild, permissions=True),
+                        "member": self._member(user, guild, permissions=True,
+                                               hidden=(int(ch["id"]), user.id) in self._hidden),
                         "authorizing_integration_owners": {"0": ch["guild_id"]}}  # fmt: skip
         else:
             payload |= {"user": user.payload(), "context": 1}
@@ -388,14 +395,21 @@ class FakeDiscord:
     def _user(self, user: int | FakeUser) -> FakeUser:
         return user if isinstance(user, FakeUser) else self.users[user]
 
-    def _member(self, user: FakeUser, guild: FakeGuild, permissions: bool = False) -> JSON:
+    def _member(self, user: FakeUser, guild: FakeGuild, permissions: bool = False,
+                hidden: bool = False) -> JSON:  # fmt: skip
         admin = user.admin or user.id == guild.owner_id
         member = {"user": user.payload(), "roles": [str(guild.admin_role_id)] if admin else [],
                   "joined_at": _now(), "deaf": False, "mute": False, "flags": 0,
                   "pending": False, "nick": None}  # fmt: skip
         if permissions:
-            member["permissions"] = str(PERMS_ADMIN if admin else PERMS_MEMBER)
+            granted = PERMS_ADMIN if admin else PERMS_MEMBER
+            member["permissions"] = str(granted & ~VIEW_CHANNEL if hidden else granted)
         return member
+
+    def hide_channel(self, channel_id: int, user: int) -> None:
+        """The user no longer sees the channel: his presses there carry permissions
+        without VIEW_CHANNEL (as for a member whose role lost the channel)."""
+        self._hidden.add((channel_id, user))
 
     def _guild_payload(self, g: FakeGuild) -> JSON:
         users = [u for u in self.users.values() if g.id in u.guild_ids] + [self.bot_user]

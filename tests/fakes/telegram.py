@@ -198,6 +198,8 @@ class FakeTelegram:
         self._messages: dict[int, dict[int, FakeMessage]] = {}
         self._pressed: dict[str, int] = {}  # callback id -> user id
         self._sends: dict[int, deque[float]] = {}
+        #: Chats whose rate-limit bucket is exhausted (``hold``): retry_after by chat.
+        self.held: dict[int, int] = {}
         self._updates: list[Json] = []
         self._update_ids = itertools.count(1)
         self._query_ids = itertools.count(1)
@@ -368,6 +370,11 @@ class FakeTelegram:
         sent.append(now)
 
     def _check_flood(self, chat_id: int) -> None:
+        if chat_id in self.held:
+            wait = self.held[chat_id]
+            self.too_many_requests_count += 1
+            self.too_many_requests_by_chat[chat_id] += 1
+            raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
         if chat_id >= 0:
             return
         now = self.clock()
@@ -687,6 +694,15 @@ class FakeTelegram:
         kind = "supergroup" if supergroup or forum else "group"
         self.chats[id] = FakeChat(id, kind, title, list(admins or []), forum)
         return self.chats[id]
+
+    def hold(self, *chat_ids: int, retry_after: int = 60) -> None:
+        """Exhaust the chats' rate-limit buckets: every send or edit into them is
+        answered 429 with ``retry_after`` until :meth:`release`."""
+        for chat_id in chat_ids:
+            self.held[chat_id] = retry_after
+
+    def release(self) -> None:
+        self.held.clear()
 
     def user_starts(self, user: FakeUser | int) -> None:
         """Mark that the user opened the bot, so the bot may write to them."""

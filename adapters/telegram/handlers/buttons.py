@@ -93,37 +93,40 @@ async def _show(
         game, key = reply.game, hand_key(reply.seat)
         known = game.messages.get(key)
         current = outbox.message_id((game.id, key), known)
-        if (
+        # Only a hand message of this game in the player's private chat shows a hand
+        # in place; any other message (a table, another game's hand) stays what it is.
+        on_hand = (
             reply.in_place
-            and current not in (message.message_id, None)
             and _of_game(message, game.id)
-        ):
-            # An older hand message of this game, in the player's private chat.
-            outbox.edit(chat, message.message_id, reply.hand)
-        else:
-            # The player's hand message: a hand asked for anywhere else goes there, and
-            # the pressed message (a table, another game's hand) stays as it is.
+            and presenters.is_hand(_tokens(message), game.id)
+        )
+        if game.status.is_open and (current in (message.message_id, None) or not on_hand):
+            # The player's hand message (a hand asked for elsewhere goes there too).
             outbox.show(
                 user, (game.id, key), reply.hand, version=game.version, known=known, pressed=True
             )
+        elif on_hand:  # an older hand message of this game: the hand as it is now
+            outbox.edit(chat, message.message_id, reply.hand)
     if reply.screen is not None:
         target = user if reply.private else chat
         outbox.send(target, reply.screen, thread=None if reply.private else thread)
 
 
-def _is_confirmation(message: Message | InaccessibleMessage) -> bool:
-    """Whether the pressed message asks to confirm a cancel (it has a CANCEL button)."""
+def _tokens(message: Message | InaccessibleMessage) -> list[str | None]:
+    """The callback data of a message's buttons."""
     markup = message.reply_markup if isinstance(message, Message) else None
     rows = markup.inline_keyboard if markup is not None else []
-    return any(_verb(button.callback_data) is Verb.CANCEL for row in rows for button in row)
+    return [button.callback_data for row in rows for button in row]
+
+
+def _is_confirmation(message: Message | InaccessibleMessage) -> bool:
+    """Whether the pressed message asks to confirm a cancel (it has a CANCEL button)."""
+    return any(_verb(data) is Verb.CANCEL for data in _tokens(message))
 
 
 def _of_game(message: Message | InaccessibleMessage, game_id: int) -> bool:
     """Whether the message's buttons are all of this game (and it has some)."""
-    markup = message.reply_markup if isinstance(message, Message) else None
-    rows = markup.inline_keyboard if markup is not None else []
-    games = {_game(button.callback_data) for row in rows for button in row}
-    return games == {game_id}
+    return {_game(data) for data in _tokens(message)} == {game_id}
 
 
 def _game(data: str | None) -> int | None:

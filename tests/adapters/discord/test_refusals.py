@@ -104,8 +104,11 @@ async def test_a_press_on_a_finished_game_is_refused(harness: Harness, dc: FakeD
     await h.service.cancel(game.id, None, game.creator)
     await dc.wait_for(lambda: any(c.status == 429 for c in dc.calls))
     rec = await h.answered(await dc.click(BOB, hand, card))  # the old hand still shows
-    assert rec.ephemeral and rec.content == h.t("err-game-over")
+    # The pressed hand shows how the game ended, and the press is refused.
+    assert rec.callback_type == 7 and rec.content == h.t("notice-cancelled")
     await h.settled()
+    assert [m["content"] for m in rec.followups] == [h.t("err-game-over")]
+    assert rec.followups[0]["flags"] & 64  # ephemeral
     assert dc.message(hand)["content"] == h.t("notice-cancelled")
     assert dc.buttons(dc.message(hand)) == [] and dc.buttons(dc.message(table)) == []
 

@@ -12,7 +12,7 @@ import pytest
 from bot import presenters
 from bot.codec import Command, Verb, encode
 from bot.models import Game
-from tests.adapters.discord.harness import ALICE, BOB, EVE, Harness, ref, world
+from tests.adapters.discord.harness import ALICE, BOB, CHANNEL, EVE, Harness, ref, world
 from tests.fakes.discord import JSON, FakeDiscord, FakeInteraction
 
 OTHER_GUILD, OTHER_CHANNEL = 101, 300
@@ -114,3 +114,21 @@ async def test_a_press_forged_on_another_seats_dm_hand_never_overwrites_it(
     assert bob is not None
     assert presenters.hand(game, bob, 0, h.tr, "ru").text not in str(dc.dm_messages(ALICE))
     assert state(await h.service.game(game.id)) == state(game)
+
+
+async def test_a_join_button_does_not_seat_who_does_not_see_the_channel(
+    harness: Harness, dc: FakeDiscord
+) -> None:
+    """Discord's equivalent of the Telegram membership check: a press on a lobby's join
+    button by a user without VIEW_CHANNEL there (his client sent it anyway) seats
+    nobody; a member who sees the channel is seated by the same button."""
+    h = harness
+    game, table = await h.open_table()
+    before = state(await h.service.game(game.id))
+    dc.hide_channel(CHANNEL, BOB)
+    rec = await h.seat(table, BOB, "B")
+    assert rec.ephemeral and rec.content == h.t("err-not-member")
+    assert state(await h.service.game(game.id)) == before
+    await h.seat(table, EVE, "B")
+    game = await h.service.game(game.id)
+    assert game.seat_of(ref(BOB)) is None and game.seat_of(ref(EVE)) is not None

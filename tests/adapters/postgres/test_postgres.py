@@ -42,6 +42,8 @@ TABLES = {
     "series_results",
     "set_aside_games",
     "secrets",
+    "owed_messages",
+    "send_times",
     "schema_migrations",
 }
 
@@ -110,6 +112,7 @@ async def test_migrations_are_applied_once_and_the_version_is_visible(new_databa
         (1, "first_schema"),
         (2, "set_aside_games"),
         (3, "secrets"),
+        (4, "owed_messages"),
     ]
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from adapters.sqlite import SCHEMA_VERSION, SchemaTooNew, SqliteStorage, database_path, migrations
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, SeatKind, User, UserRef
-from bot.ports import ChatInfo, LoggedAction
+from bot.ports import ChatInfo, LoggedAction, Owed, OwedKind
 from bot.rows import DatabaseInUse, DuplicateAction
 from core.seats import Team
 from core.yard.events import DealResult, SeriesResult, Title
@@ -36,6 +36,8 @@ TABLES = {
     "participants",
     "deal_results",
     "series_results",
+    "owed_messages",
+    "send_times",
     "secrets",
 }
 
@@ -137,6 +139,23 @@ async def test_migrations_are_applied_once(db_file: Path) -> None:
     async with await SqliteStorage.open(db_file) as storage:
         assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION
         assert await storage.get_user(ALICE) == User(ALICE, "Alice")
+
+
+async def test_a_database_of_an_older_schema_gains_owed_messages_and_keeps_its_games(
+    db_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as patched:
+        patched.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:3])
+        patched.setattr(migrations, "SCHEMA_VERSION", 3)
+        async with await SqliteStorage.open(db_file) as storage:
+            game = await storage.create_game(seated_game())
+    async with await SqliteStorage.open(db_file) as storage:
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION == 4
+        assert await storage.load_game(game.id) == game
+        game.version = 1
+        owed = Owed(game.id, 1, 0, OwedKind.DEAL_RESULT, 0)
+        await storage.save_game(game, [action(game, 1)], owed=[owed])
+        assert await storage.owed_messages() == [owed]
 
 
 def schema(path: Path) -> list[tuple[str, str, str]]:

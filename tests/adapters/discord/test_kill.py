@@ -1,0 +1,281 @@
+"""kill -9 of the bot (a real child process) at the presses that end a deal and a
+series, with every message into the channel and the DMs held back (429s from the
+fake): after a restart the results are posted once, in order, and every screen (the
+table, each DM hand) equals the saved state."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from adapters.discord import render
+from bot import presenters
+from bot.codec import action_arg, decode
+from bot.i18n import Translator
+from bot.models import Game, GameStatus
+from bot.ports import OwedKind
+from bot.presenters import Screen, card_label
+from core.ai import safe_move
+from core.yard.actions import Action, ActionKind
+from core.yard.events import DealScored, SeriesFinished
+from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, DAVE, world
+from tests.fakes.bot_process import BotProcess, last_game_id, owed_messages, saved_game
+from tests.fakes.discord import FakeDiscord
+
+#: By seat: alice and carol (team A), bob and dave (team B).
+SEATS = {0: ALICE, 1: BOB, 2: CAROL, 3: DAVE}
+LOCALE = "ru"
+WAIT = 60.0
+#: A process's start (importing discord.py and aiogram takes seconds on a busy machine).
+START = 300.0
+HELD = ("PATCH /channels/*/messages/*", "POST /channels/*/messages")
+
+Stop = Callable[[Game, Action], bool]
+
+
+@pytest.fixture(scope="module")
+def tr() -> Translator:
+    return Translator.from_dir()
+
+
+@pytest.fixture
+async def dc() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord(patch=False) as fake:
+        world(fake)
+        yield fake
+
+
+class Table:
+    """Four people play in the channel through the fake; the bot runs in a child
+    process on ``database``."""
+
+    def __init__(self, dc: FakeDiscord, tr: Translator, tmp_path: Path) -> None:
+        self.dc, self.tr = dc, tr
+        self.database = tmp_path / "kozel.sqlite3"
+        self.bot = BotProcess(
+            tmp_path / "bot.log", "discord", dc.api_base, dc.gateway_url, str(self.database)
+        )
+        self.game_id = 0
+
+    async def start(self) -> None:
+        def identified() -> int:
+            return sum(1 for c in self.dc.calls if c.method == "GATEWAY" and c.path == "IDENTIFY")
+
+        before = identified()
+        await self.bot.start()
+        await self.wait(lambda: identified() > before, START)
+
+    async def wait(self, predicate: Callable[[], object], timeout: float = WAIT) -> None:  # noqa: ASYNC109
+        """Until ``predicate`` holds. It reads the fake and the bot's database, which
+        the bot process writes after its last request too: so it is checked on each
+        request the fake records, and at least every 50 ms."""
+        try:
+            async with asyncio.timeout(timeout):
+                while not predicate():
+                    with contextlib.suppress(TimeoutError):
+                        await self.dc.wait_for(predicate, timeout=0.05)
+        except TimeoutError:
+            raise AssertionError(f"the bot's log:\n{self.bot.output()[-6000:]}") from None
+
+    def game(self) -> Game:
+        return saved_game(self.database, self.game_id)
+
+    async def click(self, user: int, message: int, custom_id: str) -> None:
+        """Click a button and wait for its answer (the press is saved by then)."""
+        iid = await self.dc.click(user, message, custom_id)
+        await self.wait(lambda: self.dc.responses(iid).callback_type is not None)
+
+    def button(self, message: int, which: Callable[[str, str], bool]) -> str:
+        for label, custom_id, disabled in self.dc.buttons(self.dc.message(message)):
+            if (
+                label is not None
+                and custom_id is not None
+                and not disabled
+                and which(label, custom_id)
+            ):
+                return custom_id
+        raise LookupError(f"no such button: {self.dc.buttons(self.dc.message(message))}")
+
+    async def open(self) -> None:
+        """alice opens the table; the four sit down; alice starts."""
+        await self.wait(lambda: bool(self.dc.commands))  # the slash commands are there
+        await self.dc.slash(ALICE, CHANNEL, "kozel")
+        await self.wait(
+            lambda: (
+                (i := last_game_id(self.database))
+                and "table" in saved_game(self.database, i).messages
+            )
+        )
+        game_id = last_game_id(self.database)
+        assert game_id is not None
+        self.game_id = game_id
+        table = int(self.game().messages["table"])
+        for seat, user in SEATS.items():
+            version = self.game().version
+            label = self.tr.t(LOCALE, f"lobby-join-{'ab'[seat % 2]}")
+            await self.wait(lambda: self.shows_version(table, version))  # noqa: B023
+            await self.click(user, table, self.button(table, lambda text, _: text == label))  # noqa: B023
+        version = self.game().version
+        await self.wait(lambda: self.shows_version(table, version))
+        start = self.tr.t(LOCALE, "lobby-start")
+        await self.click(ALICE, table, self.button(table, lambda text, _: text == start))
+        await self.wait(lambda: self.game().status is GameStatus.PLAYING)
+
+    def shows_version(self, message: int, version: int) -> bool:
+        versions = set()
+        for _, custom_id, _ in self.dc.buttons(self.dc.message(message)):
+            with contextlib.suppress(ValueError):
+                versions.add(decode(custom_id or "").version)
+        return versions == {version}
+
+    async def play(self, game: Game, action: Action) -> None:
+        """The player selects the action's cards one by one, then plays them."""
+        user = SEATS[action.seat]
+        hand = int(game.messages[f"hand:{action.seat}"])
+        await self.wait(lambda: self.shows_version(hand, game.version))
+        for card in action.cards if action.kind is not ActionKind.MOLODKA else ():
+            label = card_label(card)
+            await self.click(user, hand, self.button(hand, lambda text, _: text == label))  # noqa: B023
+        arg = action_arg(action)
+        await self.click(user, hand, self.button(hand, lambda _, cid: cid.endswith(f":{arg}")))
+
+    async def play_until(self, stop: Stop) -> tuple[Game, Action]:
+        """Everybody makes safe moves until the move ``stop`` picks is next."""
+        while True:
+            await self.wait(lambda: all(f"hand:{s}" in self.game().messages for s in SEATS))
+            game = self.game()
+            deal = game.series.current
+            assert game.status is GameStatus.PLAYING and deal is not None
+            assert deal.turn is not None
+            action = safe_move(deal.view(deal.turn))
+            if stop(self.game(), action):  # tried on a copy of its own
+                return game, action
+            await self.play(game, action)
+            version = game.version
+            await self.wait(lambda: self.game().version > version)  # noqa: B023
+
+    # --- What the screens should show -------------------------------------------------
+
+    def shows(self, message_id: str | None, screen: Screen) -> bool:
+        if message_id is None:
+            return False
+        message = self.dc.message(int(message_id))
+        if message["content"] != render.content(screen.text):
+            return False
+        tokens = list(dict.fromkeys(b.token for row in screen.rows for b in row if b.token))
+        return [cid for _, cid, _ in self.dc.buttons(message)] == tokens
+
+    def screens_current(self) -> bool:
+        """The table and every DM hand equal what the saved game shows."""
+        game, tr = self.game(), self.tr
+        table = presenters.table(game, tr, LOCALE, 0.0, with_hand_button=True)
+        if not self.shows(game.messages.get("table"), table):
+            return False
+        return all(
+            self.shows(
+                game.messages.get(f"hand:{seat}"), presenters.hand(game, seat, 0, tr, LOCALE)
+            )
+            for seat in SEATS
+        )
+
+    def channel_texts(self) -> list[str]:
+        bot = str(self.dc.bot_user.id)
+        return [m["content"] for m in self.dc.messages(CHANNEL) if m["author"]["id"] == bot]
+
+    def hold(self) -> None:
+        for route in HELD:
+            self.dc.rate_limit(route, times=1_000_000, retry_after=60.0)
+
+    def release(self) -> None:
+        self.dc.clear_rate_limits()
+
+
+def ends(kind: type) -> Stop:
+    def stop(game: Game, action: Action) -> bool:
+        return any(isinstance(event, kind) for event in game.series.apply(action))
+
+    return stop
+
+
+async def test_kill_at_the_press_that_ends_a_deal_loses_no_result_and_no_screen(
+    dc: FakeDiscord, tr: Translator, tmp_path: Path
+) -> None:
+    table = Table(dc, tr, tmp_path)
+    await table.start()
+    try:
+        await table.open()
+        before, action = await table.play_until(ends(DealScored))
+        number = before.series.current.number  # type: ignore[union-attr]
+        await table.wait(table.screens_current)
+        table.hold()  # nothing more gets out
+        await table.play(table.game(), action)
+        await table.bot.kill()
+
+        game = table.game()
+        assert len(game.series.deals) == number + 2  # the next deal is dealt and saved
+        [owed] = owed_messages(table.database)
+        assert (owed.kind, owed.number, owed.version) == (
+            OwedKind.DEAL_RESULT,
+            number,
+            game.version,
+        )
+        result = game.series.deals[number].result
+        assert result is not None
+        text = render.content(presenters.deal_result(game, number, result, tr, LOCALE).text)
+        assert text not in table.channel_texts()
+        assert not table.screens_current()
+
+        table.release()
+        await table.start()
+        await table.wait(lambda: text in table.channel_texts() and table.screens_current())
+        await table.wait(lambda: not owed_messages(table.database))
+        assert table.channel_texts().count(text) == 1
+        assert table.game().version == game.version
+        assert table.bot.errors() == []
+    finally:
+        await table.bot.kill()
+
+
+async def test_kill_at_the_press_that_ends_the_series_posts_both_results_once(
+    dc: FakeDiscord, tr: Translator, tmp_path: Path
+) -> None:
+    table = Table(dc, tr, tmp_path)
+    await table.start()
+    try:
+        await table.open()
+        before, action = await table.play_until(ends(SeriesFinished))
+        number = before.series.current.number  # type: ignore[union-attr]
+        await table.wait(table.screens_current)
+        table.hold()
+        await table.play(table.game(), action)
+        await table.bot.kill()
+
+        game = table.game()
+        assert game.status is GameStatus.FINISHED
+        owed = owed_messages(table.database)
+        assert [(o.kind, o.number) for o in owed] == [
+            (OwedKind.DEAL_RESULT, number),
+            (OwedKind.SERIES_RESULT, 0),
+        ]
+        deal_result, series_result = game.series.deals[number].result, game.series.result
+        assert deal_result is not None and series_result is not None
+        texts = [
+            render.content(presenters.deal_result(game, number, deal_result, tr, LOCALE).text),
+            render.content(presenters.series_result(game, series_result, tr, LOCALE).text),
+        ]
+        assert not set(texts) & set(table.channel_texts())
+
+        table.release()
+        await table.start()
+        await table.wait(lambda: texts[-1] in table.channel_texts() and table.screens_current())
+        await table.wait(lambda: not owed_messages(table.database))
+        posted = table.channel_texts()
+        assert [posted.count(text) for text in texts] == [1, 1]
+        assert posted.index(texts[0]) < posted.index(texts[1])
+        assert table.bot.errors() == []
+    finally:
+        await table.bot.kill()

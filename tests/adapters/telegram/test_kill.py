@@ -1,0 +1,252 @@
+"""kill -9 of the bot (a real child process) at the presses that end a deal and a
+series, with every message into the group and the DMs held back (their rate-limit
+buckets exhausted in the fake): after a restart the results are posted once, in
+order, and every screen (the table, each DM hand) equals the saved state."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from bot import presenters
+from bot.codec import Command, Verb, action_arg, encode
+from bot.i18n import Translator
+from bot.models import Game, GameStatus
+from bot.ports import OwedKind
+from bot.presenters import Screen
+from core.ai import safe_move
+from core.yard.actions import Action
+from core.yard.events import DealScored, SeriesFinished
+from tests.fakes.bot_process import BotProcess, last_game_id, owed_messages, saved_game
+from tests.fakes.telegram import FakeTelegram
+
+GROUP = -1001
+#: The four players, by seat: alice and carol (team A), bob and dave (team B).
+SEATS = {0: 1, 1: 2, 2: 3, 3: 4}
+NAMES = {1: "Alice", 2: "Bob", 3: "Carol", 4: "Dave"}
+LOCALE = "ru"
+WAIT = 60.0
+#: A process's start (importing aiogram alone takes seconds on a busy machine).
+START = 300.0
+
+Stop = Callable[[Game, Action], bool]
+
+
+@pytest.fixture(scope="module")
+def tr() -> Translator:
+    return Translator.from_dir()
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(group_limit=1_000_000) as fake:
+        for user_id, name in NAMES.items():
+            fake.user_starts(fake.add_user(user_id, name))
+        fake.add_group(GROUP, "Club")
+        yield fake
+
+
+class Table:
+    """Four people play in the group through the fake; the bot runs in a child
+    process on ``database``."""
+
+    def __init__(self, tg: FakeTelegram, tr: Translator, tmp_path: Path) -> None:
+        self.tg, self.tr = tg, tr
+        self.database = tmp_path / "kozel.sqlite3"
+        self.bot = BotProcess(tmp_path / "bot.log", "telegram", tg.base_url, str(self.database))
+        self.game_id = 0
+
+    async def start(self) -> None:
+        before = len(self.tg.calls_of("deleteWebhook"))  # then it polls
+        await self.bot.start()
+        await self.wait(lambda: len(self.tg.calls_of("deleteWebhook")) > before, START)
+
+    async def wait(self, predicate: Callable[[], object], timeout: float = WAIT) -> None:  # noqa: ASYNC109
+        """Until ``predicate`` holds. It reads the fake and the bot's database, which
+        the bot process writes after its last request too: so it is checked on each
+        request the fake records, and at least every 50 ms."""
+        try:
+            await wait_until(self.tg, predicate, timeout)
+        except TimeoutError:
+            raise AssertionError(f"the bot's log:\n{self.bot.output()[-6000:]}") from None
+
+    def game(self) -> Game:
+        return saved_game(self.database, self.game_id)
+
+    async def press(self, user: int, chat: int, message: int, token: str) -> None:
+        """Press a button and wait for its answer (the press is saved by then)."""
+        query = await self.tg.press(user, chat, message, token)
+        await self.wait(lambda: query in self.tg.callback_answers)
+
+    async def open(self) -> None:
+        """alice opens the table; the four sit down; alice starts."""
+        await self.tg.send_text(1, GROUP, "/kozel")
+        await self.wait(lambda: self.tg.last_message(GROUP) is not None)
+        game_id = last_game_id(self.database)
+        assert game_id is not None
+        self.game_id = game_id
+        lobby = self.tg.last_message(GROUP)
+        assert lobby is not None
+        for seat, user in SEATS.items():
+            game = self.game()
+            token = encode(Command(Verb.JOIN, game.id, game.version, "AB"[seat % 2]))
+            await self.press(user, GROUP, lobby.message_id, token)
+        game = self.game()
+        assert [game.seat_of(s.user) for s in game.seats if s is not None and s.user] == [
+            0,
+            1,
+            2,
+            3,
+        ]
+        await self.press(
+            1, GROUP, lobby.message_id, encode(Command(Verb.START, game.id, game.version))
+        )
+        await self.wait(lambda: self.game().status is GameStatus.PLAYING)
+
+    async def play(self, game: Game, action: Action) -> None:
+        seat = action.seat
+        message = int(game.messages[f"hand:{seat}"])
+        token = encode(Command(Verb.PLAY, game.id, game.version, action_arg(action)))
+        await self.press(SEATS[seat], SEATS[seat], message, token)
+
+    async def play_until(self, stop: Stop) -> tuple[Game, Action]:
+        """Everybody makes safe moves until the move ``stop`` picks is next."""
+        while True:
+            await self.wait(lambda: all(f"hand:{s}" in self.game().messages for s in SEATS))
+            game = self.game()
+            deal = game.series.current
+            assert game.status is GameStatus.PLAYING and deal is not None
+            assert deal.turn is not None
+            action = safe_move(deal.view(deal.turn))
+            if stop(self.game(), action):  # tried on a copy of its own
+                return game, action
+            await self.play(game, action)
+            version = game.version
+            await self.wait(lambda: self.game().version > version)  # noqa: B023
+
+    # --- What the screens should show -------------------------------------------------
+
+    def shows(self, chat: int, message_id: str | None, screen: Screen) -> bool:
+        if message_id is None:
+            return False
+        message = next((m for m in self.tg.messages(chat) if m.message_id == int(message_id)), None)
+        if message is None or message.text != screen.text:
+            return False
+        buttons = [(b.label, b.token) for row in screen.rows for b in row if b.token]
+        return self.tg.buttons(chat, message.message_id) == buttons
+
+    def screens_current(self) -> bool:
+        """The table and every hand equal what the saved game shows."""
+        game, tr = self.game(), self.tr
+        table = presenters.table(game, tr, LOCALE, 0.0)
+        if not self.shows(GROUP, game.messages.get("table"), table):
+            return False
+        return all(
+            self.shows(
+                user, game.messages.get(f"hand:{seat}"), presenters.hand(game, seat, 0, tr, LOCALE)
+            )
+            for seat, user in SEATS.items()
+        )
+
+    def group_texts(self) -> list[str]:
+        return [m.text or "" for m in self.tg.messages(GROUP) if m.from_id == self.tg.bot_id]
+
+
+async def wait_until(tg: FakeTelegram, predicate: Callable[[], object], timeout: float) -> None:  # noqa: ASYNC109
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            with contextlib.suppress(TimeoutError):
+                await tg.wait_for(lambda _: predicate() or None, timeout=0.05)
+
+
+def ends(kind: type) -> Stop:
+    def stop(game: Game, action: Action) -> bool:
+        return any(isinstance(event, kind) for event in game.series.apply(action))
+
+    return stop
+
+
+async def test_kill_at_the_press_that_ends_a_deal_loses_no_result_and_no_screen(
+    tg: FakeTelegram, tr: Translator, tmp_path: Path
+) -> None:
+    table = Table(tg, tr, tmp_path)
+    await table.start()
+    try:
+        await table.open()
+        before, action = await table.play_until(ends(DealScored))
+        number = before.series.current.number  # type: ignore[union-attr]
+        await table.wait(table.screens_current)
+        tg.hold(GROUP, *SEATS.values())  # nothing more gets out
+        await table.play(table.game(), action)
+        await table.bot.kill()
+
+        game = table.game()
+        assert game.version == before.version + 1
+        assert len(game.series.deals) == number + 2  # the next deal is dealt and saved
+        [owed] = owed_messages(table.database)
+        assert (owed.kind, owed.number, owed.version) == (
+            OwedKind.DEAL_RESULT,
+            number,
+            game.version,
+        )
+        result = game.series.deals[number].result
+        assert result is not None
+        text = presenters.deal_result(game, number, result, tr, LOCALE).text
+        assert text not in table.group_texts()
+        assert not table.screens_current()  # the kill kept the new deal from the screens
+
+        tg.release()
+        await table.start()
+        await table.wait(lambda: text in table.group_texts() and table.screens_current())
+        await table.wait(lambda: not owed_messages(table.database))
+        assert table.group_texts().count(text) == 1
+        assert table.game().version == game.version  # nobody moved: humans only
+        assert table.bot.errors() == []
+    finally:
+        await table.bot.kill()
+
+
+async def test_kill_at_the_press_that_ends_the_series_posts_both_results_once(
+    tg: FakeTelegram, tr: Translator, tmp_path: Path
+) -> None:
+    table = Table(tg, tr, tmp_path)
+    await table.start()
+    try:
+        await table.open()
+        before, action = await table.play_until(ends(SeriesFinished))
+        number = before.series.current.number  # type: ignore[union-attr]
+        await table.wait(table.screens_current)
+        tg.hold(GROUP, *SEATS.values())
+        await table.play(table.game(), action)
+        await table.bot.kill()
+
+        game = table.game()
+        assert game.status is GameStatus.FINISHED
+        owed = owed_messages(table.database)
+        assert [(o.kind, o.number) for o in owed] == [
+            (OwedKind.DEAL_RESULT, number),
+            (OwedKind.SERIES_RESULT, 0),
+        ]
+        deal_result = game.series.deals[number].result
+        series_result = game.series.result
+        assert deal_result is not None and series_result is not None
+        texts = [
+            presenters.deal_result(game, number, deal_result, tr, LOCALE).text,
+            presenters.series_result(game, series_result, tr, LOCALE).text,
+        ]
+        assert not set(texts) & set(table.group_texts())
+
+        tg.release()
+        await table.start()
+        await table.wait(lambda: texts[-1] in table.group_texts() and table.screens_current())
+        await table.wait(lambda: not owed_messages(table.database))
+        posted = table.group_texts()
+        assert [posted.count(text) for text in texts] == [1, 1]
+        assert posted.index(texts[0]) < posted.index(texts[1])  # in order
+        assert table.bot.errors() == []
+    finally:
+        await table.bot.kill()
