@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any, TypedDict
 
@@ -38,7 +38,7 @@ from bot.models import (
     User,
     UserRef,
 )
-from bot.ports import ChatInfo, LoggedAction, Owed, OwedKind
+from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, OwedKind
 from core.yard.events import DealResult, SeriesResult
 from core.yard.record import SnapshotCache, restore, snapshot
 
@@ -466,3 +466,17 @@ def send_times_from_text(text: str) -> list[float]:
     if not isinstance(values, list):
         return []
     return [float(v) for v in values if isinstance(v, int | float)]
+
+
+def leaderboard_rows(platform: Platform, rows: Iterable[Any]) -> list[LeaderboardRow]:
+    """A leaderboard query's rows (``user_id``, ``name``, ``series_played``,
+    ``series_won`` by name), the same for every SQL storage."""
+    return [
+        LeaderboardRow(
+            user=UserRef(platform, row["user_id"]),
+            name=row["name"],
+            series_played=row["series_played"],
+            series_won=row["series_won"],
+        )
+        for row in rows
+    ]

@@ -85,6 +85,7 @@ from bot.rows import (
     deal_row,
     game_from_row,
     game_to_row,
+    leaderboard_rows,
     owed_from_row,
     participant_rows,
     seat_rows,
@@ -816,15 +817,7 @@ class SqliteStorage:
                 "limit": max(limit, 0),
             },
         )
-        return [
-            LeaderboardRow(
-                user=UserRef(platform, row["user_id"]),
-                name=row["name"],
-                series_played=row["series_played"],
-                series_won=row["series_won"],
-            )
-            for row in rows
-        ]
+        return leaderboard_rows(platform, rows)
 
     # --- Chats changing ids ---------------------------------------------------------------
 
