@@ -55,7 +55,7 @@ cmd-stop = Cancel this chat's game
 help-text =
     🐐 Kozel is a card game for four: two teams of two, partners sit opposite.
 
-    { $kozel } — set up a table in this chat
+    { $kozel } — set up a table in this chat (Yard Kozel), { $kozel } { $classic } — a table of Classic Kozel
     { $stop } — cancel this chat's game
     { $rules } — the rules ({ $rules } { $classic } — about Classic Kozel)
     { $stats } — your statistics
@@ -87,11 +87,29 @@ rules-yard =
 
     The series goes on until a team has 12 loss points. Its players are the goats — goats with eggs if the series had eggs.
 
-    Classic Kozel is listed too, but cannot be played yet.
+    Classic Kozel is played too; it has rules of its own.
 rules-classic =
     📜 Classic Kozel
 
-    Classic Kozel with 32 cards is listed, but cannot be played yet — we are still building it. Meanwhile, play Yard Kozel: { $rules }
+    Four players, two teams of two; partners sit opposite. The deck has 32 cards, seven to ace. Points: ace 11, ten 10, king 4, queen 3, jack 2; 120 in all.
+
+    Trumps. Queens and jacks are always trumps (permanent) and the highest: Q♣ Q♠ Q♥ Q♦, then J♣ J♠ J♥ J♦; above them the kocherga 7♣. Below them, the trump suit. Within a suit: A, 10, K, 9, 8, 7. A deal with no trump suit has only the permanent trumps.
+
+    The deal: 8 cards each. The first deal has no praise: the J♣ holder leads, clubs are trumps, and each player gets a suit (the trump roulette): the J♣ holder clubs, his partner spades, the next player hearts, the previous one diamonds. Later deals are dealt by the last J♣ holder, and the trump is the new J♣ holder's suit.
+
+    Praise. Before the deal the player after the dealer says “deal” or praises. Simple: the declarer gets cards face up while they are trumps or aces; the first other card sets the trump, and he leads. Pants: each player in turn draws pairs (top and bottom of the deck) while they are trumps or aces and lays one card of his last pair. Mirror: each player cuts the deck and draws from the bottom while he gets permanent trumps, laying the last card. Then the declarer names the trump or no trump, and the laid cards are the first trick.
+
+    Play. Any card may be led, but trumps only by the declarer. Follow suit; follow a trump with a trump (a trump-suit lead with the trump suit first); with none, play any card but the ace of a suit not led yet. The highest trump takes the trick, else the highest card of the suit led.
+
+    Without praise, before the first card: a player with one trump may give it to his partner, who takes it and gives back a plain card, or declines. A player with 12 points or less, or four nines, may ask for a redeal; the third request loses the deal for the dealers (1 pair).
+
+    Kocherga. When 7♣ is played to a trick holding an opponent's Q♣, the deal ends: the kocherga caught the queen, 4 pairs to its team.
+
+    Scoring. 61–89 points give 1 pair, 90–120 give 2 pairs. 60 all is eggs: an egg pair goes to the next deal's winners. Lucy: if the losers took no trick, their pairs drop to 0.
+
+    The game goes to 6 pairs. The losers are the goats: with eggs if there were eggs; with tails if the winners stood at 5 pairs and took the last deal with 90 points or more.
+
+    Start: { $kozel } { $classic }. These are the usual rules; the table's options are shown in the lobby.
 
 ## The table before the game (lobby)
 
@@ -444,3 +462,125 @@ discord-dm-closed = I cannot send you direct messages, so your cards cannot come
 discord-dm-closed-public = { $mention }, I cannot send you direct messages. Allow them (server name → Privacy Settings), or take your cards with the “🃏 My hand” button on the table.
 discord-hand-here = Your direct messages are closed, so your cards are only here. If this message stops changing, press “🃏 My hand” on the table again.
 discord-to-table = ↪ To the table
+
+## Classic Kozel (хвалёный козёл): table, hand, results, options
+
+classic-title = 🐐 { $rules } · deal { $number }{ $attempt ->
+    [1] {""}
+   *[other] , dealing { $attempt }
+}
+classic-dealer = { $name } deals
+classic-dealer-you = You deal
+classic-trump = Trump: { $suit }; queens, jacks{ $kocherga ->
+    [yes] {" "}and the kocherga 7♣ are
+   *[other] {" "}are
+} always trumps
+classic-trump-none = No trump suit: only queens and jacks{ $kocherga ->
+    [yes] {" "}and the kocherga 7♣
+   *[other] {""}
+} are trumps
+classic-trump-unset = Trump suit not set yet; queens and jacks{ $kocherga ->
+    [yes] {" "}and the kocherga 7♣
+   *[other] {""}
+} are always trumps
+classic-praise-simple = simple
+classic-praise-pants = pants
+classic-praise-mirror = mirror
+classic-praise-choose = the declarer's choice
+classic-declarer = { $name } praises: { $kind }
+classic-declarer-you = You praise: { $kind }
+classic-shown = Dealt face up to the declarer: { $cards }
+classic-laid = Laid on the table: { $cards }
+classic-exchanged = { $name } gave the last trump to { $partner } and got a card back (faces hidden)
+classic-exchanged-you = You gave the last trump to { $partner } and got a card back
+classic-offered = { $name } offers the last trump to the partner
+classic-offered-you = You offer your last trump to your partner
+classic-redeal-asked = { $name } asks for a redeal and shows: { $cards }
+classic-redeal-asked-you = You ask for a redeal and show: { $cards }
+classic-trick = Trick { $number }: { $plays }
+classic-trick-empty = Trick { $number }: the table is empty
+classic-last-trick = Last trick: { $plays }
+classic-points = Points: A { $a } · B { $b } · tricks A { $ta } · B { $tb }
+classic-pairs = Pairs: A { $a } · B { $b } ({ $limit } win)
+classic-egg-pairs =
+    🥚 { $count } egg { $count ->
+        [one] pair waits
+       *[other] pairs wait
+    } for the next deal's winners
+classic-fixed-suits = Roulette suits: { $suits }
+classic-wait-praise = ⏳ { $name } decides: deal or praise
+classic-wait-praise-you = ⏳ Your decision: deal or praise
+classic-wait-lay = ⏳ { $name } chooses a card to lay
+classic-wait-lay-you = ⏳ Your choice: which card to lay
+classic-wait-cut = ⏳ { $name } cuts the deck
+classic-wait-cut-you = ⏳ Your turn to cut the deck
+classic-wait-name = ⏳ { $name } names the trump
+classic-wait-name-you = ⏳ Your turn to name the trump
+classic-wait-answer = ⏳ { $name } answers the offer of the last trump
+classic-wait-answer-you = ⏳ Your answer to the offer of the last trump
+classic-hand-not-dealt = The cards are not dealt yet.
+classic-hand-pair = Your last pair: { $cards }
+classic-hand-laid = Your laid card (face down): { $card }
+classic-hand-exchange = You gave { $given } and got { $got }
+classic-ask-praise = 👉 Your decision: say “deal”, or praise and be the declarer.
+classic-ask-lay = 👉 Lay one card of your last pair on the table; you keep the other.
+classic-ask-cut = 👉 Cut the deck: how many cards to lift off the top?
+classic-ask-name = 👉 Name the trump suit, or play with no trump suit.
+classic-ask-answer = 👉 Your partner offers you the last trump: take it and give back a card, or decline.
+classic-ask-play = 👉 Your turn: tap a card to play it.
+classic-ask-before-lead = Before the first card you may give your last trump or ask for a redeal.
+classic-button-deal = Deal
+classic-button-praise = 📣 Praise
+classic-button-praise-kind = 📣 Praise: { $kind }
+classic-button-lay = Lay { $card }
+classic-button-cut =
+    ✂ { $count }
+classic-button-cut-anywhere = ✂ Anywhere
+classic-button-no-trump = No trump
+classic-button-decline = No, thanks
+classic-button-offer = 🎁 Give my last trump
+classic-button-redeal = 🔄 Ask for a redeal
+classic-result-title = 🃏 Deal { $number } is over
+classic-result-redeal = 🔄 Redeal: the same dealer deals again, nobody scores.
+classic-result-kocherga = 🪝 The kocherga caught the queen of clubs! { $team } wins the deal.
+classic-result-redeal-penalty = 🔄 A third redeal request: { $team } dealt and loses the deal.
+classic-result-eggs =
+    🥚 Eggs: 60 all! { $count } egg { $count ->
+        [one] pair goes
+       *[other] pairs go
+    } to the next deal's winners.
+classic-result-pairs =
+    { $team } gets { $count } { $count ->
+        [one] pair
+       *[other] pairs
+    }.
+classic-result-lucy = 🙈 Lucy! { $team } took no trick: its pairs drop to 0.
+classic-game-over =
+    🏁 The game is over after { $deals } { $deals ->
+        [one] deal
+       *[other] deals
+    }
+classic-goats-tails = 🐐 Goats with tails: { $names }!
+classic-goats-eggs-tails = 🐐🥚 Goats with eggs and tails: { $names }!
+classic-options = Options: { $options }
+classic-options-default = Usual rules
+classic-option-praise-simple = simple praise
+classic-option-praise-pants = praise: pants
+classic-option-praise-mirror = praise: mirror
+classic-option-praise-choose = the declarer chooses the praise
+classic-option-kocherga-on = with the kocherga
+classic-option-kocherga-off = no kocherga
+classic-option-trump-roulette-on = trump roulette
+classic-option-trump-roulette-off = no trump roulette
+classic-option-ace-ban-on = aces may not be thrown away
+classic-option-ace-ban-off = aces may be thrown away
+classic-option-last-trump-on = the last trump may be given
+classic-option-last-trump-off = no giving the last trump
+classic-option-redeal-on = redeals allowed
+classic-option-redeal-off = no redeals
+classic-option-trump-suit = trump always { $suit }
+classic-option-trump-suit-none = a trump suit per deal
+classic-option-follow-suit-first = trump suit first on a trump-suit lead
+classic-option-follow-any-trump = any trump on a trump lead
+classic-option-trump-lead-declarer = only the declarer leads trumps
+classic-option-trump-lead-team = the declarer's team leads trumps

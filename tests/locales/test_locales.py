@@ -191,8 +191,44 @@ def test_russian_words_of_the_game(tr: Translator) -> None:
     for word in ("козырь", "колод", "взятк", "заход", "бьют", "скидывают", "Молодка", "яйца"):
         assert word in rules, word
     assert "очки поражения" in rules and "козлы" in rules
-    assert "пока нельзя" in tr.t("ru", "rules-classic")
-    assert "пока нельзя" in rules  # classic is listed but not playable
+    assert "пока нельзя" not in rules  # classic is played too
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        (
+            "ru",
+            ("32 карты", "кочерга", "Хвалёнка", "Штаны", "Зеркало", "бескозырк", "пересдачу"),
+        ),
+        ("en", ("32 cards", "kocherga", "Praise", "Pants", "Mirror", "no trump", "redeal")),
+    ],
+)
+def test_the_classic_rules_are_complete(
+    tr: Translator, locale: str, words: tuple[str, ...]
+) -> None:
+    args = {"kozel": "/kozel", "classic": "classic", "rules": "/rules"}
+    rules = tr.t(locale, "rules-classic", **args)
+    for word in (*words, "6", "120", "/kozel classic"):
+        assert word in rules, word
+    more = (
+        ("яйца", "Люся", "козлы", "хвостами")
+        if locale == "ru"
+        else ("eggs", "Lucy", "goats", "tails")
+    )
+    for word in more:
+        assert word in rules, word
+    assert "/kozel classic" in tr.t(locale, "help-text", **args, platform="telegram")
+
+
+def test_russian_pairs_agree(tr: Translator) -> None:
+    forms = {1: "1 пару", 2: "2 пары", 5: "5 пар", 11: "11 пар", 21: "21 пару", 22: "22 пары"}
+    for count, form in forms.items():
+        assert form in tr.t("ru", "classic-result-pairs", team="A", count=count)
+    assert "1 яичная пара ждёт" in tr.t("ru", "classic-egg-pairs", count=1)
+    assert "3 яичные пары ждут" in tr.t("ru", "classic-egg-pairs", count=3)
+    assert "25 яичных пар ждут" in tr.t("ru", "classic-egg-pairs", count=25)
+    assert "111 конов" in tr.t("ru", "classic-game-over", deals=111)
 
 
 # --- The translator -----------------------------------------------------------------
