@@ -19,10 +19,6 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from core.cards import Card
-from core.errors import KozelError
-from core.yard.actions import Action, ActionKind
-
 MAX_TOKEN_BYTES = 64
 PREFIX = "k"
 
@@ -37,7 +33,7 @@ class Verb(StrEnum):
     CANCEL = "c"
     SETTING = "o"  # arg: "t<seconds>", "l<locale>" or "c<computer level>"
     SELECT = "h"  # arg: the selection, a hex bitmask over the sorted hand
-    PLAY = "p"  # arg: kind letter (l, b, d, m) + card codes
+    PLAY = "p"  # arg: an action, as the rule set's presenter writes it
     REFRESH = "f"
     REMATCH = "n"
     SHOW_HAND = "v"
@@ -110,32 +106,11 @@ def decode(token: str) -> Command:
         raise CodecError("unknown verb") from None
 
 
-# --- Play arguments: an action's kind letter and card codes ("bAS6S", "m") ------------
-
-_KIND_LETTERS = {
-    ActionKind.LEAD: "l",
-    ActionKind.BEAT: "b",
-    ActionKind.DISCARD: "d",
-    ActionKind.MOLODKA: "m",
-}
-_LETTER_KINDS = {letter: kind for kind, letter in _KIND_LETTERS.items()}
-
-
-def action_arg(action: Action) -> str:
-    """The PLAY argument of an action (its seat is implied by who presses)."""
-    return _KIND_LETTERS[action.kind] + "".join(card.code for card in action.cards)
-
-
-def parse_action_arg(seat: int, arg: str) -> Action:
-    """The action a PLAY argument names for ``seat``; raises :class:`CodecError`."""
-    if not arg or arg[0] not in _LETTER_KINDS or len(arg) % 2 != 1 or len(arg) > 9:
-        raise CodecError("not an action")
-    kind = _LETTER_KINDS[arg[0]]
-    try:
-        cards = tuple(Card.parse(arg[i : i + 2]) for i in range(1, len(arg), 2))
-    except KozelError:
-        raise CodecError("unknown card") from None
-    return Action(seat, kind, cards)
+# --- Play arguments ----------------------------------------------------------------
+# A PLAY token's argument names an action of the game's rule set: each rule set's
+# presenter encodes and reads it (``RulePresenter.action_arg`` and
+# ``parse_action_arg`` in :mod:`bot.presenters.rule`), within the token's
+# ``[0-9A-Za-z]{0,40}``.
 
 
 # --- Join links: a /start payload that seats its sender in one team of one game -------

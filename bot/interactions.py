@@ -8,7 +8,7 @@ ephemeral answers. No platform writes a flow of its own.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -19,7 +19,6 @@ from bot.codec import (
     Verb,
     decode,
     join_payload,
-    parse_action_arg,
     parse_join_payload,
 )
 from bot.errors import ErrorCode, ServiceError
@@ -312,7 +311,7 @@ class Interactions:
             )
         if verb is Verb.PLAY:
             try:
-                action = parse_action_arg(seat, command.arg)
+                action = presenters.presenter_of(game).parse_action_arg(seat, command.arg)
             except CodecError:
                 raise ServiceError(ErrorCode.MALFORMED, game_id) from None
             version = self.current_version(game, seat, version)
@@ -518,12 +517,8 @@ class Interactions:
         result, e.g. a record from another release)."""
         tr, locale = self.tr, game.settings.locale
         if owed.kind is OwedKind.DEAL_RESULT:
-            deal = next((d for d in game.series.deals if d.number == owed.number), None)
-            if deal is None or deal.result is None:
-                return None
-            return presenters.deal_result(game, owed.number, deal.result, tr, locale)
-        result = game.series.result
-        return None if result is None else presenters.series_result(game, result, tr, locale)
+            return presenters.owed_deal_result(game, owed.number, tr, locale)
+        return presenters.game_result(game, tr, locale)
 
     # --- The table and a hand as they are now ------------------------------------------
     # For adapters that render lazily: when several changes of a game queue up before
@@ -621,7 +616,7 @@ class Interactions:
 
 @dataclass(frozen=True, slots=True)
 class _Shown:
-    content: presenters.HandContent | None
+    content: Hashable | None
     since: int  # the game version from which the hand showed it
 
 

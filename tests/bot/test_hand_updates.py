@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot import presenters
-from bot.codec import Command, Verb, action_arg, decode, encode
+from bot.codec import Command, Verb, decode, encode
 from bot.i18n import Translator
 from bot.interactions import Interactions, Output, Pressed, Reply, Target
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, Game, GameStatus, User
 from bot.ports import Change, ChangeKind
+from bot.presenters.yard import action_arg
 from bot.service import GameService
 from core.ai import safe_move
 from core.seats import Team

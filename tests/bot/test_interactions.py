@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 
 from bot import presenters
-from bot.codec import Command, Verb, action_arg, decode, encode
+from bot.codec import Command, Verb, decode, encode
 from bot.i18n import Translator
 from bot.interactions import Interactions, Pressed, Reply, Target
 from bot.models import ChatRef, GameStatus, Platform, User, UserRef
 from bot.ports import Change, ChangeKind, Owed, OwedKind, Storage
+from bot.presenters.yard import action_arg
 from bot.service import GameService
 from core.ai import safe_move
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAT, DAN, EVE, PLAYERS

@@ -9,7 +9,7 @@ from itertools import combinations
 import pytest
 
 from bot import presenters as p
-from bot.codec import MAX_TOKEN_BYTES, Command, Verb, decode, parse_action_arg
+from bot.codec import MAX_TOKEN_BYTES, Command, Verb, decode
 from bot.errors import ErrorCode
 from bot.i18n import Translator
 from bot.models import (
@@ -24,6 +24,7 @@ from bot.models import (
     UserRef,
 )
 from bot.ports import LeaderboardRow, UserStats
+from bot.presenters.yard import parse_action_arg
 from core.cards import CARDS, Card, Rank
 from core.errors import Reason
 from core.seats import Team

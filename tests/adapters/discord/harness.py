@@ -16,12 +16,13 @@ from typing import Any
 
 from adapters.discord import DiscordAdapter
 from adapters.discord.client import KozelBot
-from bot.codec import CodecError, Verb, action_arg, decode
+from bot.codec import CodecError, Verb, decode
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.models import ChatRef, Game, Platform, UserRef
 from bot.ports import Storage
 from bot.presenters import SELECTED_MARK, card_label
+from bot.presenters.yard import action_arg
 from bot.service import GameService
 from bot.settings import Settings
 from core.ai import safe_move

@@ -14,11 +14,12 @@ import pytest
 
 from adapters.discord import render
 from bot import presenters
-from bot.codec import action_arg, decode
+from bot.codec import decode
 from bot.i18n import Translator
 from bot.models import Game, GameStatus
 from bot.ports import OwedKind
 from bot.presenters import Screen, card_label
+from bot.presenters.yard import action_arg
 from core.ai import safe_move
 from core.yard.actions import Action, ActionKind
 from core.yard.events import DealScored, SeriesFinished

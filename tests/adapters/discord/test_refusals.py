@@ -10,11 +10,12 @@ import pytest
 
 from adapters.discord.buttons import ActionButton
 from bot import presenters
-from bot.codec import Verb, action_arg, decode
+from bot.codec import Verb, decode
 from bot.i18n import Translator
 from bot.interactions import Interactions, Reply
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, GameStatus, Platform
+from bot.presenters.yard import action_arg
 from core.ai import safe_move
 from tests.adapters.discord.conftest import LogGuard
 from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, DAVE, EVE, Harness, ref

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from bot import presenters
-from bot.codec import Command, Verb, action_arg, encode
+from bot.codec import Command, Verb, encode
 from bot.i18n import Translator
 from bot.models import Game, GameStatus
 from bot.ports import OwedKind
 from bot.presenters import Screen
+from bot.presenters.yard import action_arg
 from core.ai import safe_move
 from core.yard.actions import Action
 from core.yard.events import DealScored, SeriesFinished

@@ -1,0 +1,631 @@
+"""The presenters' shared pieces: screens, buttons, names, cards, the lobby, stats,
+help, errors and notices, the same for every rule set.
+
+A :class:`Screen` is what an adapter sends: Telegram renders its rows as an inline
+keyboard, Discord as buttons, the console as numbered choices. Every button that
+acts carries a token of the action codec (:mod:`bot.codec`) with the game's id and
+version. Texts come from the locales through a :class:`~bot.i18n.Translator`.
+
+Presenters are pure: no I/O, no clock (``now`` is passed in). What a rule set's game
+looks like (its table, a hand, its results, its play log) is drawn by that rule
+set's presenter (:mod:`bot.presenters.rule`), from these pieces.
+
+>>> from core.cards import Card
+>>> card_label(Card.parse("TH")), cards_label([Card.parse("QC"), Card.parse("AS")])
+('10♥', 'Q♣ A♠')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.codec import CodecError, Command, Verb, decode, encode
+from bot.i18n import LOCALES, Translator
+from bot.models import TURN_TIMEOUTS, Game, GameStatus, Platform, Seat, UserRef
+from bot.ports import LeaderboardRow, UserStats
+from bot.presenters.rule import presenter_of
+from core.ai import LEVEL_NAMES
+from core.cards import CARDS, Card, Rank, Suit
+from core.seats import Team
+
+#: A face-down card on the table.
+CARD_BACK = "🂠"
+#: Marks a selected card on its button.
+SELECTED_MARK = "✅"
+#: Marks the set now winning the trick.
+WINNING_MARK = "👑"
+#: Computer players' names in the locales: ``bot-name-1`` .. ``bot-name-<N>``.
+COMPUTER_NAMES = 8
+#: Commands whose descriptions are ``cmd-<name>`` (for setMyCommands / slash commands).
+COMMANDS = ("kozel", "top", "stats", "rules", "lang", "help", "stop")
+#: Buttons per row and rows per screen (Discord allows 5 and 5, Telegram 8 a row).
+MAX_ROW = 5
+MAX_ROWS = 5
+CARDS_PER_ROW = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button: ``token`` for an action (see :mod:`bot.codec`), or ``url`` for a link."""
+
+    label: str
+    token: str | None = None
+    url: str | None = None
+
+
+Row = tuple[Button, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """A message: its text and rows of buttons."""
+
+    text: str
+    rows: tuple[Row, ...] = ()
+
+    @property
+    def buttons(self) -> tuple[Button, ...]:
+        """Every button, row by row."""
+        return tuple(button for row in self.rows for button in row)
+
+
+class Notice(StrEnum):
+    """Short notices about one seat's player (ids ``notice-<value>``)."""
+
+    AWAY = "away"
+    BACK = "back"
+    AUTO_MOVE = "auto-move"
+
+
+# --- Cards ------------------------------------------------------------------------
+
+
+#: Every card's label, by card index (the same in every language).
+_CARD_LABELS: tuple[str, ...] = tuple(
+    ("10" if card.rank is Rank.TEN else card.rank.letter) + card.suit.symbol for card in CARDS
+)
+
+
+def card_label(card: Card) -> str:
+    """A card for people: ``10♥``, ``Q♣``, ``A♠``."""
+    return _CARD_LABELS[card.index]
+
+
+def cards_label(cards: Iterable[Card]) -> str:
+    """Cards for people, separated by spaces."""
+    labels = _CARD_LABELS
+    return " ".join([labels[card.index] for card in cards])
+
+
+def backs_label(count: int) -> str:
+    """``count`` face-down cards."""
+    return " ".join(CARD_BACK for _ in range(count))
+
+
+def sorted_hand(hand: Iterable[Card]) -> tuple[Card, ...]:
+    """A hand in the order its buttons show: by suit, then by strength. Selection
+    bitmasks count positions in this order."""
+    return tuple(sorted(hand, key=lambda card: card.index))
+
+
+def selection_cards(hand: Sequence[Card], selection: int) -> tuple[Card, ...]:
+    """The cards a selection bitmask names (bit i: position i of the sorted hand).
+    A selection naming positions beyond the hand names nothing.
+
+    >>> hand = [Card.parse(code) for code in ("AH", "6C", "KH")]
+    >>> cards_label(selection_cards(hand, 0b110)), selection_cards(hand, 0b1000)
+    ('K♥ A♥', ())
+    """
+    cards = sorted_hand(hand)
+    if selection <= 0 or selection >> len(cards):
+        return ()
+    return tuple(card for i, card in enumerate(cards) if selection >> i & 1)
+
+
+def selection_of(hand: Sequence[Card], cards: Iterable[Card]) -> int:
+    """The selection bitmask of ``cards`` over the sorted hand (cards not in the hand
+    are ignored).
+
+    >>> hand = [Card.parse(code) for code in ("AH", "6C", "KH")]
+    >>> selection_of(hand, [Card.parse("AH"), Card.parse("6C")])
+    5
+    """
+    wanted = set(cards)
+    return sum(1 << i for i, card in enumerate(sorted_hand(hand)) if card in wanted)
+
+
+def parse_selection(arg: str) -> int:
+    """The selection of a SELECT button's argument (hex); 0 when malformed."""
+    try:
+        value = int(arg, 16) if arg else 0
+    except ValueError:
+        return 0
+    return max(value, 0)
+
+
+# --- Small shared pieces ------------------------------------------------------------
+
+
+def game_token(game: Game, verb: Verb, arg: str = "") -> str:
+    return encode(Command(verb, game.id, game.version, arg))
+
+
+def button_rows(*rows: Iterable[Button]) -> tuple[Row, ...]:
+    """Non-empty rows, at most :data:`MAX_ROW` buttons each."""
+    out: list[Row] = []
+    for row in rows:
+        buttons = tuple(row)
+        for start in range(0, len(buttons), MAX_ROW):
+            out.append(buttons[start : start + MAX_ROW])
+    return tuple(out[:MAX_ROWS])
+
+
+def text_screen(lines: Iterable[str], rows: tuple[Row, ...] = ()) -> Screen:
+    return Screen("\n".join(line for line in lines if line), rows)
+
+
+def seat_names(game: Game, tr: Translator, locale: str) -> list[str]:
+    """Every seat's :func:`seat_name`, by seat (a screen names a seat several times)."""
+    return [seat_name(game, seat, tr, locale) for seat in range(4)]
+
+
+#: The name the terminal's human is stored with: a locale id.
+CONSOLE_HUMAN = "console-you"
+
+
+def seat_name(game: Game, seat: int, tr: Translator, locale: str) -> str:
+    """The name of a seat's player, or "free" for an empty seat."""
+    player = game.seats[seat] if 0 <= seat < len(game.seats) else None
+    if player is None:
+        return tr.t(locale, "lobby-seat-empty")
+    return player_name(player, tr, locale)
+
+
+def player_name(player: Seat, tr: Translator, locale: str) -> str:
+    """A player's name; computer players' names are locale ids (``bot-name-N``), and so
+    is the terminal's human (``console-you``), read in each run's language."""
+    if player.is_computer and player.name.startswith("bot-name-"):
+        return tr.t(locale, player.name)
+    human = player.user
+    if human is not None and human.platform is Platform.CONSOLE and player.name == CONSOLE_HUMAN:
+        return tr.t(locale, CONSOLE_HUMAN)
+    return display_name(player.name, player.user)
+
+
+#: What Discord's markdown gives a meaning to: a backslash before any of these shows
+#: it as itself (Discord drops the backslash before any ASCII punctuation).
+_DISCORD_MARKUP = frozenset("\\*_~|`>#-[]()<")
+
+
+def display_name(name: str, user: UserRef | None) -> str:
+    """A person's name as typed, made literal for the platform of ``user``, the only
+    one that shows it (leaderboards and tables are per platform).
+
+    Discord parses markdown in every message, so its markup is escaped; Telegram's
+    messages are plain text (sent without a parse mode) and so are the console's,
+    so their names need nothing.
+
+    >>> display_name("*Hana_the_quiet*", UserRef(Platform.DISCORD, "1"))
+    '\\\\*Hana\\\\_the\\\\_quiet\\\\*'
+    >>> display_name("*Hana_the_quiet*", UserRef(Platform.TELEGRAM, "1"))
+    '*Hana_the_quiet*'
+    """
+    if user is None or user.platform is not Platform.DISCORD:
+        return name
+    if not any(char in _DISCORD_MARKUP for char in name):
+        return name
+    return "".join("\\" + char if char in _DISCORD_MARKUP else char for char in name)
+
+
+def about(
+    tr: Translator,
+    locale: str,
+    msg_id: str,
+    seat: int | None,
+    viewer: int | None,
+    /,
+    **args: str | int,
+) -> str:
+    """``msg_id`` about the player at ``seat``; shown to that player himself
+    (``viewer``), its ``<msg_id>-you`` form, which names nobody: «Ваш ход», «Вы
+    скидываете…», "you drew it"."""
+    if seat is not None and seat == viewer:
+        args.pop("name", None)
+        return tr.t(locale, f"{msg_id}-you", **args)
+    return tr.t(locale, msg_id, **args)
+
+
+def names_pair(names: Sequence[str], tr: Translator, locale: str) -> str:
+    return tr.t(locale, "names-pair", first=names[0], second=names[1])
+
+
+def team_names(game: Game, team: Team, tr: Translator, locale: str) -> str:
+    return names_pair([seat_name(game, seat, tr, locale) for seat in team.seats], tr, locale)
+
+
+def team_label(team: Team, tr: Translator, locale: str) -> str:
+    return tr.t(locale, "team-a" if team is Team.A else "team-b")
+
+
+def suit_name(suit: Suit, tr: Translator, locale: str) -> str:
+    """A suit's symbol and name, e.g. ``♥ черви``."""
+    return tr.t(locale, f"suit-{suit.name.lower()}")
+
+
+def rules_name(rule_set: str, tr: Translator, locale: str) -> str:
+    """A rule set's display name."""
+    msg_id = f"rules-name-{rule_set}"
+    return tr.t(locale, msg_id) if tr.has(msg_id) else rule_set
+
+
+def duration(seconds: int, tr: Translator, locale: str) -> str:
+    """``1 мин 30 сек.`` / ``45 s``."""
+    minutes, rest = divmod(max(seconds, 0), 60)
+    return tr.t(locale, "duration", minutes=minutes, seconds=rest)
+
+
+def timeout_label(seconds: int, tr: Translator, locale: str) -> str:
+    """A turn timeout setting: a duration, or "no limit" for 0."""
+    return duration(seconds, tr, locale) if seconds > 0 else tr.t(locale, "timeout-none")
+
+
+def language_name(code: str, tr: Translator, locale: str) -> str:
+    msg_id = f"lang-name-{code}"
+    return tr.t(locale, msg_id) if tr.has(msg_id) else code
+
+
+def computer_name(index: int, tr: Translator, locale: str) -> str:
+    """The ``index``-th computer player's name (cycles through the locale's list)."""
+    return tr.t(locale, f"bot-name-{index % COMPUTER_NAMES + 1}")
+
+
+def command_args(platform: Platform, tr: Translator, locale: str) -> dict[str, str]:
+    """The commands as a platform's users see them, for the texts that name them: one
+    argument per command (``kozel`` is ``/kozel``), the options ``all`` and
+    ``classic``, and ``platform`` for the texts whose wording differs.
+
+    Telegram's commands and their words are Latin in every language (``/top all``);
+    Discord shows its slash commands, options and choices in the client's language,
+    as the bot registered them (``/топ все``, ``/правила Хвалёный козёл``).
+    """
+    if platform is Platform.DISCORD:
+        args = {name: "/" + tr.t(locale, f"cmd-name-{name}") for name in COMMANDS}
+        args["all"] = tr.t(locale, "cmd-option-all")
+        args["classic"] = rules_name("classic", tr, locale)
+    else:
+        args = {name: f"/{name}" for name in COMMANDS}
+        args["all"], args["classic"] = "all", "classic"
+    args["platform"] = platform.value
+    return args
+
+
+def command_descriptions(tr: Translator, locale: str) -> dict[str, str]:
+    """Each command's short description (≤ 100 characters), for the platforms' menus."""
+    return {name: tr.t(locale, f"cmd-{name}") for name in COMMANDS}
+
+
+def seconds_left(game: Game, now: float) -> int | None:
+    if game.turn_deadline is None:
+        return None
+    return max(0, math.ceil(game.turn_deadline - now))
+
+
+def hand_button(game: Game, tr: Translator, locale: str) -> Button:
+    """The "My hand" button (Discord answers it with an ephemeral hand)."""
+    return Button(tr.t(locale, "table-hand-button"), game_token(game, Verb.SHOW_HAND))
+
+
+# --- Lobby ------------------------------------------------------------------------------
+
+
+def _next_timeout(current: int) -> int:
+    if current not in TURN_TIMEOUTS:
+        return TURN_TIMEOUTS[0]
+    return TURN_TIMEOUTS[(TURN_TIMEOUTS.index(current) + 1) % len(TURN_TIMEOUTS)]
+
+
+def level_name(level: str, tr: Translator, locale: str) -> str:
+    """A computer level's name (``baseline``, an older name, is ``normal``)."""
+    level = "normal" if level == "baseline" else level
+    msg_id = f"level-{level}"
+    return tr.t(locale, msg_id) if tr.has(msg_id) else level
+
+
+def _next_level(current: str) -> str:
+    current = "normal" if current == "baseline" else current
+    if current not in LEVEL_NAMES:
+        return LEVEL_NAMES[0]
+    return LEVEL_NAMES[(LEVEL_NAMES.index(current) + 1) % len(LEVEL_NAMES)]
+
+
+def _next_locale(current: str) -> str:
+    if current not in LOCALES:
+        return LOCALES[0]
+    return LOCALES[(LOCALES.index(current) + 1) % len(LOCALES)]
+
+
+def lobby(game: Game, tr: Translator, locale: str) -> Screen:
+    """The lobby: seats by team, the host, the settings; buttons to sit down, add and
+    remove computer players, change the settings, start and cancel."""
+    settings = game.settings
+    lines = [tr.t(locale, "lobby-title", rules=rules_name(settings.rule_set, tr, locale))]
+    host = game.seat_of(game.creator)
+    if host is not None:
+        lines.append(tr.t(locale, "lobby-creator", name=seat_name(game, host, tr, locale)))
+    free = {team: [s for s in team.seats if game.seats[s] is None] for team in Team}
+    for team in Team:
+        first, second = (seat_name(game, seat, tr, locale) for seat in team.seats)
+        label = team_label(team, tr, locale)
+        lines.append(tr.t(locale, "lobby-team", team=label, first=first, second=second))
+    empty = sum(len(seats) for seats in free.values())
+    lines.append(tr.t(locale, "lobby-free", count=empty) if empty else tr.t(locale, "lobby-ready"))
+    lines.append(
+        tr.t(
+            locale,
+            "lobby-settings",
+            timeout=timeout_label(settings.turn_timeout, tr, locale),
+            lang=language_name(settings.locale, tr, locale),
+            level=level_name(settings.computer_level, tr, locale),
+        )
+    )
+    lines.extend(presenter_of(game).option_lines(game, tr, locale))
+    if game.status is GameStatus.CANCELLED:
+        lines.append(tr.t(locale, "table-cancelled"))
+    if game.status is not GameStatus.LOBBY:
+        return text_screen(lines)
+
+    join: list[Button] = []
+    computers: list[Button] = []
+    for team, verb_id, computer_id in (
+        (Team.A, "lobby-join-a", "lobby-add-computer-a"),
+        (Team.B, "lobby-join-b", "lobby-add-computer-b"),
+    ):
+        if free[team]:
+            join.append(Button(tr.t(locale, verb_id), game_token(game, Verb.JOIN, team.name)))
+            computers.append(
+                Button(tr.t(locale, computer_id), game_token(game, Verb.ADD_COMPUTER, team.name))
+            )
+    join.append(Button(tr.t(locale, "lobby-leave"), game_token(game, Verb.LEAVE)))
+    remove = [
+        Button(
+            tr.t(locale, "lobby-remove-computer", name=player_name(player, tr, locale)),
+            game_token(game, Verb.REMOVE_COMPUTER, str(index)),
+        )
+        for index, player in enumerate(game.seats)
+        if player is not None and player.is_computer
+    ]
+    setting_row = [
+        Button(
+            tr.t(locale, "lobby-timeout", timeout=timeout_label(settings.turn_timeout, tr, locale)),
+            game_token(game, Verb.SETTING, f"t{_next_timeout(settings.turn_timeout)}"),
+        ),
+        Button(
+            tr.t(locale, "lobby-language", lang=language_name(settings.locale, tr, locale)),
+            game_token(game, Verb.SETTING, f"l{_next_locale(settings.locale)}"),
+        ),
+        Button(
+            tr.t(locale, "lobby-level", level=level_name(settings.computer_level, tr, locale)),
+            game_token(game, Verb.SETTING, f"c{_next_level(settings.computer_level)}"),
+        ),
+    ]
+    last: list[Button] = []
+    if game.is_full:
+        last.append(Button(tr.t(locale, "lobby-start"), game_token(game, Verb.START)))
+    last.append(Button(tr.t(locale, "lobby-cancel"), game_token(game, Verb.CANCEL_ASK)))
+    return text_screen(lines, button_rows(join, computers, remove, setting_row, last))
+
+
+def cancel_confirm(game: Game, tr: Translator, locale: str) -> Screen:
+    """Asks whether to cancel the game: yes (CANCEL) or no (REFRESH)."""
+    return text_screen(
+        [tr.t(locale, "lobby-cancel-confirm")],
+        button_rows(
+            [
+                Button(tr.t(locale, "lobby-cancel-yes"), game_token(game, Verb.CANCEL)),
+                Button(tr.t(locale, "lobby-cancel-no"), game_token(game, Verb.REFRESH)),
+            ]
+        ),
+    )
+
+
+def squeeze(lines: list[str]) -> list[str]:
+    """Keep single blank lines (as paragraph breaks) but none at the end."""
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def turn_line(
+    game: Game,
+    seat: int,
+    names: Sequence[str],
+    tr: Translator,
+    locale: str,
+    now: float,
+    viewer: int | None,
+) -> str:
+    left = seconds_left(game, now) if game.settings.turn_timeout > 0 else None
+    name = names[seat]
+    if left is None:
+        return about(tr, locale, "table-turn", seat, viewer, name=name)
+    if left <= 0:
+        return about(tr, locale, "table-waiting", seat, viewer, name=name)
+    time = duration(left, tr, locale)
+    return about(tr, locale, "table-turn-time", seat, viewer, name=name, time=time)
+
+
+def is_hand(tokens: Iterable[str | None], game_id: int) -> bool:
+    """Whether buttons carrying ``tokens`` are those of a hand of the game: a card or a
+    move (only a hand has them; a press elsewhere never turns a message into a hand)."""
+    for token in tokens:
+        try:
+            command = decode(token or "")
+        except CodecError:
+            continue
+        if command.game_id == game_id and command.verb in (Verb.SELECT, Verb.PLAY):
+            return True
+    return False
+
+
+# --- Statistics, leaderboard, rules, help, errors ------------------------------------------
+
+
+def _percent(rate: float) -> int:
+    return round(rate * 100)
+
+
+def stats(
+    user_stats: UserStats | None,
+    tr: Translator,
+    locale: str,
+    *,
+    platform: Platform = Platform.TELEGRAM,
+) -> Screen:
+    """A player's statistics (or "no series yet")."""
+    if user_stats is None or (user_stats.series_played == 0 and user_stats.deals_played == 0):
+        return text_screen([tr.t(locale, "stats-empty", **command_args(platform, tr, locale))])
+    s = user_stats
+    return text_screen(
+        [
+            tr.t(locale, "stats-title", name=display_name(s.name, s.user)),
+            tr.t(
+                locale,
+                "stats-series",
+                played=s.series_played,
+                won=s.series_won,
+                rate=_percent(s.win_rate),
+            ),
+            tr.t(locale, "stats-goats", goat=s.goat, eggs=s.goat_with_eggs),
+            tr.t(
+                locale,
+                "stats-deals",
+                played=s.deals_played,
+                won=s.deals_won,
+                lost=s.deals_lost,
+                eggs=s.deals_eggs,
+            ),
+            tr.t(locale, "stats-points", points=s.points),
+        ]
+    )
+
+
+def leaderboard(
+    rows: Sequence[LeaderboardRow],
+    tr: Translator,
+    locale: str,
+    global_: bool = False,
+    *,
+    platform: Platform = Platform.TELEGRAM,
+) -> Screen:
+    """The best players of a chat (or of every chat with ``global_``)."""
+    lines = [tr.t(locale, "top-title-global" if global_ else "top-title-chat")]
+    if not rows:
+        lines.append(tr.t(locale, "top-empty"))
+    for place, row in enumerate(rows, start=1):
+        lines.append(
+            tr.t(
+                locale,
+                "top-row",
+                place=place,
+                name=display_name(row.name, row.user),
+                won=row.series_won,
+                played=row.series_played,
+                rate=_percent(row.win_rate),
+            )
+        )
+    if not global_:
+        lines.append(tr.t(locale, "top-hint", **command_args(platform, tr, locale)))
+    return text_screen(lines)
+
+
+def rules(
+    tr: Translator,
+    locale: str,
+    rule_set: str = "yard",
+    *,
+    platform: Platform = Platform.TELEGRAM,
+) -> Screen:
+    """The rules text of a rule set (``classic`` says it cannot be played yet)."""
+    msg_id = "rules-classic" if rule_set == "classic" else "rules-yard"
+    return text_screen([tr.t(locale, msg_id, **command_args(platform, tr, locale))])
+
+
+def help(tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM) -> Screen:
+    """What the commands do, named as the platform's users see them."""
+    return text_screen([tr.t(locale, "help-text", **command_args(platform, tr, locale))])
+
+
+def error(code: str, tr: Translator, locale: str, *, console: bool = False) -> Screen:
+    """Why a request was refused: ``err-<code>`` (an ErrorCode or a core Reason).
+    ``console``: for the terminal, which has no buttons (``err-<code>-console`` where
+    the chat's text speaks of one)."""
+    msg_id = f"err-{code}"
+    if console and tr.has(f"{msg_id}-console"):
+        msg_id = f"{msg_id}-console"
+    return text_screen([tr.t(locale, msg_id if tr.has(msg_id) else "err-generic")])
+
+
+# --- Reminders and notices ----------------------------------------------------------------
+
+
+def reminder(game: Game, seat: int, tr: Translator, locale: str, now: float) -> Screen:
+    """ "Your turn, N seconds left" for the seat to play."""
+    left = seconds_left(game, now) or 0
+    return text_screen(
+        [tr.t(locale, "reminder-turn", name=seat_name(game, seat, tr, locale), seconds=left)]
+    )
+
+
+def notice(kind: Notice, game: Game, seat: int, tr: Translator, locale: str) -> Screen:
+    """A player went away, came back, or a computer moved for him when time ran out."""
+    return text_screen(
+        [tr.t(locale, f"notice-{kind.value}", name=seat_name(game, seat, tr, locale))]
+    )
+
+
+def started(game: Game, tr: Translator, locale: str, *, with_hand_button: bool = True) -> Screen:
+    """The series has started (cards are private)."""
+    rows = button_rows([hand_button(game, tr, locale)]) if with_hand_button else ()
+    return text_screen([tr.t(locale, "notice-started")], rows)
+
+
+def cancelled(tr: Translator, locale: str) -> Screen:
+    return text_screen([tr.t(locale, "notice-cancelled")])
+
+
+def language_switched(tr: Translator, locale: str) -> Screen:
+    """Confirms a language change, in the new language ``locale``."""
+    return text_screen([tr.t(locale, "notice-lang-switched")])
+
+
+def language_usage(
+    tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM
+) -> Screen:
+    """``/lang`` without an argument: the current language and how to change it."""
+    args = command_args(platform, tr, locale)
+    args["language"] = language_name(locale, tr, locale)
+    return text_screen([tr.t(locale, "notice-lang-usage", **args)])
+
+
+def dm_needed(name: str, url: str | None, tr: Translator, locale: str) -> Screen:
+    """Asks a player to open a private chat with the bot; ``url`` is the deep link
+    (``https://t.me/<bot>?start=<payload>``) for the button, if any."""
+    rows = button_rows([Button(tr.t(locale, "notice-dm-button"), url=url)]) if url else ()
+    return text_screen([tr.t(locale, "notice-dm-needed", name=name)], rows)
+
+
+def dm_hello(tr: Translator, locale: str) -> Screen:
+    """The answer to ``/start`` in a private chat."""
+    return text_screen([tr.t(locale, "notice-dm-hello")])
+
+
+def group_only(tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM) -> Screen:
+    """``/kozel`` in a private chat: games are played in groups."""
+    return text_screen([tr.t(locale, "notice-group-only", **command_args(platform, tr, locale))])

@@ -1,0 +1,123 @@
+"""The presenter of one rule set, and the registry that finds it by the rule set's id.
+
+Everything a screen shows of a game in play depends on its rules: the yard game's
+table has a stock and loss points, the classic one praise and pairs. So each rule
+set has a presenter module, ``bot/presenters/<rule set id>.py``, and the only code
+that knows a rule set's actions, views and events lives there (and in the core).
+It exports ``PRESENTER``, an object keeping :class:`RulePresenter`; the application
+(:mod:`bot.interactions`, the console) finds it with :func:`rule_presenter` and
+never asks which rules a table plays.
+
+A presenter is pure, as every presenter: no I/O, no clock (``now`` is passed in). Its
+screens are built from :mod:`bot.presenters.common` (names, card labels, rows of
+buttons, tokens), and every PLAY button carries :meth:`RulePresenter.action_arg` of
+its action, which :meth:`RulePresenter.parse_action_arg` reads back: at most 40
+characters of ``[0-9A-Za-z]``, so that a token stays within 64 bytes
+(:mod:`bot.codec`). Once shipped, an argument must keep meaning the same action
+(old buttons stay on the players' screens).
+
+A new rule set adds its line to ``_REGISTRY`` below.
+
+>>> rule_presenter("yard").rule_set, rule_presenter_ids()
+('yard', ('yard',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from bot.i18n import Translator
+    from bot.models import Game
+    from bot.presenters.common import Screen
+
+
+class RulePresenter(Protocol):
+    """How the games of one rule set look: the hooks the application calls."""
+
+    @property
+    def rule_set(self) -> str:
+        """The id of the rule set it draws (:func:`core.ruleset.get_rule_set`)."""
+        ...
+
+    def table(
+        self,
+        game: Game,
+        tr: Translator,
+        locale: str,
+        now: float,
+        *,
+        with_hand_button: bool = False,
+        viewer: int | None = None,
+    ) -> Screen:
+        """The one public table message of a started game; shows no hidden card.
+        ``with_hand_button`` adds a "My hand" button while a deal is played;
+        ``viewer``: the seat of the one player it is shown to (the console's), whose
+        own moves read as his ("Your turn")."""
+        ...
+
+    def hand(self, game: Game, seat: int, selection: int, tr: Translator, locale: str) -> Screen:
+        """One seat's private screen: his cards (SELECT buttons toggle one in the
+        ``selection`` bitmask), and the PLAY buttons of his legal actions."""
+        ...
+
+    def hand_content(self, game: Game, seat: int) -> Hashable:
+        """Everything :meth:`hand` shows for ``seat`` but the game version its buttons
+        carry, as a value compared with ``==``: a hand is re-drawn when it changes,
+        and only then (:meth:`bot.interactions.Interactions.changed_hands`)."""
+        ...
+
+    def deal_result(self, game: Game, number: int, tr: Translator, locale: str) -> Screen | None:
+        """The result of deal ``number`` (the core's, from 0) as the game holds it, or
+        None if it holds none (a message owed by a game of another release)."""
+        ...
+
+    def game_result(self, game: Game, tr: Translator, locale: str) -> Screen | None:
+        """The whole game's result with a rematch button, or None while it is not over."""
+        ...
+
+    def event_line(
+        self, game: Game, event: Any, tr: Translator, locale: str, *, viewer: int | None = None
+    ) -> str | None:
+        """A one-line account of a public event of the game, or None for an event that
+        needs no line. ``viewer``: the seat whose own moves read as his."""
+        ...
+
+    def option_lines(self, game: Game, tr: Translator, locale: str) -> list[str]:
+        """The lobby's lines about the table's rule-set options (none: ``[]``)."""
+        ...
+
+    def action_arg(self, action: Any) -> str:
+        """The PLAY argument of an action of this rule set (its seat is implied by who
+        presses): at most 40 characters of ``[0-9A-Za-z]``."""
+        ...
+
+    def parse_action_arg(self, seat: int, arg: str) -> Any:
+        """The action a PLAY argument names for ``seat``; raise
+        :class:`~bot.codec.CodecError` for one that names none."""
+        ...
+
+
+#: Rule set ids and where each one's presenter lives (``module:attribute``).
+_REGISTRY: dict[str, str] = {
+    "yard": "bot.presenters.yard:PRESENTER",
+}
+
+
+def rule_presenter_ids() -> tuple[str, ...]:
+    """The rule sets that have a presenter (the ones a table can play)."""
+    return tuple(_REGISTRY)
+
+
+def rule_presenter(rule_set_id: str) -> RulePresenter:
+    """The presenter of a rule set; raise :class:`KeyError` for one without any."""
+    module, attribute = _REGISTRY[rule_set_id].split(":")
+    presenter: RulePresenter = getattr(import_module(module), attribute)
+    return presenter
+
+
+def presenter_of(game: Game) -> RulePresenter:
+    """The presenter of the rule set ``game`` plays."""
+    return rule_presenter(game.settings.rule_set)

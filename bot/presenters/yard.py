@@ -1,0 +1,519 @@
+"""The yard game's screens (RULES.md §1): its table, a hand, a deal's and a series'
+result, the play log, and its PLAY buttons' argument.
+
+The public table is built from the spectators' :class:`~core.yard.views.TableView`
+only, so it never shows a hidden card; a hand screen is built from that seat's own
+:class:`~core.yard.views.SeatView`. Deal numbers from the core
+(``TableView.number``, ``DealScored.number``) count from 0; screens show them
+counting from 1.
+
+A PLAY argument is the action's kind letter and its cards' codes; old buttons keep
+working, so it never changes:
+
+>>> from core.cards import Card
+>>> action = Action(2, ActionKind.BEAT, (Card.parse("AS"), Card.parse("6S")))
+>>> action_arg(action), parse_action_arg(2, "bAS6S") == action
+('bAS6S', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.codec import CodecError, Verb
+from bot.i18n import Translator
+from bot.models import Game, GameStatus
+from bot.presenters.common import (
+    CARDS_PER_ROW,
+    SELECTED_MARK,
+    WINNING_MARK,
+    Button,
+    Screen,
+    about,
+    backs_label,
+    button_rows,
+    card_label,
+    cards_label,
+    game_token,
+    hand_button,
+    player_name,
+    rules_name,
+    seat_name,
+    seat_names,
+    sorted_hand,
+    squeeze,
+    suit_name,
+    team_label,
+    team_names,
+    text_screen,
+    turn_line,
+)
+from core.cards import Card, Suit, mask_of
+from core.errors import KozelError
+from core.seats import Team
+from core.yard.actions import Action, ActionKind
+from core.yard.events import (
+    CardsBeaten,
+    CardsDiscarded,
+    CardsLed,
+    DealResult,
+    DealStarted,
+    Event,
+    MolodkaDeclared,
+    SeriesResult,
+    Title,
+    TrickTaken,
+)
+from core.yard.series import LOSS_LIMIT
+from core.yard.views import PlayedSet, TableView
+
+# --- The public table ------------------------------------------------------------------
+
+
+def _played(play: PlayedSet) -> str:
+    return backs_label(play.count) if play.face_down else cards_label(play.cards)
+
+
+_PLAY_IDS = {
+    ActionKind.LEAD: "table-play-lead",
+    ActionKind.MOLODKA: "table-play-lead",
+    ActionKind.BEAT: "table-play-beat",
+    ActionKind.DISCARD: "table-play-discard",
+}
+
+
+def _trump_line(
+    view: TableView, names: Sequence[str], tr: Translator, locale: str, viewer: int | None
+) -> str:
+    suit = suit_name(view.trump, tr, locale)
+    card = card_label(view.trump_card)
+    holder = view.trump_card_holder
+    if holder is None:
+        return tr.t(locale, "table-trump", suit=suit, card=card)
+    name = names[holder]
+    return about(tr, locale, "table-trump-drawn", holder, viewer, suit=suit, card=card, name=name)
+
+
+def _stock_line(view: TableView, tr: Translator, locale: str) -> str:
+    if view.stock_size == 0:
+        return tr.t(locale, "table-stock-empty")
+    return tr.t(locale, "table-stock", count=view.stock_size)
+
+
+def _loss_line(game: Game, msg_id: str, tr: Translator, locale: str) -> str:
+    a, b = game.series.loss_points
+    return tr.t(locale, msg_id, a=a, b=b, limit=LOSS_LIMIT)
+
+
+def _goats_lines(game: Game, result: SeriesResult, tr: Translator, locale: str) -> list[str]:
+    goats = team_names(game, result.loser, tr, locale)
+    title = "result-goats-eggs" if result.title is Title.GOATS_WITH_EGGS else "result-goats"
+    winners = team_names(game, result.loser.other, tr, locale)
+    return [tr.t(locale, title, names=goats), tr.t(locale, "result-winners", names=winners)]
+
+
+def table(
+    game: Game,
+    tr: Translator,
+    locale: str,
+    now: float,
+    *,
+    with_hand_button: bool = False,
+    viewer: int | None = None,
+) -> Screen:
+    """The one public table message: rule set, deal, trump, stock, the trick (discards
+    face down), tricks, loss points, whose turn and the time left, away players; the
+    end of the deal or series. Shows no hidden card. ``with_hand_button`` adds a
+    "My hand" button while a deal is being played. ``viewer``: the seat of the one
+    player it is shown to (the console's), whose own moves read as his ("Your turn")."""
+    rules = rules_name(game.settings.rule_set, tr, locale)
+    deal = game.series.current
+    if deal is None:
+        lines = [tr.t(locale, "lobby-title", rules=rules), tr.t(locale, "table-no-deal")]
+        if game.status is GameStatus.CANCELLED:
+            lines[1] = tr.t(locale, "table-cancelled")
+        return text_screen(lines)
+    view = deal.table_view()
+    names = seat_names(game, tr, locale)
+    lines = [
+        tr.t(locale, "table-title", rules=rules, number=view.number + 1),
+        _trump_line(view, names, tr, locale, viewer),
+        _stock_line(view, tr, locale),
+        "",
+    ]
+    a, b = view.tricks
+    playing = view.result is None and game.status is GameStatus.PLAYING
+    if view.result is None:
+        lines.append(tr.t(locale, "table-trick", number=view.trick_number + 1))
+        if not view.plays:
+            leader = view.leader
+            lines.append(about(tr, locale, "table-trick-empty", leader, viewer, name=names[leader]))
+        for play in view.plays:
+            name, cards = names[play.seat], _played(play)
+            line = about(
+                tr, locale, _PLAY_IDS[play.kind], play.seat, viewer, name=name, cards=cards
+            )
+            if play.seat == view.winning_seat and not play.face_down:
+                line = f"{line} {WINNING_MARK}"
+            lines.append(line)
+        if view.plays and view.winning_seat is not None:
+            winner = view.winning_seat
+            lines.append(about(tr, locale, "table-winning", winner, viewer, name=names[winner]))
+        lines.append("")
+        lines.append(tr.t(locale, "table-tricks", a=a, b=b))
+        lines.append(_loss_line(game, "table-loss", tr, locale))
+        if view.turn is not None and game.status is GameStatus.PLAYING:
+            lines.append(turn_line(game, view.turn, names, tr, locale, now, viewer))
+        away = [
+            player_name(player, tr, locale)
+            for player in game.seats
+            if player is not None and player.away
+        ]
+        if away:
+            lines.append(tr.t(locale, "table-away", names=", ".join(away)))
+    else:
+        result = view.result
+        number = view.number + 1
+        if result.eggs:
+            lines.append(tr.t(locale, "table-deal-eggs", number=number))
+        else:
+            points_a, points_b = result.points
+            lines.append(tr.t(locale, "table-deal-over", number=number, a=points_a, b=points_b))
+        lines.append(tr.t(locale, "table-tricks", a=a, b=b))
+        lines.append(_loss_line(game, "table-loss", tr, locale))
+        series = game.series.result
+        if series is not None:
+            lines.append(tr.t(locale, "table-series-over"))
+            lines.extend(_goats_lines(game, series, tr, locale))
+        elif game.status is GameStatus.PLAYING:
+            lines.append(tr.t(locale, "table-next-deal"))
+    if game.status is GameStatus.CANCELLED:
+        lines.append(tr.t(locale, "table-cancelled"))
+    rows = button_rows([hand_button(game, tr, locale)]) if with_hand_button and playing else ()
+    return Screen("\n".join(squeeze(lines)), rows)
+
+
+# --- A player's hand --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandContent:
+    """Everything a seat's hand screen shows but the game version its buttons carry:
+    the hand is re-drawn when this changes, and only then. A waiting seat's hand
+    shows what is his (the trump, his cards, what he may do now); the seat to act
+    also sees the trick he answers, the stock and the tricks (the table in the
+    chat shows the rest to everyone)."""
+
+    deal: int | None  # the deal's number; None before the first deal
+    cards: tuple[Card, ...] = ()
+    legal: tuple[Action, ...] = ()
+    molodka: bool = False
+    trump: Suit | None = None
+    over: bool = False  # the deal is over
+    my_turn: bool = False
+    #: What the seat to act sees of the table (None for a waiting seat).
+    table: TableView | None = None
+
+
+def hand_content(game: Game, seat: int) -> HandContent:
+    """What :func:`hand` shows for ``seat`` (with no cards selected), as a value."""
+    deal = game.series.current
+    if deal is None:
+        return HandContent(None)
+    view = deal.view(seat)
+    table_view = view.table
+    over = table_view.result is not None
+    my_turn = not over and table_view.turn == seat
+    return HandContent(
+        table_view.number,
+        sorted_hand(view.hand),
+        view.legal,
+        view.molodka,
+        table_view.trump,
+        over,
+        my_turn,
+        table_view if my_turn or over else None,
+    )
+
+
+def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> Screen:
+    """One seat's private screen (see :class:`HandContent`): the trump, for the seat
+    to act the stock, the tricks and the trick to answer, whose turn, the cards as
+    buttons (SELECT toggles one), and the legal actions for the cards selected:
+    lead / beat / discard, molodka whenever the seat may declare it, and "clear";
+    with nothing selected, the seat to act gets its one-card moves as buttons."""
+    content = hand_content(game, seat)
+    if content.deal is None:
+        return text_screen([tr.t(locale, "hand-no-deal")])
+    cards, legal = content.cards, content.legal
+    # The selection as a bitmask over ``cards`` (0 if it names positions beyond them).
+    current = selection if selection > 0 and not selection >> len(cards) else 0
+    selected = tuple(card for i, card in enumerate(cards) if current >> i & 1)
+    table_view = content.table
+    if table_view is None:
+        assert content.trump is not None
+        lines = [tr.t(locale, "hand-trump", suit=suit_name(content.trump, tr, locale))]
+    else:
+        names = seat_names(game, tr, locale)
+        lines = [
+            _summary(table_view, tr, locale),
+            _table_plays(table_view, names, tr, locale, seat),
+        ]
+    if content.over:
+        lines.append(tr.t(locale, "hand-deal-over"))
+        return text_screen(lines)
+    my_turn = content.my_turn
+    if table_view is not None and table_view.lead_size == 0:
+        lines.append(tr.t(locale, "hand-your-turn-lead"))
+    elif table_view is not None:
+        lines.append(tr.t(locale, "hand-your-turn-answer", count=table_view.lead_size))
+    else:
+        lines.append(tr.t(locale, "hand-wait"))
+    if content.molodka:
+        lines.append(tr.t(locale, "hand-molodka-hint"))
+    if cards:
+        lines.append(tr.t(locale, "hand-cards", cards=cards_label(cards)))
+    else:
+        lines.append(tr.t(locale, "hand-empty"))
+    if selected:
+        lines.append(tr.t(locale, "hand-selected", cards=cards_label(selected)))
+
+    card_buttons = []
+    for i, card in enumerate(cards):
+        label = card_label(card)
+        if current >> i & 1:
+            label = f"{SELECTED_MARK} {label}"
+        token = game_token(game, Verb.SELECT, format(current ^ (1 << i), "x"))
+        card_buttons.append(Button(label, token))
+    actions: list[Button] = []
+    if selected:
+        chosen = mask_of(selected)
+        for action in legal:
+            if (
+                action.kind is ActionKind.MOLODKA
+                or len(action.cards) != len(selected)
+                or mask_of(action.cards) != chosen
+            ):
+                continue
+            label = tr.t(locale, f"hand-{action.kind.value}", cards=cards_label(action.cards))
+            actions.append(Button(label, game_token(game, Verb.PLAY, action_arg(action))))
+    elif my_turn:
+        # One-card moves need no selection: one press plays them (a press less, and
+        # an edit of the hand less, for most moves). Sets are selected card by card.
+        for action in legal:
+            if action.kind is not ActionKind.MOLODKA and len(action.cards) == 1:
+                label = tr.t(locale, f"hand-{action.kind.value}", cards=cards_label(action.cards))
+                actions.append(Button(label, game_token(game, Verb.PLAY, action_arg(action))))
+    if my_turn:
+        if not selected:
+            lines.append(tr.t(locale, "hand-select"))
+        elif not actions:
+            lines.append(tr.t(locale, "hand-no-action"))
+    if any(action.kind is ActionKind.MOLODKA for action in legal):
+        molodka = Action.molodka(seat)
+        actions.append(
+            Button(tr.t(locale, "hand-molodka"), game_token(game, Verb.PLAY, action_arg(molodka)))
+        )
+    if selected:
+        # REFRESH, not SELECT "0": with one card selected, that card's own button
+        # already carries SELECT "0", and a platform may refuse two equal ids.
+        actions.append(Button(tr.t(locale, "hand-clear"), game_token(game, Verb.REFRESH)))
+    card_rows = [
+        card_buttons[start : start + CARDS_PER_ROW]
+        for start in range(0, len(card_buttons), CARDS_PER_ROW)
+    ]
+    return text_screen(lines, button_rows(*card_rows, actions))
+
+
+def _summary(view: TableView, tr: Translator, locale: str) -> str:
+    a, b = view.tricks
+    suit = suit_name(view.trump, tr, locale)
+    return tr.t(locale, "hand-summary", suit=suit, stock=view.stock_size, a=a, b=b)
+
+
+def _table_plays(
+    view: TableView, names: Sequence[str], tr: Translator, locale: str, viewer: int
+) -> str:
+    if not view.plays or view.result is not None:
+        return tr.t(locale, "hand-table-empty")
+    parts = []
+    for play in view.plays:
+        who = tr.t(locale, "hand-table-you") if play.seat == viewer else names[play.seat]
+        part = f"{who} {_played(play)}"
+        if play.seat == view.winning_seat and not play.face_down:
+            part = f"{part} {WINNING_MARK}"
+        parts.append(part)
+    return tr.t(locale, "hand-table", plays=" · ".join(parts))
+
+
+# --- Results ------------------------------------------------------------------------------
+
+
+def deal_result(game: Game, number: int, result: DealResult, tr: Translator, locale: str) -> Screen:
+    """A deal's end: points and tricks per team, who got loss points or eggs, and the
+    series' loss points. ``number`` is the core's deal number (from 0)."""
+    lines = [tr.t(locale, "result-deal-title", number=number + 1)]
+    for team in Team:
+        lines.append(
+            tr.t(
+                locale,
+                "result-deal-team",
+                team=team_label(team, tr, locale),
+                points=result.points[team],
+                tricks=result.tricks[team],
+            )
+        )
+    if result.eggs:
+        lines.append(tr.t(locale, "result-deal-eggs"))
+    for team in Team:
+        loss = result.loss_points[team]
+        if loss:
+            label = team_label(team, tr, locale)
+            lines.append(tr.t(locale, "result-deal-loss", team=label, loss=loss))
+    lines.append(_loss_line(game, "result-loss", tr, locale))
+    return text_screen(lines)
+
+
+def series_result(game: Game, result: SeriesResult, tr: Translator, locale: str) -> Screen:
+    """A series' end: the goats (with eggs, if any), the winners, the loss points; a
+    rematch button."""
+    a, b = result.loss_points
+    lines = [
+        tr.t(locale, "result-series-title", deals=result.deals),
+        *_goats_lines(game, result, tr, locale),
+        tr.t(locale, "result-loss", a=a, b=b, limit=LOSS_LIMIT),
+    ]
+    rematch = Button(tr.t(locale, "result-rematch"), game_token(game, Verb.REMATCH))
+    return text_screen(lines, button_rows([rematch]))
+
+
+# --- The play log: one line per public event ---------------------------------------------
+
+
+def event_line(
+    game: Game, event: Event, tr: Translator, locale: str, *, viewer: int | None = None
+) -> str | None:
+    """A one-line account of a public event (faces of discards are never shown), or
+    None for events that need no line of their own. ``viewer``: the seat of the one
+    player it is shown to, whose own moves read as his ("You discard...")."""
+    if isinstance(event, CardsLed | CardsBeaten | MolodkaDeclared):
+        name = seat_name(game, event.seat, tr, locale)
+        cards = cards_label(event.cards)
+        if isinstance(event, CardsLed):
+            msg_id = "log-lead"
+        elif isinstance(event, CardsBeaten):
+            msg_id = "log-beat"
+        else:  # a molodka on an empty trick opens it; on a played one, restarts it
+            msg_id = "log-molodka-restarts" if any(event.returned) else "log-molodka-opens"
+        return about(tr, locale, msg_id, event.seat, viewer, name=name, cards=cards)
+    if isinstance(event, CardsDiscarded):
+        name = seat_name(game, event.seat, tr, locale)
+        return about(tr, locale, "log-discard", event.seat, viewer, name=name, count=event.count)
+    if isinstance(event, TrickTaken):
+        name = seat_name(game, event.seat, tr, locale)
+        count = event.card_count
+        return about(tr, locale, "log-trick", event.seat, viewer, name=name, count=count)
+    if isinstance(event, DealStarted):
+        msg_id = "log-deal"
+        if viewer is not None and viewer in (event.dealer, event.leader):
+            msg_id = "log-deal-you-deal" if viewer == event.dealer else "log-deal-you-lead"
+        return tr.t(
+            locale,
+            msg_id,
+            number=event.number + 1,
+            name=seat_name(game, event.dealer, tr, locale),
+            leader=seat_name(game, event.leader, tr, locale),
+            card=card_label(event.trump_card),
+        )
+    return None
+
+
+# --- PLAY arguments: an action's kind letter and card codes ("bAS6S", "m") ----------
+
+_KIND_LETTERS = {
+    ActionKind.LEAD: "l",
+    ActionKind.BEAT: "b",
+    ActionKind.DISCARD: "d",
+    ActionKind.MOLODKA: "m",
+}
+_LETTER_KINDS = {letter: kind for kind, letter in _KIND_LETTERS.items()}
+
+
+def action_arg(action: Action) -> str:
+    """The PLAY argument of an action (its seat is implied by who presses)."""
+    return _KIND_LETTERS[action.kind] + "".join(card.code for card in action.cards)
+
+
+def parse_action_arg(seat: int, arg: str) -> Action:
+    """The action a PLAY argument names for ``seat``; raises :class:`CodecError`."""
+    if not arg or arg[0] not in _LETTER_KINDS or len(arg) % 2 != 1 or len(arg) > 9:
+        raise CodecError("not an action")
+    kind = _LETTER_KINDS[arg[0]]
+    try:
+        cards = tuple(Card.parse(arg[i : i + 2]) for i in range(1, len(arg), 2))
+    except KozelError:
+        raise CodecError("unknown card") from None
+    return Action(seat, kind, cards)
+
+
+# --- The presenter ------------------------------------------------------------------
+
+
+class YardPresenter:
+    """The yard game's :class:`~bot.presenters.rule.RulePresenter`."""
+
+    rule_set = "yard"
+
+    def table(
+        self,
+        game: Game,
+        tr: Translator,
+        locale: str,
+        now: float,
+        *,
+        with_hand_button: bool = False,
+        viewer: int | None = None,
+    ) -> Screen:
+        return table(game, tr, locale, now, with_hand_button=with_hand_button, viewer=viewer)
+
+    def hand(self, game: Game, seat: int, selection: int, tr: Translator, locale: str) -> Screen:
+        return hand(game, seat, selection, tr, locale)
+
+    def hand_content(self, game: Game, seat: int) -> HandContent:
+        return hand_content(game, seat)
+
+    def deal_result(self, game: Game, number: int, tr: Translator, locale: str) -> Screen | None:
+        deal = next((d for d in game.series.deals if d.number == number), None)
+        if deal is None or deal.result is None:
+            return None
+        return deal_result(game, number, deal.result, tr, locale)
+
+    def game_result(self, game: Game, tr: Translator, locale: str) -> Screen | None:
+        result = game.series.result
+        return None if result is None else series_result(game, result, tr, locale)
+
+    def event_line(
+        self, game: Game, event: Event, tr: Translator, locale: str, *, viewer: int | None = None
+    ) -> str | None:
+        return event_line(game, event, tr, locale, viewer=viewer)
+
+    def option_lines(self, game: Game, tr: Translator, locale: str) -> list[str]:
+        """The yard game has no options."""
+        return []
+
+    def action_arg(self, action: Action) -> str:
+        return action_arg(action)
+
+    def parse_action_arg(self, seat: int, arg: str) -> Action:
+        return parse_action_arg(seat, arg)
+
+
+#: The yard game's presenter, as :func:`bot.presenters.rule.rule_presenter` finds it.
+PRESENTER = YardPresenter()
+
+if TYPE_CHECKING:  # mypy checks here that it keeps the protocol
+    from bot.presenters.rule import RulePresenter
+
+    _presenter: RulePresenter = PRESENTER
