@@ -584,3 +584,35 @@ classic-option-follow-suit-first = trump suit first on a trump-suit lead
 classic-option-follow-any-trump = any trump on a trump lead
 classic-option-trump-lead-declarer = only the declarer leads trumps
 classic-option-trump-lead-team = the declarer's team leads trumps
+classic-log-dealing = Deal { $number }{ $attempt ->
+    [1] {""}
+   *[other] , dealing { $attempt }
+}: { $name } deals
+classic-log-dealing-you = Deal { $number }{ $attempt ->
+    [1] {""}
+   *[other] , dealing { $attempt }
+}: you deal
+classic-log-deal = { $name } says “deal”
+classic-log-deal-you = You say “deal”
+classic-log-praise = { $name } praises: { $kind }
+classic-log-praise-you = You praise: { $kind }
+classic-log-cut = { $name } cuts { $count }
+classic-log-cut-you = You cut { $count }
+classic-log-lay = { $name } lays { $card }
+classic-log-lay-you = You lay { $card }
+classic-log-name = { $name } names the trump: { $suit }
+classic-log-name-you = You name the trump: { $suit }
+classic-log-offer = { $name } offers the last trump
+classic-log-offer-you = You offer your last trump
+classic-log-accept = { $name } takes the trump and gives a card back
+classic-log-accept-you = You take the trump and give a card back
+classic-log-decline = { $name } declines the trump
+classic-log-decline-you = You decline the trump
+classic-log-redeal = { $name } asks for a redeal: { $cards }
+classic-log-redeal-you = You ask for a redeal: { $cards }
+classic-log-play = { $name } plays { $card }
+classic-log-play-you = You play { $card }
+classic-log-trick = { $name } takes the trick
+classic-log-trick-you = You take the trick
+classic-log-kocherga = { $name } catches the queen of clubs with the kocherga!
+classic-log-kocherga-you = You catch the queen of clubs with the kocherga!

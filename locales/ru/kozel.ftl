@@ -625,3 +625,35 @@ classic-option-follow-suit-first = на заход козырной мастью
 classic-option-follow-any-trump = на козырной заход — любой козырь
 classic-option-trump-lead-declarer = с козырей ходит только хвалящийся
 classic-option-trump-lead-team = с козырей ходит пара хвалящегося
+classic-log-dealing = Кон { $number }{ $attempt ->
+    [1] {""}
+   *[other] , раздача { $attempt }
+}: сдаёт { $name }
+classic-log-dealing-you = Кон { $number }{ $attempt ->
+    [1] {""}
+   *[other] , раздача { $attempt }
+}: сдаёте вы
+classic-log-deal = { $name }: «Сдавай»
+classic-log-deal-you = Вы: «Сдавай»
+classic-log-praise = { $name } хвалится: { $kind }
+classic-log-praise-you = Вы хвалитесь: { $kind }
+classic-log-cut = { $name } сдвигает { $count }
+classic-log-cut-you = Вы сдвигаете { $count }
+classic-log-lay = { $name } кладёт { $card }
+classic-log-lay-you = Вы кладёте { $card }
+classic-log-name = { $name } назначает козырь: { $suit }
+classic-log-name-you = Вы назначаете козырь: { $suit }
+classic-log-offer = { $name } отдаёт последний козырь
+classic-log-offer-you = Вы отдаёте последний козырь
+classic-log-accept = { $name } берёт козырь и отдаёт карту взамен
+classic-log-accept-you = Вы берёте козырь и отдаёте карту взамен
+classic-log-decline = { $name }: «Не надо»
+classic-log-decline-you = Вы: «Не надо»
+classic-log-redeal = { $name } просит пересдачу: { $cards }
+classic-log-redeal-you = Вы просите пересдачу: { $cards }
+classic-log-play = { $name } ходит { $card }
+classic-log-play-you = Вы ходите { $card }
+classic-log-trick = { $name } берёт взятку
+classic-log-trick-you = Вы берёте взятку
+classic-log-kocherga = { $name } ловит даму треф кочергой!
+classic-log-kocherga-you = Вы ловите даму треф кочергой!

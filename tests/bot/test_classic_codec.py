@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.classic_codec import MAX_CLASSIC_ARG, classic_arg, parse_classic_arg
 from bot.codec import MAX_TOKEN_BYTES, CodecError, Command, Verb, decode, encode
+from bot.presenters.classic import MAX_ARG, action_arg, parse_action_arg
 from core.cards import Card, Suit
 from core.classic.actions import ClassicAction, ClassicActionKind
 from core.classic.options import PRAISE_KINDS, ClassicOptions, Praise
@@ -39,12 +39,12 @@ OPTIONS = st.builds(
 
 
 def _round_trip(action: ClassicAction) -> None:
-    arg = classic_arg(action)
-    assert 1 <= len(arg) <= MAX_CLASSIC_ARG and arg.isascii() and arg.isalnum()
+    arg = action_arg(action)
+    assert 1 <= len(arg) <= MAX_ARG and arg.isascii() and arg.isalnum()
     token = encode(Command(Verb.PLAY, LARGEST, LARGEST, arg))
     assert len(token.encode()) <= MAX_TOKEN_BYTES
     command = decode(token)
-    assert parse_classic_arg(action.seat, command.arg) == action
+    assert parse_action_arg(action.seat, command.arg) == action
 
 
 def walk(game: ClassicGameAdapter, rng: random.Random, steps: int) -> int:
@@ -92,7 +92,7 @@ def test_every_kind_of_action_round_trips() -> None:
     assert {action.kind for action in actions} == set(ClassicActionKind)
     for action in actions:
         _round_trip(action)
-    assert len({classic_arg(action) for action in actions}) == len(actions)
+    assert len({action_arg(action) for action in actions}) == len(actions)
 
 
 @pytest.mark.parametrize(
@@ -127,17 +127,17 @@ def test_every_kind_of_action_round_trips() -> None:
 )
 def test_forged_arguments_are_refused(arg: str) -> None:
     with pytest.raises(CodecError):
-        parse_classic_arg(0, arg)
+        parse_action_arg(0, arg)
 
 
 @given(st.text(alphabet=ALPHABET, max_size=40), st.integers(0, 3))
 def test_garbage_is_refused_or_canonical(arg: str, seat: int) -> None:
     """Whatever parses is exactly what its action encodes to."""
     try:
-        action = parse_classic_arg(seat, arg)
+        action = parse_action_arg(seat, arg)
     except CodecError:
         return
-    assert action.seat == seat and classic_arg(action) == arg
+    assert action.seat == seat and action_arg(action) == arg
 
 
 @pytest.mark.parametrize(
@@ -152,4 +152,4 @@ def test_garbage_is_refused_or_canonical(arg: str, seat: int) -> None:
 )
 def test_actions_no_rule_allows_do_not_encode(action: ClassicAction) -> None:
     with pytest.raises(CodecError):
-        classic_arg(action)
+        action_arg(action)

@@ -1,0 +1,924 @@
+"""The classic game's screens (хвалёный козёл, RULES.md §2): its table, a hand with
+every decision, a dealing's and the game's result, the play log, the options in
+words, and its PLAY buttons' argument.
+
+Each screen is built from one view of the core: a hand from that seat's own
+:class:`~core.classic.views.ClassicSeatView`, the public table from
+:class:`~core.classic.views.ClassicTableView`, so no screen shows a card its reader
+may not see. Every button comes from the view's legal actions; no rule is derived
+here. A card the seat cannot play now is a button without a token: the platforms
+leave it out (or could show it disabled), so it can never be pressed.
+
+Deal numbers from the core count from 0 (a deal, кон, may take up to three
+dealings, раздачи, when players ask for redeals); screens count from 1.
+
+A PLAY argument is a letter for the action's type and its field, at most 3
+characters; old buttons keep working, so it never changes:
+
+==========  ===================  ==========================================
+type        argument             field
+==========  ===================  ==========================================
+play        ``p`` + card         ``pQC``
+lay         ``y`` + card         ``y9D``
+accept      ``a`` + card         ``a8D`` (the card given back)
+cut         ``c`` + at           ``c5`` (decimal, 1..31, no leading zero)
+name_trump  ``n`` + suit or 0    ``nD``; ``n0``: no trump suit
+praise      ``h`` + kind or —    ``hs``, ``hp``, ``hm``; ``h``: the table's kind
+deal        ``s``
+offer       ``o``
+decline     ``x``
+redeal      ``r``
+==========  ===================  ==========================================
+
+The letters differ from the yard game's (``l b d m``), so a yard argument never
+names a classic action; only the canonical form is read back.
+
+>>> from core.cards import Card
+>>> arg = action_arg(ClassicAction.accept_trump(2, Card.parse("TD")))
+>>> arg, parse_action_arg(2, arg) == ClassicAction.accept_trump(2, Card.parse("TD"))
+('aTD', True)
+>>> action_arg(ClassicAction.name_trump(1, None)), action_arg(ClassicAction.cut(0, 12))
+('n0', 'c12')
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.codec import CodecError, Verb
+from bot.i18n import Translator
+from bot.models import Game, GameStatus
+from bot.presenters.common import (
+    CARD_BACK,
+    CARDS_PER_ROW,
+    WINNING_MARK,
+    Button,
+    Row,
+    Screen,
+    about,
+    button_rows,
+    card_label,
+    cards_label,
+    game_token,
+    hand_button,
+    rules_name,
+    seat_name,
+    seat_names,
+    squeeze,
+    suit_name,
+    team_label,
+    team_names,
+    text_screen,
+    turn_line,
+)
+from core.cards import Card, Suit
+from core.classic.actions import ClassicAction, ClassicActionKind
+from core.classic.cards import CARDS, DECK_SIZE, trumps_for
+from core.classic.dealing import Phase
+from core.classic.events import (
+    CardLaid,
+    CardPlayed,
+    ClassicDealResult,
+    ClassicGameResult,
+    ClassicTitle,
+    DealChosen,
+    DealEnd,
+    DealingStarted,
+    DeckCut,
+    KochergaCaught,
+    LaidTrickTaken,
+    Praised,
+    RedealAsked,
+    TrickTaken,
+    TrumpAccepted,
+    TrumpDeclined,
+    TrumpNamed,
+    TrumpOffered,
+)
+from core.classic.game import ClassicGame
+from core.classic.options import PRAISE_KINDS, ClassicOptions, Praise, TrumpSuit
+from core.classic.ruleset import ClassicGameAdapter
+from core.classic.scoring import PAIR_LIMIT
+from core.classic.views import ClassicTableView, Exchange, PlayedCard
+from core.seats import Team
+
+RULE_SET = "classic"
+#: Cut positions offered besides "anywhere".
+CUT_CHOICES = 5
+
+
+# --- Where the application keeps a classic game ----------------------------------------
+
+
+def classic_game(game: Game) -> ClassicGame | None:
+    """The classic game a table plays (None before it starts): the one place that
+    knows where :class:`~bot.models.Game` holds it."""
+    held: object = game.series
+    if isinstance(held, ClassicGameAdapter):
+        return held.game
+    if isinstance(held, ClassicGame):
+        return held
+    return None
+
+
+def classic_options(game: Game) -> ClassicOptions:
+    """The options a table plays (or chose in its lobby)."""
+    play = classic_game(game)
+    if play is not None:
+        return play.options
+    chosen: object = getattr(game.settings, "options", None)
+    if isinstance(chosen, ClassicOptions):
+        return chosen
+    return ClassicOptions.from_json(chosen if isinstance(chosen, dict) else None)
+
+
+# --- Cards and small lines -----------------------------------------------------------
+
+
+def hand_order(cards: Iterable[Card], options: ClassicOptions, trump: Suit | None) -> list[Card]:
+    """A hand as its buttons show it: trumps strongest first, then each plain suit
+    (♣ ♠ ♥ ♦) from the ace down.
+
+    >>> hand = [Card.parse(code) for code in ("7S", "AH", "QD", "JC", "TS", "7C")]
+    >>> cards_label(hand_order(hand, ClassicOptions(), Suit.HEARTS))
+    '7♣ Q♦ J♣ A♥ 10♠ 7♠'
+    """
+    table = trumps_for(trump, options.kocherga)
+
+    def key(card: Card) -> tuple[int, int]:
+        strength = table.strength(card)
+        return (-1, -strength) if table.is_trump(card) else (int(card.suit), -strength)
+
+    return sorted(cards, key=key)
+
+
+def _trump(table: ClassicTableView) -> Suit | None:
+    return table.trump if table.trump_set else None
+
+
+def trump_line(
+    trump_set: bool, trump: Suit | None, options: ClassicOptions, tr: Translator, locale: str
+) -> str:
+    """The trump suit, no trump suit, or not set yet; and the permanent trumps."""
+    kocherga = "yes" if options.kocherga else "no"
+    if not trump_set:
+        return tr.t(locale, "classic-trump-unset", kocherga=kocherga)
+    if trump is None:
+        return tr.t(locale, "classic-trump-none", kocherga=kocherga)
+    suit = suit_name(trump, tr, locale)
+    return tr.t(locale, "classic-trump", suit=suit, kocherga=kocherga)
+
+
+def praise_name(kind: Praise, tr: Translator, locale: str) -> str:
+    """A praise kind in words."""
+    return tr.t(locale, f"classic-praise-{kind.value}")
+
+
+def _who(seat: int, names: Sequence[str], viewer: int | None, tr: Translator, locale: str) -> str:
+    return tr.t(locale, "hand-table-you") if seat == viewer else names[seat]
+
+
+def _plays(
+    plays: Sequence[PlayedCard],
+    names: Sequence[str],
+    tr: Translator,
+    locale: str,
+    viewer: int | None,
+) -> str:
+    return " · ".join(
+        f"{_who(p.seat, names, viewer, tr, locale)} {card_label(p.card)}" for p in plays
+    )
+
+
+def _pairs_lines(pairs: tuple[int, int], egg_pairs: int, tr: Translator, locale: str) -> list[str]:
+    a, b = pairs
+    lines = [tr.t(locale, "classic-pairs", a=a, b=b, limit=PAIR_LIMIT)]
+    if egg_pairs:
+        lines.append(tr.t(locale, "classic-egg-pairs", count=egg_pairs))
+    return lines
+
+
+def _declarer_line(
+    declarer: int | None,
+    praise: Praise | None,
+    names: Sequence[str],
+    tr: Translator,
+    locale: str,
+    viewer: int | None,
+) -> str:
+    if declarer is None or praise is None:
+        return ""
+    kind = praise_name(praise, tr, locale)
+    return about(tr, locale, "classic-declarer", declarer, viewer, name=names[declarer], kind=kind)
+
+
+def _public_lines(
+    table: ClassicTableView, names: Sequence[str], tr: Translator, locale: str, viewer: int | None
+) -> list[str]:
+    """What everybody may see of a dealing beyond the trump and the declarer: the
+    simple declarer's face-up cards, the laid cards (the pants declarer's face down),
+    offers and exchanges (never their cards), a redeal asker's hand, the tricks."""
+    lines = []
+    if table.shown:
+        lines.append(tr.t(locale, "classic-shown", cards=cards_label(table.shown)))
+    if table.laid:
+        laid = " · ".join(
+            f"{_who(lay.seat, names, viewer, tr, locale)} "
+            + (CARD_BACK if lay.card is None else card_label(lay.card))
+            for lay in table.laid
+        )
+        lines.append(tr.t(locale, "classic-laid", cards=laid))
+    for offerer in table.exchanges:
+        partner = names[(offerer + 2) % 4]
+        name = names[offerer]
+        lines.append(
+            about(tr, locale, "classic-exchanged", offerer, viewer, name=name, partner=partner)
+        )
+    if table.offer_from is not None:
+        offerer = table.offer_from
+        lines.append(about(tr, locale, "classic-offered", offerer, viewer, name=names[offerer]))
+    if table.redeal_by is not None:
+        asker, cards = table.redeal_by, cards_label(table.redeal_hand)
+        lines.append(
+            about(tr, locale, "classic-redeal-asked", asker, viewer, name=names[asker], cards=cards)
+        )
+    if table.result is None and table.phase is Phase.PLAY:
+        number = table.trick_number + 1
+        if table.trick:
+            plays = _plays(table.trick, names, tr, locale, viewer)
+            if table.winning_seat is not None:
+                plays += f" · {WINNING_MARK} {_who(table.winning_seat, names, viewer, tr, locale)}"
+            lines.append(tr.t(locale, "classic-trick", number=number, plays=plays))
+        else:
+            lines.append(tr.t(locale, "classic-trick-empty", number=number))
+        if table.last_trick:
+            plays = _plays(table.last_trick, names, tr, locale, viewer)
+            lines.append(tr.t(locale, "classic-last-trick", plays=plays))
+    a, b = table.points
+    ta, tb = table.tricks
+    lines.append(tr.t(locale, "classic-points", a=a, b=b, ta=ta, tb=tb))
+    return lines
+
+
+_DECISION_IDS = {
+    Phase.PRAISE: "classic-wait-praise",
+    Phase.LAY: "classic-wait-lay",
+    Phase.CUT: "classic-wait-cut",
+    Phase.NAME: "classic-wait-name",
+    Phase.ANSWER: "classic-wait-answer",
+}
+
+
+def _decision_line(
+    game: Game,
+    table: ClassicTableView,
+    names: Sequence[str],
+    tr: Translator,
+    locale: str,
+    now: float | None,
+    viewer: int | None,
+) -> str:
+    """Whose turn (with the time left, given ``now``), or whose decision the dealing
+    waits for."""
+    seat = table.turn
+    if seat is None or table.phase is Phase.OVER:
+        return ""
+    if table.phase is not Phase.PLAY:
+        return about(tr, locale, _DECISION_IDS[table.phase], seat, viewer, name=names[seat])
+    if now is None:
+        return about(tr, locale, "table-turn", seat, viewer, name=names[seat])
+    return turn_line(game, seat, names, tr, locale, now, viewer)
+
+
+def _title(table: ClassicTableView, tr: Translator, locale: str) -> str:
+    rules = rules_name(RULE_SET, tr, locale)
+    return tr.t(
+        locale, "classic-title", rules=rules, number=table.number + 1, attempt=table.attempt + 1
+    )
+
+
+# --- Options --------------------------------------------------------------------------------
+
+
+def option_words(options: ClassicOptions, tr: Translator, locale: str) -> list[str]:
+    """Every option that differs from the default, in words (none: all defaults).
+
+    >>> tr = Translator.from_dir()
+    >>> option_words(ClassicOptions.from_json({"praise": "pants", "kocherga": False}), tr, "en")
+    ['praise: pants', 'no kocherga']
+    """
+    default = ClassicOptions()
+    words = []
+    for name in ClassicOptions.model_fields:
+        value = getattr(options, name)
+        if value == getattr(default, name):
+            continue
+        stem = "classic-option-" + name.replace("_", "-")
+        if isinstance(value, TrumpSuit):
+            words.append(tr.t(locale, stem, suit=suit_name(value.suit, tr, locale)))
+        elif isinstance(value, bool):
+            words.append(tr.t(locale, f"{stem}-{'on' if value else 'off'}"))
+        else:
+            words.append(tr.t(locale, f"{stem}-{value.value.replace('_', '-')}"))
+    return words
+
+
+def options_line(options: ClassicOptions, tr: Translator, locale: str) -> str:
+    """One line: the options that differ from the default, or "the usual rules"."""
+    words = option_words(options, tr, locale)
+    if not words:
+        return tr.t(locale, "classic-options-default")
+    return tr.t(locale, "classic-options", options=", ".join(words))
+
+
+# --- The public table ------------------------------------------------------------------------
+
+
+def table(
+    game: Game,
+    tr: Translator,
+    locale: str,
+    now: float,
+    *,
+    with_hand_button: bool = False,
+    viewer: int | None = None,
+) -> Screen:
+    """The public table: deal, dealer, options, roulette suits, trump, the declarer
+    and every public card (face-up praise cards, laid cards, a redeal asker's hand,
+    the trick and the last one), offers and exchanges (no faces), points, pairs to 6,
+    egg pairs waiting, whose turn or decision; the end of the dealing or the game.
+    Built from the spectators' view only."""
+    play = classic_game(game)
+    dealing = None if play is None else play.current
+    if play is None or dealing is None:
+        lines = [
+            tr.t(locale, "lobby-title", rules=rules_name(RULE_SET, tr, locale)),
+            tr.t(locale, "table-cancelled")
+            if game.status is GameStatus.CANCELLED
+            else tr.t(locale, "table-no-deal"),
+        ]
+        return text_screen(lines)
+    view = dealing.table_view()
+    names = seat_names(game, tr, locale)
+    lines = [
+        _title(view, tr, locale),
+        about(tr, locale, "classic-dealer", view.dealer, viewer, name=names[view.dealer]),
+        options_line(play.options, tr, locale),
+        _fixed_suits_line(view, names, tr, locale),
+        "",
+        trump_line(view.trump_set, view.trump, play.options, tr, locale),
+        _declarer_line(view.declarer, view.praise, names, tr, locale, viewer),
+        *_public_lines(view, names, tr, locale, viewer),
+        *_pairs_lines(play.pairs, play.egg_pairs, tr, locale),
+        "",
+    ]
+    playing = view.result is None and game.status is GameStatus.PLAYING
+    if playing:
+        lines.append(_decision_line(game, view, names, tr, locale, now, viewer))
+    elif view.result is not None:
+        lines.extend(_result_lines(view.result, tr, locale, with_points=False))
+        if play.result is not None:
+            lines.append("")
+            lines.extend(_goats_lines(game, play.result, tr, locale))
+        elif game.status is GameStatus.PLAYING:
+            lines.append(tr.t(locale, "table-next-deal"))
+    if game.status is GameStatus.CANCELLED:
+        lines.append(tr.t(locale, "table-cancelled"))
+    rows = button_rows([hand_button(game, tr, locale)]) if with_hand_button and playing else ()
+    return Screen("\n".join(squeeze(lines)), rows)
+
+
+def _fixed_suits_line(
+    view: ClassicTableView, names: Sequence[str], tr: Translator, locale: str
+) -> str:
+    """The roulette's suits by seat, once fixed (§2.5)."""
+    if view.fixed_suits is None:
+        return ""
+    suits = " · ".join(f"{names[seat]} {suit.symbol}" for seat, suit in enumerate(view.fixed_suits))
+    return tr.t(locale, "classic-fixed-suits", suits=suits)
+
+
+# --- A player's hand -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicHandContent:
+    """Everything a seat's hand shows but the game version its buttons carry: the
+    hand is re-drawn when this changes, and only then. A waiting seat's hand shows
+    what is his (the trump, the declarer, his cards, his pair, laid card and
+    exchange); a seat with a decision, and every seat once the dealing is over, also
+    sees the public table (``table``) and the pairs."""
+
+    number: int | None  # the deal's number; None before the first deal
+    attempt: int = 0
+    options: ClassicOptions | None = None
+    trump_set: bool = False
+    trump: Suit | None = None
+    declarer: int | None = None
+    praise: Praise | None = None
+    phase: Phase | None = None
+    turn: int | None = None
+    cards: tuple[Card, ...] = ()
+    pair: tuple[Card, ...] = ()
+    laid: Card | None = None
+    exchange: Exchange | None = None
+    legal: tuple[ClassicAction, ...] = ()
+    over: bool = False
+    #: What the seat sees of the table while it has a decision or once it is over.
+    table: ClassicTableView | None = None
+    pairs: tuple[int, int] = (0, 0)
+    egg_pairs: int = 0
+
+
+def hand_content(game: Game, seat: int) -> ClassicHandContent:
+    """What :func:`hand` shows for ``seat``, as a value (from its own view only)."""
+    play = classic_game(game)
+    dealing = None if play is None else play.current
+    if play is None or dealing is None:
+        return ClassicHandContent(None)
+    view = dealing.view(seat)
+    table_view = view.table
+    over = table_view.result is not None
+    deciding = bool(view.legal) or over
+    return ClassicHandContent(
+        number=table_view.number,
+        attempt=table_view.attempt,
+        options=play.options,
+        trump_set=table_view.trump_set,
+        trump=table_view.trump,
+        declarer=table_view.declarer,
+        praise=table_view.praise,
+        phase=table_view.phase,
+        turn=table_view.turn,
+        cards=tuple(hand_order(view.hand, play.options, _trump(table_view))),
+        pair=view.pair,
+        laid=view.laid,
+        exchange=view.exchange,
+        legal=view.legal,
+        over=over,
+        table=table_view if deciding else None,
+        pairs=play.pairs if deciding else (0, 0),
+        egg_pairs=play.egg_pairs if deciding else 0,
+    )
+
+
+def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> Screen:
+    """One seat's private screen (see :class:`ClassicHandContent`) with its decisions
+    as buttons, only its own legal actions: deal or praise (with the kind when the
+    table lets the declarer choose), the lay, the cut, the naming, the offer of the
+    last trump and the partner's answer (the card given back), the redeal, and one
+    tap per playable card. ``selection`` is not used: every classic move is one tap."""
+    content = hand_content(game, seat)
+    if content.number is None or content.options is None:
+        return text_screen([tr.t(locale, "hand-no-deal")])
+    names = seat_names(game, tr, locale)
+    options = content.options
+    table_view = content.table
+    lines = [
+        trump_line(content.trump_set, content.trump, options, tr, locale),
+        _declarer_line(content.declarer, content.praise, names, tr, locale, seat),
+    ]
+    if table_view is not None:
+        lines.insert(0, _title(table_view, tr, locale))
+        lines.extend(_public_lines(table_view, names, tr, locale, seat))
+        lines.extend(_pairs_lines(content.pairs, content.egg_pairs, tr, locale))
+        lines.append("")
+    lines.extend(_private_lines(content, tr, locale))
+    if content.over or game.status is not GameStatus.PLAYING:
+        lines.append(tr.t(locale, "hand-deal-over"))
+        return text_screen(lines)
+    rows, prompt = _buttons(game, content, tr, locale)
+    if prompt:
+        lines.append(tr.t(locale, prompt))
+    elif content.turn is not None and content.phase is not None:
+        lines.append(tr.t(locale, "hand-wait"))
+    return text_screen(lines, rows)
+
+
+def _private_lines(content: ClassicHandContent, tr: Translator, locale: str) -> list[str]:
+    """What only this seat sees: its cards, its pants pair, its own laid card, the
+    exchange it took part in."""
+    lines = []
+    if content.cards:
+        lines.append(tr.t(locale, "hand-cards", cards=cards_label(content.cards)))
+    elif content.phase is Phase.PRAISE:
+        lines.append(tr.t(locale, "classic-hand-not-dealt"))
+    else:
+        lines.append(tr.t(locale, "hand-empty"))
+    if content.pair:
+        lines.append(tr.t(locale, "classic-hand-pair", cards=cards_label(content.pair)))
+    if content.laid is not None:
+        lines.append(tr.t(locale, "classic-hand-laid", card=card_label(content.laid)))
+    exchange = content.exchange
+    if exchange is not None:
+        given, got = card_label(exchange.given), card_label(exchange.got)
+        lines.append(tr.t(locale, "classic-hand-exchange", given=given, got=got))
+    return lines
+
+
+def _press(game: Game, action: ClassicAction) -> str:
+    return game_token(game, Verb.PLAY, action_arg(action))
+
+
+def _of(legal: Sequence[ClassicAction], kind: ClassicActionKind) -> list[ClassicAction]:
+    return [action for action in legal if action.kind is kind]
+
+
+def _buttons(
+    game: Game, content: ClassicHandContent, tr: Translator, locale: str
+) -> tuple[tuple[Row, ...], str]:
+    """The rows of a seat's decisions and the locale id of the line that asks for
+    them ("" if it has none)."""
+    legal = content.legal
+    phase = content.phase
+    if not legal:
+        return button_rows(*_card_rows(game, content, {})), ""
+    if phase is Phase.PRAISE:
+        return button_rows(_praise_buttons(game, legal, tr, locale)), "classic-ask-praise"
+    if phase is Phase.LAY:
+        buttons = [
+            Button(
+                tr.t(locale, "classic-button-lay", card=card_label(action.card)),
+                _press(game, action),
+            )
+            for action in legal
+            if action.card is not None
+        ]
+        return button_rows(buttons), "classic-ask-lay"
+    if phase is Phase.CUT:
+        return _cut_rows(game, content, legal, tr, locale), "classic-ask-cut"
+    if phase is Phase.NAME:
+        buttons = [
+            Button(
+                tr.t(locale, "classic-button-no-trump")
+                if action.suit is None
+                else suit_name(action.suit, tr, locale),
+                _press(game, action),
+            )
+            for action in legal
+        ]
+        return button_rows(buttons), "classic-ask-name"
+    if phase is Phase.ANSWER:
+        accepts = {a.card: a for a in _of(legal, ClassicActionKind.ACCEPT_TRUMP) if a.card}
+        decline = [
+            Button(tr.t(locale, "classic-button-decline"), _press(game, action))
+            for action in _of(legal, ClassicActionKind.DECLINE_TRUMP)
+        ]
+        rows = _card_rows(game, content, accepts, only_active=True)
+        return button_rows(*rows, decline), "classic-ask-answer"
+    plays = {a.card: a for a in _of(legal, ClassicActionKind.PLAY) if a.card}
+    before_lead = [
+        Button(tr.t(locale, msg_id), _press(game, action))
+        for kind, msg_id in (
+            (ClassicActionKind.OFFER_TRUMP, "classic-button-offer"),
+            (ClassicActionKind.REDEAL, "classic-button-redeal"),
+        )
+        for action in _of(legal, kind)
+    ]
+    prompt = "classic-ask-play" if plays else "classic-ask-before-lead"
+    return button_rows(*_card_rows(game, content, plays), before_lead), prompt
+
+
+def _praise_buttons(
+    game: Game, legal: Sequence[ClassicAction], tr: Translator, locale: str
+) -> list[Button]:
+    """ "Deal", and "praise" (one per kind when the declarer chooses it)."""
+    praises = _of(legal, ClassicActionKind.PRAISE)
+    buttons = [
+        Button(tr.t(locale, "classic-button-deal"), _press(game, action))
+        for action in _of(legal, ClassicActionKind.DEAL)
+    ]
+    for action in praises:
+        if len(praises) > 1 and action.praise is not None:
+            kind = praise_name(action.praise, tr, locale)
+            label = tr.t(locale, "classic-button-praise-kind", kind=kind)
+        else:
+            label = tr.t(locale, "classic-button-praise")
+        buttons.append(Button(label, _press(game, action)))
+    return buttons
+
+
+def _card_rows(
+    game: Game,
+    content: ClassicHandContent,
+    active: dict[Card, ClassicAction],
+    *,
+    only_active: bool = False,
+) -> list[Row]:
+    """The hand's cards as buttons, four a row: a card of ``active`` does its action;
+    the others (left out with ``only_active``) carry no token: nothing to press."""
+    buttons = []
+    for card in content.cards:
+        action = active.get(card)
+        if action is not None:
+            buttons.append(Button(card_label(card), _press(game, action)))
+        elif not only_active:
+            buttons.append(Button(f"({card_label(card)})"))
+    return [tuple(buttons[i : i + CARDS_PER_ROW]) for i in range(0, len(buttons), CARDS_PER_ROW)]
+
+
+def cut_positions(legal: Sequence[ClassicAction]) -> list[int]:
+    """A few cut positions spread over the legal range, the first and the last
+    included: at most :data:`CUT_CHOICES`.
+
+    >>> cut_positions([ClassicAction.cut(0, at) for at in range(1, 31)])
+    [1, 8, 15, 23, 30]
+    >>> cut_positions([ClassicAction.cut(0, at) for at in range(1, 3)])
+    [1, 2]
+    """
+    ats = sorted(action.at for action in legal if action.at is not None)
+    if len(ats) <= CUT_CHOICES:
+        return ats
+    last = len(ats) - 1
+    return sorted({ats[round(i * last / (CUT_CHOICES - 1))] for i in range(CUT_CHOICES)})
+
+
+def _cut_rows(
+    game: Game,
+    content: ClassicHandContent,
+    legal: Sequence[ClassicAction],
+    tr: Translator,
+    locale: str,
+) -> tuple[Row, ...]:
+    """A few cut positions and "anywhere": a legal position that the game, the
+    dealing and the seat pick (the same every time the hand is drawn)."""
+    cuts = sorted(_of(legal, ClassicActionKind.CUT), key=lambda action: action.at or 0)
+    by_at = {action.at: action for action in cuts}
+    row = [
+        Button(tr.t(locale, "classic-button-cut", count=at), _press(game, by_at[at]))
+        for at in cut_positions(cuts)
+    ]
+    seed = f"{game.id}:{content.number}:{content.attempt}:{cuts[0].seat}:{len(cuts)}"
+    anywhere = cuts[zlib.crc32(seed.encode()) % len(cuts)]
+    label = tr.t(locale, "classic-button-cut-anywhere")
+    return button_rows(row, [Button(label, _press(game, anywhere))])
+
+
+# --- Results --------------------------------------------------------------------------------
+
+
+def _result_lines(
+    result: ClassicDealResult, tr: Translator, locale: str, *, with_points: bool = True
+) -> list[str]:
+    """How a dealing ended and what each team got (``with_points``: the card points
+    and tricks of a dealing played out, which the table shows anyway)."""
+    if result.end is DealEnd.REDEAL:
+        return [tr.t(locale, "classic-result-redeal")]
+    lines = []
+    if result.end is DealEnd.KOCHERGA and result.winner is not None:
+        winners = team_label(result.winner, tr, locale)
+        lines.append(tr.t(locale, "classic-result-kocherga", team=winners))
+    elif result.end is DealEnd.REDEAL_PENALTY and result.winner is not None:
+        dealers = team_label(result.winner.other, tr, locale)
+        lines.append(tr.t(locale, "classic-result-redeal-penalty", team=dealers))
+    elif with_points:
+        a, b = result.points
+        ta, tb = result.tricks
+        lines.append(tr.t(locale, "classic-points", a=a, b=b, ta=ta, tb=tb))
+    if result.eggs:
+        lines.append(tr.t(locale, "classic-result-eggs", count=result.egg_pairs))
+    for team in Team:
+        if result.pairs[team]:
+            label = team_label(team, tr, locale)
+            lines.append(tr.t(locale, "classic-result-pairs", team=label, count=result.pairs[team]))
+    if result.lucy and result.winner is not None:
+        losers = team_label(result.winner.other, tr, locale)
+        lines.append(tr.t(locale, "classic-result-lucy", team=losers))
+    return lines
+
+
+def deal_result(
+    game: Game,
+    number: int,
+    result: ClassicDealResult,
+    pairs: tuple[int, int],
+    tr: Translator,
+    locale: str,
+) -> Screen:
+    """A dealing's end: how it ended (played out, kocherga, a redeal, the third
+    redeal), points and tricks, the pairs each team got, eggs and Люся, then the
+    game's ``pairs`` and the egg pairs waiting. ``number`` is the core's (from 0)."""
+    lines = [tr.t(locale, "classic-result-title", number=number + 1)]
+    lines.extend(_result_lines(result, tr, locale))
+    if not result.redeal or result.end is DealEnd.REDEAL_PENALTY:
+        lines.extend(_pairs_lines(pairs, result.egg_pairs, tr, locale))
+    return text_screen(lines)
+
+
+_TITLE_IDS = {
+    ClassicTitle.GOATS: "result-goats",
+    ClassicTitle.GOATS_WITH_EGGS: "result-goats-eggs",
+    ClassicTitle.GOATS_WITH_TAILS: "classic-goats-tails",
+    ClassicTitle.GOATS_WITH_EGGS_AND_TAILS: "classic-goats-eggs-tails",
+}
+
+
+def _goats_lines(game: Game, result: ClassicGameResult, tr: Translator, locale: str) -> list[str]:
+    goats = team_names(game, result.loser, tr, locale)
+    winners = team_names(game, result.winner, tr, locale)
+    return [
+        tr.t(locale, _TITLE_IDS[result.title], names=goats),
+        tr.t(locale, "result-winners", names=winners),
+    ]
+
+
+def game_result(game: Game, result: ClassicGameResult, tr: Translator, locale: str) -> Screen:
+    """A game's end: the goats and their title (with eggs, with tails), the winners,
+    the pairs; a rematch button."""
+    a, b = result.pairs
+    lines = [
+        tr.t(locale, "classic-game-over", deals=result.deals),
+        *_goats_lines(game, result, tr, locale),
+        tr.t(locale, "classic-pairs", a=a, b=b, limit=PAIR_LIMIT),
+    ]
+    rematch = Button(tr.t(locale, "result-rematch"), game_token(game, Verb.REMATCH))
+    return text_screen(lines, button_rows([rematch]))
+
+
+# --- The play log: one line per public event --------------------------------------------------
+
+
+def event_line(
+    game: Game, event: object, tr: Translator, locale: str, *, viewer: int | None = None
+) -> str | None:
+    """A one-line account of a public classic event (events carry no hidden card),
+    or None for one that needs no line of its own."""
+    seat: int | None = getattr(event, "seat", None)
+    name = "" if seat is None else seat_name(game, seat, tr, locale)
+    if isinstance(event, DealingStarted):
+        dealer = seat_name(game, event.dealer, tr, locale)
+        msg_id = "classic-log-dealing-you" if viewer == event.dealer else "classic-log-dealing"
+        return tr.t(locale, msg_id, number=event.number + 1, attempt=event.attempt + 1, name=dealer)
+    if isinstance(event, DealChosen):
+        return about(tr, locale, "classic-log-deal", seat, viewer, name=name)
+    if isinstance(event, Praised):
+        kind = praise_name(event.kind, tr, locale)
+        return about(tr, locale, "classic-log-praise", seat, viewer, name=name, kind=kind)
+    if isinstance(event, DeckCut):
+        return about(tr, locale, "classic-log-cut", seat, viewer, name=name, count=event.at)
+    if isinstance(event, CardLaid):
+        card = CARD_BACK if event.card is None else card_label(event.card)
+        return about(tr, locale, "classic-log-lay", seat, viewer, name=name, card=card)
+    if isinstance(event, TrumpNamed):
+        suit = (
+            tr.t(locale, "classic-button-no-trump")
+            if event.suit is None
+            else suit_name(event.suit, tr, locale)
+        )
+        return about(tr, locale, "classic-log-name", seat, viewer, name=name, suit=suit)
+    if isinstance(event, TrumpOffered):
+        return about(tr, locale, "classic-log-offer", seat, viewer, name=name)
+    if isinstance(event, TrumpAccepted | TrumpDeclined):
+        msg_id = "classic-log-accept" if isinstance(event, TrumpAccepted) else "classic-log-decline"
+        return about(tr, locale, msg_id, seat, viewer, name=name)
+    if isinstance(event, RedealAsked):
+        cards = cards_label(event.hand)
+        return about(tr, locale, "classic-log-redeal", seat, viewer, name=name, cards=cards)
+    if isinstance(event, CardPlayed):
+        card = card_label(event.card)
+        return about(tr, locale, "classic-log-play", seat, viewer, name=name, card=card)
+    if isinstance(event, TrickTaken | LaidTrickTaken):
+        return about(tr, locale, "classic-log-trick", seat, viewer, name=name)
+    if isinstance(event, KochergaCaught):
+        return about(tr, locale, "classic-log-kocherga", seat, viewer, name=name)
+    return None
+
+
+# --- PLAY arguments ---------------------------------------------------------------------------
+
+_LETTERS = {
+    ClassicActionKind.PLAY: "p",
+    ClassicActionKind.LAY: "y",
+    ClassicActionKind.ACCEPT_TRUMP: "a",
+    ClassicActionKind.CUT: "c",
+    ClassicActionKind.NAME_TRUMP: "n",
+    ClassicActionKind.PRAISE: "h",
+    ClassicActionKind.DEAL: "s",
+    ClassicActionKind.OFFER_TRUMP: "o",
+    ClassicActionKind.DECLINE_TRUMP: "x",
+    ClassicActionKind.REDEAL: "r",
+}
+_KINDS = {letter: kind for kind, letter in _LETTERS.items()}
+_CARD_KINDS = (ClassicActionKind.PLAY, ClassicActionKind.LAY, ClassicActionKind.ACCEPT_TRUMP)
+_CARDS = {card.code: card for card in CARDS}
+_SUITS = {suit.letter: suit for suit in Suit}
+_PRAISES = {kind.value[0]: kind for kind in PRAISE_KINDS}
+#: The longest argument: a card kind's letter and a card's code.
+MAX_ARG = 3
+
+
+def action_arg(action: ClassicAction) -> str:
+    """The PLAY argument of a classic action (the seat is implied by who presses);
+    raise :class:`CodecError` for one that no rule allows in any form (a cut outside
+    1..31, a praise of the kind ``choose``, a card outside the 32-card deck)."""
+    letter = _LETTERS[action.kind]
+    if action.kind in _CARD_KINDS:
+        if action.card is None or action.card.code not in _CARDS:
+            raise CodecError(f"{action.kind.value} needs a card of the 32-card deck")
+        return letter + action.card.code
+    if action.kind is ClassicActionKind.CUT:
+        if action.at is None or not 1 <= action.at < DECK_SIZE:
+            raise CodecError("a cut is 1 to 31 cards")
+        return f"{letter}{action.at}"
+    if action.kind is ClassicActionKind.NAME_TRUMP:
+        return letter + ("0" if action.suit is None else action.suit.letter)
+    if action.kind is ClassicActionKind.PRAISE:
+        if action.praise is Praise.CHOOSE:
+            raise CodecError("a praise is simple, pants or mirror")
+        return letter + ("" if action.praise is None else action.praise.value[0])
+    return letter
+
+
+def parse_action_arg(seat: int, arg: str) -> ClassicAction:
+    """The classic action a PLAY argument names for ``seat``; raise
+    :class:`CodecError` for anything :func:`action_arg` does not write."""
+    if not isinstance(arg, str) or not 1 <= len(arg) <= MAX_ARG:
+        raise CodecError("not a classic action")
+    kind, rest = _KINDS.get(arg[0]), arg[1:]
+    action: ClassicAction | None = None
+    if kind in _CARD_KINDS:
+        card = _CARDS.get(rest)
+        if card is not None:
+            action = ClassicAction(seat, kind, card=card)
+    elif kind is ClassicActionKind.CUT:
+        if rest.isdigit() and rest[0] != "0" and int(rest) < DECK_SIZE:
+            action = ClassicAction.cut(seat, int(rest))
+    elif kind is ClassicActionKind.NAME_TRUMP:
+        if rest == "0" or rest in _SUITS:
+            action = ClassicAction.name_trump(seat, _SUITS.get(rest))
+    elif kind is ClassicActionKind.PRAISE:
+        if not rest or rest in _PRAISES:
+            action = ClassicAction.praise_with(seat, _PRAISES.get(rest))
+    elif kind is not None and not rest:
+        action = ClassicAction(seat, kind)
+    if action is None:
+        raise CodecError(f"not a classic action: {arg!r}")
+    return action
+
+
+# --- The presenter ------------------------------------------------------------------------------
+
+
+class ClassicPresenter:
+    """The classic game's :class:`~bot.presenters.rule.RulePresenter`."""
+
+    rule_set = RULE_SET
+
+    def table(
+        self,
+        game: Game,
+        tr: Translator,
+        locale: str,
+        now: float,
+        *,
+        with_hand_button: bool = False,
+        viewer: int | None = None,
+    ) -> Screen:
+        return table(game, tr, locale, now, with_hand_button=with_hand_button, viewer=viewer)
+
+    def hand(self, game: Game, seat: int, selection: int, tr: Translator, locale: str) -> Screen:
+        return hand(game, seat, selection, tr, locale)
+
+    def hand_content(self, game: Game, seat: int) -> ClassicHandContent:
+        return hand_content(game, seat)
+
+    def deal_result(self, game: Game, number: int, tr: Translator, locale: str) -> Screen | None:
+        play = classic_game(game)
+        if play is None:
+            return None
+        dealings = [d for d in play.dealings if d.number == number and d.result is not None]
+        if not dealings or dealings[-1].result is None:
+            return None
+        return deal_result(game, number, dealings[-1].result, play.pairs, tr, locale)
+
+    def game_result(self, game: Game, tr: Translator, locale: str) -> Screen | None:
+        play = classic_game(game)
+        if play is None or play.result is None:
+            return None
+        return game_result(game, play.result, tr, locale)
+
+    def event_line(
+        self, game: Game, event: object, tr: Translator, locale: str, *, viewer: int | None = None
+    ) -> str | None:
+        return event_line(game, event, tr, locale, viewer=viewer)
+
+    def option_lines(self, game: Game, tr: Translator, locale: str) -> list[str]:
+        return [options_line(classic_options(game), tr, locale)]
+
+    def action_arg(self, action: ClassicAction) -> str:
+        return action_arg(action)
+
+    def parse_action_arg(self, seat: int, arg: str) -> ClassicAction:
+        return parse_action_arg(seat, arg)
+
+
+#: The classic game's presenter, as :func:`bot.presenters.rule.rule_presenter` finds it.
+PRESENTER = ClassicPresenter()
+
+if TYPE_CHECKING:  # mypy checks here that it keeps the protocol
+    from bot.presenters.rule import RulePresenter
+
+    _presenter: RulePresenter = PRESENTER
