@@ -44,7 +44,7 @@ names a classic action; only the canonical form is read back.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -420,7 +420,6 @@ class ClassicHandContent:
     declarer: int | None = None
     praise: Praise | None = None
     phase: Phase | None = None
-    turn: int | None = None
     cards: tuple[Card, ...] = ()
     pair: tuple[Card, ...] = ()
     laid: Card | None = None
@@ -452,7 +451,6 @@ def hand_content(game: Game, seat: int) -> ClassicHandContent:
         declarer=table_view.declarer,
         praise=table_view.praise,
         phase=table_view.phase,
-        turn=table_view.turn,
         cards=tuple(hand_order(view.hand, play.options, _trump(table_view))),
         pair=view.pair,
         laid=view.laid,
@@ -493,7 +491,7 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
     rows, prompt = _buttons(game, content, tr, locale)
     if prompt:
         lines.append(tr.t(locale, prompt))
-    elif content.turn is not None and content.phase is not None:
+    else:
         lines.append(tr.t(locale, "hand-wait"))
     return text_screen(lines, rows)
 
@@ -567,7 +565,11 @@ def _buttons(
             Button(tr.t(locale, "classic-button-decline"), _press(game, action))
             for action in _of(legal, ClassicActionKind.DECLINE_TRUMP)
         ]
-        rows = _card_rows(game, content, accepts, only_active=True)
+
+        def give(card: Card) -> str:
+            return tr.t(locale, "classic-button-give", card=card_label(card))
+
+        rows = _card_rows(game, content, accepts, only_active=True, label=give)
         return button_rows(*rows, decline), "classic-ask-answer"
     plays = {a.card: a for a in _of(legal, ClassicActionKind.PLAY) if a.card}
     before_lead = [
@@ -607,14 +609,16 @@ def _card_rows(
     active: dict[Card, ClassicAction],
     *,
     only_active: bool = False,
+    label: Callable[[Card], str] = card_label,
 ) -> list[Row]:
-    """The hand's cards as buttons, four a row: a card of ``active`` does its action;
-    the others (left out with ``only_active``) carry no token: nothing to press."""
+    """The hand's cards as buttons, four a row: a card of ``active`` does its action
+    (its button says ``label(card)``); the others (left out with ``only_active``)
+    carry no token: nothing to press."""
     buttons = []
     for card in content.cards:
         action = active.get(card)
         if action is not None:
-            buttons.append(Button(card_label(card), _press(game, action)))
+            buttons.append(Button(label(card), _press(game, action)))
         elif not only_active:
             buttons.append(Button(f"({card_label(card)})"))
     return [tuple(buttons[i : i + CARDS_PER_ROW]) for i in range(0, len(buttons), CARDS_PER_ROW)]
@@ -643,16 +647,20 @@ def _cut_rows(
     tr: Translator,
     locale: str,
 ) -> tuple[Row, ...]:
-    """A few cut positions and "anywhere": a legal position that the game, the
-    dealing and the seat pick (the same every time the hand is drawn)."""
+    """A few cut positions and "anywhere": another legal position, which the game,
+    the dealing and the seat pick (the same every time the hand is drawn)."""
     cuts = sorted(_of(legal, ClassicActionKind.CUT), key=lambda action: action.at or 0)
     by_at = {action.at: action for action in cuts}
+    positions = cut_positions(cuts)
     row = [
         Button(tr.t(locale, "classic-button-cut", count=at), _press(game, by_at[at]))
-        for at in cut_positions(cuts)
+        for at in positions
     ]
+    others = [action for action in cuts if action.at not in positions]
+    if not others:
+        return button_rows(row)
     seed = f"{game.id}:{content.number}:{content.attempt}:{cuts[0].seat}:{len(cuts)}"
-    anywhere = cuts[zlib.crc32(seed.encode()) % len(cuts)]
+    anywhere = others[zlib.crc32(seed.encode()) % len(others)]
     label = tr.t(locale, "classic-button-cut-anywhere")
     return button_rows(row, [Button(label, _press(game, anywhere))])
 

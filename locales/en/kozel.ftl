@@ -471,16 +471,16 @@ classic-title = 🐐 { $rules } · deal { $number }{ $attempt ->
 }
 classic-dealer = { $name } deals
 classic-dealer-you = You deal
-classic-trump = Trump: { $suit }; queens, jacks{ $kocherga ->
-    [yes] {" "}and the kocherga 7♣ are
-   *[other] {" "}are
+classic-trump = Trump: { $suit }; { $kocherga ->
+    [yes] queens, jacks and the kocherga are
+   *[other] queens and jacks are
 } always trumps
 classic-trump-none = No trump suit: only queens and jacks{ $kocherga ->
-    [yes] {" "}and the kocherga 7♣
+    [yes] {" "}and the kocherga
    *[other] {""}
 } are trumps
 classic-trump-unset = Trump suit not set yet; queens and jacks{ $kocherga ->
-    [yes] {" "}and the kocherga 7♣
+    [yes] {" "}and the kocherga
    *[other] {""}
 } are always trumps
 classic-praise-simple = simple
@@ -520,7 +520,7 @@ classic-wait-answer = ⏳ { $name } answers the offer of the last trump
 classic-wait-answer-you = ⏳ Your answer to the offer of the last trump
 classic-hand-not-dealt = The cards are not dealt yet.
 classic-hand-pair = Your last pair: { $cards }
-classic-hand-laid = Your laid card (face down): { $card }
+classic-hand-laid = Your card on the table: { $card }
 classic-hand-exchange = You gave { $given } and got { $got }
 classic-ask-praise = 👉 Your decision: say “deal”, or praise and be the declarer.
 classic-ask-lay = 👉 Lay one card of your last pair on the table; you keep the other.
@@ -537,6 +537,7 @@ classic-button-cut =
     ✂ { $count }
 classic-button-cut-anywhere = ✂ Anywhere
 classic-button-no-trump = No trump
+classic-button-give = Give { $card }
 classic-button-decline = No, thanks
 classic-button-offer = 🎁 Give my last trump
 classic-button-redeal = 🔄 Ask for a redeal

@@ -504,16 +504,16 @@ classic-title = 🐐 { $rules } · кон { $number }{ $attempt ->
 }
 classic-dealer = Сдаёт { $name }
 classic-dealer-you = Сдаёте вы
-classic-trump = Козырь: { $suit }; дамы, валеты{ $kocherga ->
-    [yes] {" "}и кочерга 7♣
-   *[other] {""}
+classic-trump = Козырь: { $suit }; { $kocherga ->
+    [yes] дамы, валеты и кочерга
+   *[other] дамы и валеты
 } — всегда козыри
 classic-trump-none = Бескозырка: козыри — только дамы и валеты{ $kocherga ->
-    [yes] {" "}и кочерга 7♣
+    [yes] {" "}и кочерга
    *[other] {""}
 }
 classic-trump-unset = Козырная масть ещё не назначена; дамы и валеты{ $kocherga ->
-    [yes] {" "}и кочерга 7♣
+    [yes] {" "}и кочерга
    *[other] {""}
 } — всегда козыри
 classic-praise-simple = простая
@@ -555,7 +555,7 @@ classic-wait-answer = ⏳ { $name } отвечает на предложение
 classic-wait-answer-you = ⏳ Ваш ответ на предложение последнего козыря
 classic-hand-not-dealt = Карты ещё не розданы.
 classic-hand-pair = Ваша последняя пара: { $cards }
-classic-hand-laid = Ваша карта на столе (рубашкой вверх): { $card }
+classic-hand-laid = Ваша карта на столе: { $card }
 classic-hand-exchange = Вы отдали { $given } и получили { $got }
 classic-ask-praise = 👉 Ваше решение: скажите «сдавай» или хвалитесь и играйте за хвалящегося.
 classic-ask-lay = 👉 Положите на стол одну карту последней пары; другая останется у вас.
@@ -572,6 +572,7 @@ classic-button-cut =
     ✂ { $count }
 classic-button-cut-anywhere = ✂ Где угодно
 classic-button-no-trump = Бескозырка
+classic-button-give = Отдать { $card }
 classic-button-decline = Не надо
 classic-button-offer = 🎁 Отдать последний козырь
 classic-button-redeal = 🔄 Пересдача
