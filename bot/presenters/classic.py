@@ -379,7 +379,7 @@ def table(
     if playing:
         lines.append(_decision_line(game, view, names, tr, locale, now, viewer))
     elif view.result is not None:
-        lines.extend(_result_lines(view.result, tr, locale, with_points=False))
+        lines.extend(_result_lines(view.number, view.result, tr, locale, with_points=False))
         if play.result is not None:
             lines.append("")
             lines.extend(_goats_lines(game, play.result, tr, locale))
@@ -669,12 +669,18 @@ def _cut_rows(
 
 
 def _result_lines(
-    result: ClassicDealResult, tr: Translator, locale: str, *, with_points: bool = True
+    number: int,
+    result: ClassicDealResult,
+    tr: Translator,
+    locale: str,
+    *,
+    with_points: bool = True,
 ) -> list[str]:
-    """How a dealing ended and what each team got (``with_points``: the card points
-    and tricks of a dealing played out, which the table shows anyway)."""
+    """How a dealing of deal ``number`` (from 0) ended and what each team got
+    (``with_points``: the card points and tricks of a dealing played out, which the
+    table shows anyway)."""
     if result.end is DealEnd.REDEAL:
-        return [tr.t(locale, "classic-result-redeal")]
+        return [tr.t(locale, "classic-result-redeal", number=number + 1)]
     lines = []
     if result.end is DealEnd.KOCHERGA and result.winner is not None:
         winners = team_label(result.winner, tr, locale)
@@ -709,10 +715,11 @@ def deal_result(
     """A dealing's end: how it ended (played out, kocherga, a redeal, the third
     redeal), points and tricks, the pairs each team got, eggs and Люся, then the
     game's ``pairs`` and the egg pairs waiting. ``number`` is the core's (from 0)."""
+    if result.end is DealEnd.REDEAL:  # the deal goes on: a new dealing
+        return text_screen(_result_lines(number, result, tr, locale))
     lines = [tr.t(locale, "classic-result-title", number=number + 1)]
-    lines.extend(_result_lines(result, tr, locale))
-    if not result.redeal or result.end is DealEnd.REDEAL_PENALTY:
-        lines.extend(_pairs_lines(pairs, result.egg_pairs, tr, locale))
+    lines.extend(_result_lines(number, result, tr, locale))
+    lines.extend(_pairs_lines(pairs, result.egg_pairs, tr, locale))
     return text_screen(lines)
 
 

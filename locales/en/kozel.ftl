@@ -475,13 +475,13 @@ classic-trump = Trump: { $suit }; { $kocherga ->
     [yes] queens, jacks and the kocherga are
    *[other] queens and jacks are
 } always trumps
-classic-trump-none = No trump suit: only queens and jacks{ $kocherga ->
-    [yes] {" "}and the kocherga
-   *[other] {""}
+classic-trump-none = No trump suit: only { $kocherga ->
+    [yes] queens, jacks and the kocherga
+   *[other] queens and jacks
 } are trumps
-classic-trump-unset = Trump suit not set yet; queens and jacks{ $kocherga ->
-    [yes] {" "}and the kocherga
-   *[other] {""}
+classic-trump-unset = Trump suit not set yet; { $kocherga ->
+    [yes] queens, jacks and the kocherga
+   *[other] queens and jacks
 } are always trumps
 classic-praise-simple = simple
 classic-praise-pants = pants
@@ -542,7 +542,7 @@ classic-button-decline = No, thanks
 classic-button-offer = 🎁 Give my last trump
 classic-button-redeal = 🔄 Ask for a redeal
 classic-result-title = 🃏 Deal { $number } is over
-classic-result-redeal = 🔄 Redeal: the same dealer deals again, nobody scores.
+classic-result-redeal = 🔄 Deal { $number }: a redeal. The same dealer deals again, nobody scores.
 classic-result-kocherga = 🪝 The kocherga caught the queen of clubs! { $team } wins the deal.
 classic-result-redeal-penalty = 🔄 A third redeal request: { $team } dealt and loses the deal.
 classic-result-eggs =

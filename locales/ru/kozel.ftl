@@ -508,13 +508,13 @@ classic-trump = Козырь: { $suit }; { $kocherga ->
     [yes] дамы, валеты и кочерга
    *[other] дамы и валеты
 } — всегда козыри
-classic-trump-none = Бескозырка: козыри — только дамы и валеты{ $kocherga ->
-    [yes] {" "}и кочерга
-   *[other] {""}
+classic-trump-none = Бескозырка: козыри — только { $kocherga ->
+    [yes] дамы, валеты и кочерга
+   *[other] дамы и валеты
 }
-classic-trump-unset = Козырная масть ещё не назначена; дамы и валеты{ $kocherga ->
-    [yes] {" "}и кочерга
-   *[other] {""}
+classic-trump-unset = Козырная масть ещё не назначена; { $kocherga ->
+    [yes] дамы, валеты и кочерга
+   *[other] дамы и валеты
 } — всегда козыри
 classic-praise-simple = простая
 classic-praise-pants = штаны
@@ -577,7 +577,7 @@ classic-button-decline = Не надо
 classic-button-offer = 🎁 Отдать последний козырь
 classic-button-redeal = 🔄 Пересдача
 classic-result-title = 🃏 Кон { $number } окончен
-classic-result-redeal = 🔄 Пересдача: тот же игрок сдаёт заново, очков никто не получает.
+classic-result-redeal = 🔄 Кон { $number }: пересдача. Тот же игрок сдаёт заново, очков никто не получает.
 classic-result-kocherga = 🪝 Кочерга поймала даму треф! { $team } выигрывает кон.
 classic-result-redeal-penalty = 🔄 Третья просьба о пересдаче: { $team } сдавала и проигрывает кон.
 classic-result-eggs =

@@ -143,6 +143,7 @@ def random_states(seed: int, steps: int) -> Iterator[tuple[ClassicGame, list[Any
     events: list[Any] = []
     for _ in range(steps):
         if play.is_over:
+            yield play, events
             return
         current = play.current
         if current is None or current.is_over:
@@ -318,9 +319,9 @@ def test_a_redeal_request_shows_the_askers_hand(tr: Translator) -> None:
     table = cp.table(game, tr, "en", now=0.0).text
     shown = " ".join(card_label(Card.parse(code)) for code in LOW_HAND.split())
     assert "asks for a redeal" in table and shown in table
-    assert "Redeal: the same dealer deals again" in table
+    assert "a redeal. The same dealer deals again" in table
     screen = cp.PRESENTER.deal_result(game, 0, tr, "en")
-    assert screen is not None and "Redeal" in screen.text
+    assert screen is not None and "a redeal" in screen.text
 
 
 def test_inactive_cards_cannot_be_pressed(tr: Translator) -> None:
@@ -438,3 +439,18 @@ def _event_cards(event: object) -> set[str]:
     cards = getattr(event, "cards", None) or getattr(event, "hand", None) or ()
     card = getattr(event, "card", None)
     return {card_label(c) for c in (*cards, *([card] if card else []))}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_whole_random_game_ends_with_its_goats(tr: Translator, seed: int) -> None:
+    states = [play for play, _ in random_states(seed, 5000)]
+    last = states[-1]
+    assert last.result is not None
+    game = table_of(last, GameStatus.FINISHED)
+    result = cp.PRESENTER.game_result(game, tr, "ru")
+    assert result is not None and "🐐" in result.text
+    table = cp.table(game, tr, "ru", now=0.0)
+    assert "🐐" in table.text.split("\n", 1)[1] and table.rows == ()
+    check_screens(game, last, tr, "en")
+    for seat in range(4):
+        assert "Раздача окончена" in cp.hand(game, seat, 0, tr, "ru").text
