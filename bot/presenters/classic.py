@@ -257,10 +257,15 @@ def _public_lines(
         if table.last_trick:
             plays = _plays(table.last_trick, names, tr, locale, viewer)
             lines.append(tr.t(locale, "classic-last-trick", plays=plays))
-    a, b = table.points
-    ta, tb = table.tricks
-    lines.append(tr.t(locale, "classic-points", a=a, b=b, ta=ta, tb=tb))
+    lines.append(_points_line(table.points, table.tricks, tr, locale))
     return lines
+
+
+def _points_line(
+    points: tuple[int, int], tricks: tuple[int, int], tr: Translator, locale: str
+) -> str:
+    (a, b), (ta, tb) = points, tricks
+    return tr.t(locale, "classic-points", a=a, b=b, ta=ta, tb=tb)
 
 
 _DECISION_IDS = {
@@ -409,8 +414,8 @@ class ClassicHandContent:
     """Everything a seat's hand shows but the game version its buttons carry: the
     hand is re-drawn when this changes, and only then. A waiting seat's hand shows
     what is his (the trump, the declarer, his cards, his pair, laid card and
-    exchange); a seat with a decision, and every seat once the dealing is over, also
-    sees the public table (``table``) and the pairs."""
+    exchange, the game's pairs); a seat with a decision, and every seat once the
+    dealing is over, also sees the public table (``table``)."""
 
     number: int | None  # the deal's number; None before the first deal
     attempt: int = 0
@@ -428,6 +433,7 @@ class ClassicHandContent:
     over: bool = False
     #: What the seat sees of the table while it has a decision or once it is over.
     table: ClassicTableView | None = None
+    #: The game's pairs and egg pairs waiting (they change between deals only).
     pairs: tuple[int, int] = (0, 0)
     egg_pairs: int = 0
 
@@ -458,8 +464,8 @@ def hand_content(game: Game, seat: int) -> ClassicHandContent:
         legal=view.legal,
         over=over,
         table=table_view if deciding else None,
-        pairs=play.pairs if deciding else (0, 0),
-        egg_pairs=play.egg_pairs if deciding else 0,
+        pairs=play.pairs,
+        egg_pairs=play.egg_pairs,
     )
 
 
@@ -482,8 +488,8 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
     if table_view is not None:
         lines.insert(0, _title(table_view, tr, locale))
         lines.extend(_public_lines(table_view, names, tr, locale, seat))
-        lines.extend(_pairs_lines(content.pairs, content.egg_pairs, tr, locale))
-        lines.append("")
+    lines.extend(_pairs_lines(content.pairs, content.egg_pairs, tr, locale))
+    lines.append("")
     lines.extend(_private_lines(content, tr, locale))
     if content.over or game.status is not GameStatus.PLAYING:
         lines.append(tr.t(locale, "hand-deal-over"))
@@ -689,9 +695,7 @@ def _result_lines(
         dealers = team_label(result.winner.other, tr, locale)
         lines.append(tr.t(locale, "classic-result-redeal-penalty", team=dealers))
     elif with_points:
-        a, b = result.points
-        ta, tb = result.tricks
-        lines.append(tr.t(locale, "classic-points", a=a, b=b, ta=ta, tb=tb))
+        lines.append(_points_line(result.points, result.tricks, tr, locale))
     if result.eggs:
         lines.append(tr.t(locale, "classic-result-eggs", count=result.egg_pairs))
     for team in Team:
