@@ -53,7 +53,7 @@ def make_game(rng: random.Random, game_id: int) -> Game:
         Seat(SeatKind.HUMAN, f"Player {game_id}", human),
         *(Seat(SeatKind.COMPUTER, f"bot-name-{n}") for n in names),
     ]
-    series = game.series
+    series = game.play.series
     for _ in range(rng.choice((0, 0, 1, 2, 3))):  # some whole deals first
         series.deal(rng)
         deal = series.current
@@ -76,7 +76,7 @@ def make_game(rng: random.Random, game_id: int) -> Game:
 
 def selection(game: Game, rng: random.Random) -> int:
     """The selection of the cards of one of the human's legal actions (0 if none)."""
-    deal = game.series.current
+    deal = game.play.series.current
     if deal is None or deal.result is not None:
         return 0
     choices = [a for a in deal.legal_actions(HUMAN) if a.cards]

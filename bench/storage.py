@@ -42,8 +42,10 @@ from bot.memory import MemoryStorage
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, SeatKind, UserRef
 from bot.ports import LoggedAction, Storage
 from bot.rows import game_to_row
-from core.yard.events import DealResult, DealScored, SeriesFinished, SeriesResult
+from core.ruleset import DealOutcome, GameOutcome
+from core.yard.events import DealScored, SeriesFinished
 from core.yard.record import action_to_json
+from core.yard.ruleset import deal_outcome, game_outcome
 
 PLATFORM = Platform.TELEGRAM
 
@@ -63,7 +65,7 @@ def new_game(index: int) -> Game:
 async def play(storage: Storage, game: Game, rng: random.Random, moves: int) -> int:
     """Play up to ``moves`` random legal moves of ``game``'s series, saving after
     each; return the number of saves."""
-    series = game.series
+    series = game.play.series
     saves = 0
     while saves < moves and not series.is_over:
         current = series.current
@@ -71,13 +73,13 @@ async def play(storage: Storage, game: Game, rng: random.Random, moves: int) -> 
             series.deal(rng)
         action = rng.choice(series.legal_actions())
         events = series.apply(action)
-        deals: list[tuple[int, DealResult]] = []
-        result: SeriesResult | None = None
+        deals: list[DealOutcome] = []
+        result: GameOutcome | None = None
         for event in events:
             if isinstance(event, DealScored):
-                deals.append((event.number, event.result))
+                deals.append(deal_outcome(event.number, event.result))
             elif isinstance(event, SeriesFinished):
-                result = event.result
+                result = game_outcome(event.result)
                 game.status = GameStatus.FINISHED
         game.version += 1
         game.updated_at = float(game.version)

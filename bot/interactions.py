@@ -592,10 +592,10 @@ class Interactions:
     def urgent_seats(self, game: Game, change: Change) -> frozenset[int]:
         """The seats whose hand must not wait behind other messages: the one that
         acted (the presser is looking at it) and the one to act now."""
-        deal = game.series.current
+        turn = game.play.turn
         seats = {change.seat} if change.seat is not None else set()
-        if deal is not None and deal.turn is not None:
-            seats.add(deal.turn)
+        if turn is not None:
+            seats.add(turn)
         return frozenset(seats)
 
     def current_version(self, game: Game, seat: int, version: int) -> int:

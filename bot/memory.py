@@ -46,9 +46,8 @@ from bot.rows import (
     user_from_row,
     user_to_row,
 )
+from core.ruleset import EGGS_TITLES, DealOutcome, GameOutcome, Snapshots
 from core.seats import team_of
-from core.yard.events import DealResult, SeriesResult, Title
-from core.yard.record import SnapshotCache
 
 _Key = tuple[str, str]
 log = logging.getLogger(__name__)
@@ -72,7 +71,7 @@ class MemoryStorage:
         self._set_aside: dict[int, str] = {}
         self._secrets: dict[str, bytes] = {}
         #: Every save snapshots the game's series: this keeps the deals' text.
-        self._snapshots = SnapshotCache()
+        self._snapshots = Snapshots()
 
     # --- Users and chats -------------------------------------------------------------
 
@@ -110,8 +109,8 @@ class MemoryStorage:
         game: Game,
         actions: Sequence[LoggedAction] = (),
         *,
-        deals: Sequence[tuple[int, DealResult]] = (),
-        series: SeriesResult | None = None,
+        deals: Sequence[DealOutcome] = (),
+        series: GameOutcome | None = None,
         owed: Sequence[Owed] = (),
         base: int | None = None,
     ) -> None:
@@ -135,12 +134,12 @@ class MemoryStorage:
         self._games[game.id] = game_row
         for row in new:
             log[row["version"]] = row
-        for number, result in deals:
+        for outcome in deals:
             self._deals.setdefault(game.id, {}).setdefault(
-                number, deal_row(game.id, number, result, game.updated_at)
+                outcome.number, deal_row(game, outcome, game.updated_at)
             )
         if series is not None:
-            self._series.setdefault(game.id, series_row(game.id, series, game.updated_at))
+            self._series.setdefault(game.id, series_row(game, series, game.updated_at))
         for owed_row in owed_rows:
             key = (owed_row["game_id"], owed_row["version"], owed_row["idx"])
             self._owed.setdefault(key, owed_row)
@@ -207,30 +206,31 @@ class MemoryStorage:
 
     # --- Results ------------------------------------------------------------------------
 
-    async def record_deal(self, game: Game, number: int, result: DealResult, at: float) -> None:
+    async def record_deal(self, game: Game, outcome: DealOutcome, at: float) -> None:
         """Keep a deal's result once; a repeated call with the same number changes
         nothing."""
         if game.id not in self._games:
             raise NoSuchGame(game.id)
-        self._deals.setdefault(game.id, {}).setdefault(
-            number, deal_row(game.id, number, result, at)
-        )
+        self._deals.setdefault(game.id, {}).setdefault(outcome.number, deal_row(game, outcome, at))
 
-    async def record_series(self, game: Game, result: SeriesResult, at: float) -> None:
+    async def record_series(self, game: Game, outcome: GameOutcome, at: float) -> None:
         """Keep a series' result once; a repeated call changes nothing."""
         if game.id not in self._games:
             raise NoSuchGame(game.id)
-        self._series.setdefault(game.id, series_row(game.id, result, at))
+        self._series.setdefault(game.id, series_row(game, outcome, at))
 
     # --- Statistics -----------------------------------------------------------------------
 
     def _counted_seats(
-        self, platform: Platform, chat: ChatRef | None = None
+        self, platform: Platform, chat: ChatRef | None = None, rule_set: str | None = None
     ) -> Iterator[tuple[ParticipantRow, GameRow]]:
-        """Human seats of a platform's counted games (of one chat if given)."""
+        """Human seats of a platform's counted games (of one chat, of one rule set if
+        given)."""
         for game_id, seats in self._participants.items():
             game = self._games[game_id]
             if game["status"] not in COUNTED_STATUSES or game["platform"] != platform.value:
+                continue
+            if rule_set is not None and game["rule_set"] != rule_set:
                 continue
             if chat is not None and (
                 game["platform"] != chat.platform.value or game["chat_id"] != chat.id
@@ -259,13 +259,13 @@ class MemoryStorage:
                     name = seat["name"]
         return name
 
-    async def user_stats(self, user: UserRef) -> UserStats | None:
-        """The user's totals over the human seats he took in playing or finished games;
-        None if he never took one."""
+    async def user_stats(self, user: UserRef, rule_set: str | None = None) -> UserStats | None:
+        """The user's totals over the human seats he took in playing or finished games
+        (of ``rule_set`` if given); None if he never took one."""
         found = False
         series_played = series_won = goat = goat_with_eggs = 0
         deals_played = deals_won = deals_lost = deals_eggs = points = 0
-        for seat, game in self._counted_seats(user.platform):
+        for seat, game in self._counted_seats(user.platform, rule_set=rule_set):
             if seat["user_id"] != user.id:
                 continue
             found = True
@@ -275,7 +275,7 @@ class MemoryStorage:
                 series_played += 1
                 if series["loser"] == team:
                     goat += 1
-                    goat_with_eggs += series["title"] == Title.GOATS_WITH_EGGS.value
+                    goat_with_eggs += series["title"] in EGGS_TITLES
                 else:
                     series_won += 1
             for deal in self._deals.get(game["id"], {}).values():
@@ -301,12 +301,18 @@ class MemoryStorage:
         )
 
     async def leaderboard(
-        self, platform: Platform, chat: ChatRef | None, limit: int = 10, min_series: int = 1
+        self,
+        platform: Platform,
+        chat: ChatRef | None,
+        limit: int = 10,
+        min_series: int = 1,
+        rule_set: str | None = None,
     ) -> list[LeaderboardRow]:
         """Players by series won, then win rate, then name; only those with
-        ``min_series`` or more series; ``chat`` None means the whole platform."""
+        ``min_series`` or more series; ``chat`` None means the whole platform;
+        ``rule_set`` None: every rule set's games."""
         totals: dict[str, list[int]] = {}
-        for seat, game in self._counted_seats(platform, chat):
+        for seat, game in self._counted_seats(platform, chat, rule_set):
             series = self._series.get(game["id"])
             user_id = seat["user_id"]
             if series is None or user_id is None:

@@ -1,18 +1,19 @@
 """The application's records: users, chats, tables (games) and their seats.
 
-A *game* is one table in one chat: it starts as a lobby, plays a series of deals
-(the core's :class:`~core.yard.series.Series`) and ends finished or cancelled. Only one
-open game per chat. The game's ``version`` grows with every accepted change; every
-button carries it, so a stale or repeated press is refused.
+A *game* is one table in one chat: it starts as a lobby, plays a game of its rule
+set (the core's contract, :class:`core.ruleset.Game`: for the yard game a series of
+deals) and ends finished or cancelled. Only one open game per chat. The game's
+``version`` grows with every accepted change; every button carries it, so a stale or
+repeated press is refused.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Any
 
-from core.ai import DEFAULT_LEVEL
-from core.yard.series import Series
+from core.ruleset import DEFAULT_LEVEL, AnyGame, RuleOptions, get_rule_set
 
 
 class Platform(StrEnum):
@@ -98,7 +99,9 @@ TURN_TIMEOUTS = (0, 30, 60, 120, 300)
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
-    """A table's settings, chosen in the lobby."""
+    """A table's settings, chosen in the lobby: its rule set (an id of
+    :func:`core.ruleset.get_rule_set`) and that rule set's options (the JSON object
+    of :meth:`core.ruleset.RuleSet.options`; ``{}``: every default)."""
 
     rule_set: str = "yard"
     turn_timeout: int = 120
@@ -106,6 +109,17 @@ class TableSettings:
     computer_level: str = DEFAULT_LEVEL
     #: The seed the series was shuffled with (``kozel play --seed``), kept for its record.
     seed: int | None = None
+    options: dict[str, Any] = field(default_factory=dict, hash=False)
+
+    def rule_options(self) -> RuleOptions:
+        """The options, validated by the rule set (raises
+        :class:`~core.errors.KozelError` for bad ones)."""
+        return get_rule_set(self.rule_set).options(self.options)
+
+    def new_game(self, *, first_dealer: int = 3) -> AnyGame:
+        """A new game of the rule set with these options, not dealt yet."""
+        rule_set = get_rule_set(self.rule_set)
+        return rule_set.new_game(None, rule_set.options(self.options), first_dealer=first_dealer)
 
 
 @dataclass(slots=True)
@@ -118,7 +132,8 @@ class Game:
     status: GameStatus = GameStatus.LOBBY
     settings: TableSettings = field(default_factory=TableSettings)
     seats: list[Seat | None] = field(default_factory=lambda: [None, None, None, None])
-    series: Series = field(default_factory=Series)
+    #: The game of the table's rule set (None when made: a new one of the settings').
+    play: AnyGame = None  # type: ignore[assignment]
     version: int = 0
     created_at: float = 0.0
     updated_at: float = 0.0
@@ -129,6 +144,10 @@ class Game:
     messages: dict[str, str] = field(default_factory=dict)
     #: The game this one is a rematch of.
     rematch_of: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.play is None:
+            self.play = self.settings.new_game()
 
     def seat_of(self, user: UserRef) -> int | None:
         """The seat a user sits at, if any."""

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.models import ChatRef, Game, Platform, User, UserRef
-from core.yard.events import DealResult, Event, SeriesResult
+from core.ruleset import DealOutcome, GameOutcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +109,8 @@ class Storage(Protocol):
         game: Game,
         actions: Sequence[LoggedAction] = (),
         *,
-        deals: Sequence[tuple[int, DealResult]] = (),
-        series: SeriesResult | None = None,
+        deals: Sequence[DealOutcome] = (),
+        series: GameOutcome | None = None,
         owed: Sequence[Owed] = (),
         base: int | None = None,
     ) -> None:
@@ -153,19 +153,30 @@ class Storage(Protocol):
 
     async def game_actions(self, game_id: int) -> list[LoggedAction]: ...
 
-    async def record_deal(self, game: Game, number: int, result: DealResult, at: float) -> None:
-        """Keep a deal's result for every seat's player (humans only count for stats)."""
+    async def record_deal(self, game: Game, outcome: DealOutcome, at: float) -> None:
+        """Keep a deal's result, with the game's rule set, for every seat's player
+        (humans only count for stats)."""
         ...
 
-    async def record_series(self, game: Game, result: SeriesResult, at: float) -> None: ...
+    async def record_series(self, game: Game, outcome: GameOutcome, at: float) -> None:
+        """Keep the game's result, with its rule set."""
+        ...
 
-    async def user_stats(self, user: UserRef) -> UserStats | None: ...
+    async def user_stats(self, user: UserRef, rule_set: str | None = None) -> UserStats | None:
+        """A user's statistics over every rule set, or over the games of ``rule_set``."""
+        ...
 
     async def leaderboard(
-        self, platform: Platform, chat: ChatRef | None, limit: int = 10, min_series: int = 1
+        self,
+        platform: Platform,
+        chat: ChatRef | None,
+        limit: int = 10,
+        min_series: int = 1,
+        rule_set: str | None = None,
     ) -> list[LeaderboardRow]:
         """Players by series won, then win rate; only those with ``min_series`` or more
-        series; ``chat`` None means the whole platform."""
+        series; ``chat`` None means the whole platform; ``rule_set`` None: the games
+        of every rule set, else of that one only."""
         ...
 
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
@@ -203,7 +214,7 @@ class Change:
     """What happened to a game, for a publisher to show."""
 
     kind: ChangeKind
-    events: tuple[Event, ...] = ()
+    events: tuple[Any, ...] = ()  # the rule set's events
     seat: int | None = None
     auto: bool = False  # an automatic move for an absent human
     extra: dict[str, object] = field(default_factory=dict)

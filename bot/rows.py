@@ -6,8 +6,9 @@ load exactly the same thing, so the in-memory fake used by the service tests can
 drift from production.
 
 A row holds only ``str``, ``int``, ``float`` and ``None``; structured fields (a
-game's settings, seats and message ids, an action) are JSON text, and the series is
-its :func:`core.yard.record.snapshot`. Booleans are stored as 0/1, as SQLite returns them.
+game's settings, seats and message ids, an action) are JSON text, and the game of its
+rule set is its snapshot (:meth:`core.ruleset.Game.snapshot`), restored by the rule
+set the row names. Booleans are stored as 0/1, as SQLite returns them.
 
 >>> from bot.models import ChatRef, Game, Platform, UserRef
 >>> game = Game(7, ChatRef(Platform.TELEGRAM, "-100", "5"), UserRef(Platform.TELEGRAM, "1"))
@@ -39,8 +40,7 @@ from bot.models import (
     UserRef,
 )
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, OwedKind
-from core.yard.events import DealResult, SeriesResult
-from core.yard.record import SnapshotCache, restore, snapshot
+from core.ruleset import DealOutcome, GameOutcome, Snapshots, get_rule_set
 
 #: Games whose recorded results count for statistics.
 COUNTED_STATUSES = (GameStatus.PLAYING, GameStatus.FINISHED)
@@ -116,7 +116,7 @@ class GameRow(TypedDict):
     rule_set: str
     settings: str  # JSON: TableSettings
     seats: str  # JSON: list of Seat or null
-    snapshot: str  # core.yard.record.snapshot of the series
+    snapshot: str  # the game's snapshot (core.ruleset.Game.snapshot)
     version: int
     created_at: float
     updated_at: float
@@ -149,11 +149,12 @@ class ActionRow(TypedDict):
 class DealRow(TypedDict):
     game_id: int
     number: int
+    rule_set: str
     points_a: int
     points_b: int
     tricks_a: int
     tricks_b: int
-    loss_a: int
+    loss_a: int  # the deal's score for each team (the yard game's loss points)
     loss_b: int
     eggs: int
     winner: int | None  # Team value, None when neither team won the deal
@@ -162,9 +163,10 @@ class DealRow(TypedDict):
 
 class SeriesRow(TypedDict):
     game_id: int
+    rule_set: str
     loser: int  # Team value
     title: str
-    loss_a: int
+    loss_a: int  # the game's score for each team (the yard game's loss points)
     loss_b: int
     eggs: int
     deals: int
@@ -234,9 +236,10 @@ def chat_from_row(row: Mapping[str, Any]) -> ChatInfo:
 # --- Games -------------------------------------------------------------------------------
 
 
-def game_to_row(game: Game, snapshots: SnapshotCache | None = None) -> GameRow:
-    """A game as one ``games`` row (the series as its snapshot). A storage that saves
-    games over and over passes its ``snapshots`` cache: the text is the same."""
+def game_to_row(game: Game, snapshots: Snapshots | None = None) -> GameRow:
+    """A game as one ``games`` row (its rule set's game as its snapshot). A storage
+    that saves games over and over passes its ``snapshots`` writers: the text is the
+    same."""
     return {
         "id": game.id,
         "platform": game.chat.platform.value,
@@ -248,7 +251,7 @@ def game_to_row(game: Game, snapshots: SnapshotCache | None = None) -> GameRow:
         "rule_set": game.settings.rule_set,
         "settings": _settings_json().dump_json(game.settings).decode(),
         "seats": _seats_text(tuple(game.seats)),
-        "snapshot": snapshot(game.series) if snapshots is None else snapshots.snapshot(game.series),
+        "snapshot": game.play.snapshot() if snapshots is None else snapshots.snapshot(game.play),
         "version": game.version,
         "created_at": float(game.created_at),
         "updated_at": float(game.updated_at),
@@ -301,7 +304,7 @@ def _game_from_row(row: Mapping[str, Any]) -> Game:
         status=GameStatus(row["status"]),
         settings=_settings_json().validate_json(row["settings"]),
         seats=_seats_json().validate_json(row["seats"]),
-        series=restore(row["snapshot"]),
+        play=get_rule_set(row["rule_set"]).restore(row["snapshot"]),
         version=row["version"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
@@ -389,31 +392,35 @@ def check_actions(game: Game, actions: Sequence[LoggedAction]) -> list[ActionRow
 # --- Results ---------------------------------------------------------------------------
 
 
-def deal_row(game_id: int, number: int, result: DealResult, at: float) -> DealRow:
+def deal_row(game: Game, outcome: DealOutcome, at: float) -> DealRow:
+    """A deal's result as a ``deals`` row, with the game's rule set."""
     return {
-        "game_id": game_id,
-        "number": number,
-        "points_a": result.points[0],
-        "points_b": result.points[1],
-        "tricks_a": result.tricks[0],
-        "tricks_b": result.tricks[1],
-        "loss_a": result.loss_points[0],
-        "loss_b": result.loss_points[1],
-        "eggs": int(result.eggs),
-        "winner": None if result.winner is None else int(result.winner),
+        "game_id": game.id,
+        "number": outcome.number,
+        "rule_set": game.settings.rule_set,
+        "points_a": outcome.points[0],
+        "points_b": outcome.points[1],
+        "tricks_a": outcome.tricks[0],
+        "tricks_b": outcome.tricks[1],
+        "loss_a": outcome.score[0],
+        "loss_b": outcome.score[1],
+        "eggs": int(outcome.eggs),
+        "winner": None if outcome.winner is None else int(outcome.winner),
         "at": float(at),
     }
 
 
-def series_row(game_id: int, result: SeriesResult, at: float) -> SeriesRow:
+def series_row(game: Game, outcome: GameOutcome, at: float) -> SeriesRow:
+    """A game's result as a ``series`` row, with its rule set."""
     return {
-        "game_id": game_id,
-        "loser": int(result.loser),
-        "title": result.title.value,
-        "loss_a": result.loss_points[0],
-        "loss_b": result.loss_points[1],
-        "eggs": result.eggs,
-        "deals": result.deals,
+        "game_id": game.id,
+        "rule_set": game.settings.rule_set,
+        "loser": int(outcome.loser),
+        "title": outcome.title,
+        "loss_a": outcome.score[0],
+        "loss_b": outcome.score[1],
+        "eggs": outcome.eggs,
+        "deals": outcome.deals,
         "at": float(at),
     }
 

@@ -19,6 +19,7 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import normalize_locale
@@ -50,22 +51,18 @@ from bot.ports import (
     UserStats,
 )
 from bot.rows import DuplicateAction, StaleGame
-from core.ai import (
+from core.errors import KozelError
+from core.ruleset import (
     DEFAULT_LEVEL,
     LEVEL_NAMES,
+    Chance,
+    Computer,
+    DealOutcome,
+    GameOutcome,
     Observer,
-    Player,
-    make_player,
-    public_events,
-    safe_move,
+    get_rule_set,
 )
-from core.errors import KozelError
 from core.seats import Team
-from core.yard.actions import Action, ActionKind
-from core.yard.events import DealResult, DealScored, Event, SeriesFinished, SeriesResult
-from core.yard.record import action_to_json, series_to_record
-from core.yard.series import Series
-from core.yard.views import SeatView
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +70,9 @@ log = logging.getLogger(__name__)
 COMPUTER_NAMES = tuple(f"bot-name-{i}" for i in range(1, 9))
 LOCALES = ("ru", "en")
 RULE_SETS = ("yard",)
+#: An action or an event of the game's rule set (the service only passes them on).
+Action = Any
+Event = Any
 #: The name of the join links' key among the storage's secrets.
 LINK_SECRET = "join-links"
 
@@ -113,8 +113,8 @@ class _Step:
     events: list[Event]
     dealt: list[Event]
     logged: LoggedAction
-    scored: list[DealScored]
-    finished: list[SeriesFinished]
+    scored: list[DealOutcome]
+    finished: list[GameOutcome]
 
 
 class GameService:
@@ -131,7 +131,7 @@ class GameService:
         max_missed: int = 3,
         default_locale: str = "ru",
         computer_level: str = DEFAULT_LEVEL,
-        players: Callable[[str], Player] = make_player,
+        players: Callable[[str], Computer] | None = None,
         sleep: Sleep = asyncio.sleep,
         user_cache: int = 10_000,
         platforms: Collection[Platform] | None = None,
@@ -159,10 +159,11 @@ class GameService:
         #: Per-chat locks (one open game a chat), only while held or waited for.
         self._chat_locks: dict[tuple[Platform, str], _Lock] = {}
         self._drivers: dict[int, asyncio.Task[None]] = {}
-        #: (game id, deal number, trick number) where computers were asked for molodka.
-        self._molodka_asked: dict[int, tuple[int, int]] = {}
+        #: By game: the moment of the last chances (``Game.chances``) the computers
+        #: were asked about, and the seats asked then: each is asked once a moment.
+        self._chances_asked: dict[int, tuple[tuple[int, ...], set[int]]] = {}
         #: Computer players by game and seat: they remember what they saw in a deal.
-        self._seat_players: dict[int, dict[int, Player]] = {}
+        self._seat_players: dict[int, dict[int, Computer]] = {}
         #: Each user's chosen language (None: none), read from storage once: every
         #: press and every hand drawn asks for it. Users change only through here.
         #: The most recently used ``user_cache`` users are kept.
@@ -366,10 +367,10 @@ class GameService:
         return await self.storage.leaderboard(chat.platform, chat, limit=10, min_series=1)
 
     async def record(self, game_id: int) -> dict[str, object]:
-        """The game's series as a game record (RULES.md §3), with the seed it was
-        shuffled with, if it was given one."""
+        """The game as a game record (RULES.md §3), with the seed it was shuffled
+        with, if it was given one."""
         game = await self.game(game_id)
-        return series_to_record(game.series, seed=game.settings.seed)
+        return game.play.record(seed=game.settings.seed)
 
     # --- The lobby -----------------------------------------------------------------------
 
@@ -529,8 +530,8 @@ class GameService:
         return Outcome(game, tuple(events))
 
     async def _begin_series(self, game: Game) -> list[Event]:
-        game.series = Series(first_dealer=self.rng.randrange(4))
-        events = game.series.deal(self.rng)
+        game.play = game.settings.new_game(first_dealer=self.rng.randrange(4))
+        events = list(game.play.deal(self.rng))
         self._seat_players.pop(game.id, None)
         game.status = GameStatus.PLAYING
         game.version += 1
@@ -604,9 +605,9 @@ class GameService:
             if seat is None:
                 raise ServiceError(ErrorCode.NOT_SEATED, game.id)
             _check_version(game, version)
-            action = Action(seat, action.kind, action.cards)
+            action = replace(action, seat=seat)
             try:
-                game.series.verify(action)
+                game.play.verify(action)
             except KozelError as error:
                 raise ServiceError.from_rules(error, game.id) from None
             occupant = game.seats[seat]
@@ -646,25 +647,26 @@ class GameService:
     ) -> _Step:
         """Apply a checked action to the game in memory (dealing on after a scored
         deal) and let the computer players see it; :meth:`_commit` saves it."""
-        series = game.series
-        events = series.apply(action)
+        play = game.play
+        events = list(play.apply(action))
         game.version += 1
         logged = LoggedAction(
             game_id=game.id,
             version=game.version,
             seat=action.seat,
             user=user,
-            action=action_to_json(action),
+            action=play.action_to_json(action),
             at=self.clock.now(),
             auto=auto,
         )
-        scored = [e for e in events if isinstance(e, DealScored)]
-        finished = [e for e in events if isinstance(e, SeriesFinished)]
+        outcomes = [play.outcome(event) for event in events]
+        scored = [o for o in outcomes if isinstance(o, DealOutcome)]
+        finished = [o for o in outcomes if isinstance(o, GameOutcome)]
         dealt: list[Event] = []
-        if finished:
+        if finished or play.is_over:
             game.status = GameStatus.FINISHED
-        elif scored:
-            dealt = series.deal(self.rng)
+        elif play.needs_deal:
+            dealt = list(play.deal(self.rng))
         self._set_deadline(game)
         self._observe(game, events + dealt)
         return _Step(action, auto, events, dealt, logged, scored, finished)
@@ -673,8 +675,8 @@ class GameService:
         """Save the steps' actions and results in one transaction, then publish what
         each changed. If the save fails the cached game (and what the computer players
         saw) is dropped: the next request reloads the last saved state."""
-        scored = [(e.number, e.result) for step in steps for e in step.scored]
-        finished = [e.result for step in steps for e in step.finished]
+        scored = [outcome for step in steps for outcome in step.scored]
+        finished = [outcome for step in steps for outcome in step.finished]
         owed = tuple(owed for step in steps for owed in _owed(game.id, step))
         try:
             await self._save(
@@ -706,10 +708,10 @@ class GameService:
     def _set_deadline(self, game: Game) -> None:
         game.reminded = False
         game.turn_deadline = None
-        deal = game.series.current
-        if game.status is not GameStatus.PLAYING or deal is None or deal.turn is None:
+        turn = game.play.turn
+        if game.status is not GameStatus.PLAYING or turn is None:
             return
-        seat = game.seats[deal.turn]
+        seat = game.seats[turn]
         timeout = game.settings.turn_timeout
         if seat is not None and not seat.plays_itself and timeout > 0:
             game.turn_deadline = self.clock.now() + timeout
@@ -719,52 +721,76 @@ class GameService:
     async def _next_computer_move(self, game: Game) -> tuple[int, Action, bool] | None:
         """The computer-played seat to act now and its action, or None.
 
-        At the start of a trick a computer that may declare a molodka decides first
-        (RULES.md §1.4: bots decide at the start of the trick).
+        First the computer-played seats with a chance (an optional action, e.g. a
+        molodka at the start of a trick: RULES.md §1.4, bots decide then) are asked,
+        once each a moment; then the seat whose turn it is.
         """
         if game.status is not GameStatus.PLAYING:
             return None
-        deal = game.series.current
-        if deal is None or deal.turn is None:
+        play = game.play
+        turn = play.turn
+        if turn is None:
             return None
-        holder = deal.molodka_seat
-        trick = (deal.number, deal.trick_number)
-        if holder is not None and self._molodka_asked.get(game.id) != trick:
-            seat = game.seats[holder]
-            if seat is not None and seat.plays_itself and not deal.table_view().plays:
-                self._molodka_asked[game.id] = trick
-                choice = await self._think(self._player(game, holder), deal.view(holder))
-                if choice is not None and choice.kind is ActionKind.MOLODKA:
-                    return holder, choice, seat.kind is SeatKind.HUMAN
-        seat = game.seats[deal.turn]
+        for chance in play.chances():
+            seat = game.seats[chance.seat]
+            if seat is None or not seat.plays_itself or not self._ask(game.id, chance):
+                continue
+            choice = await self._think(self._player(game, chance.seat), play.seat_view(chance.seat))
+            if choice is not None and choice in chance.actions:
+                return chance.seat, choice, seat.kind is SeatKind.HUMAN
+        seat = game.seats[turn]
         if seat is None or not seat.plays_itself:
             return None
-        view = deal.view(deal.turn)
-        choice = await self._think(self._player(game, deal.turn), view)
-        if choice is None or choice not in view.legal or choice.kind is ActionKind.MOLODKA:
-            # A player that declines its turn (or would declare out of its turn
-            # here) still has to move: take the safe move instead.
-            choice = safe_move(view)
-        return deal.turn, choice, seat.kind is SeatKind.HUMAN
+        choice = await self._think(self._player(game, turn), play.seat_view(turn))
+        if (
+            choice is None
+            or choice.seat != turn
+            or play.is_optional(choice)
+            or not play.can(choice)
+        ):
+            # A player that declines its turn (or would take an optional action out
+            # of its turn here) still has to move: take the safe action instead.
+            choice = play.safe_action(turn)
+        return turn, choice, seat.kind is SeatKind.HUMAN
 
-    async def _think(self, player: Player, view: SeatView) -> Action | None:
+    def _ask(self, game_id: int, chance: Chance) -> bool:
+        """Whether the computer of a chance's seat is still to be asked about it (and
+        count it asked)."""
+        moment, asked = self._chances_asked.get(game_id, ((), set()))
+        if moment != chance.moment:
+            moment, asked = chance.moment, set()
+            self._chances_asked[game_id] = (moment, asked)
+        if chance.seat in asked:
+            return False
+        asked.add(chance.seat)
+        return True
+
+    def _unasked(self, game: Game, chance: Chance) -> bool:
+        moment, asked = self._chances_asked.get(game.id, ((), set()))
+        return moment != chance.moment or chance.seat not in asked
+
+    async def _think(self, player: Computer, view: Any) -> Action | None:
         """A computer player's choice, worked out in a worker thread: a search takes
         up to a few hundred milliseconds and must not hold up the event loop (the
         game's lock keeps its state still meanwhile)."""
         return await asyncio.to_thread(player.choose, view, self.rng)
 
-    def _player(self, game: Game, seat_no: int) -> Player:
+    def _player(self, game: Game, seat_no: int) -> Computer:
         players = self._seat_players.setdefault(game.id, {})
         player = players.get(seat_no)
         if player is None:
             seat = game.seats[seat_no]
             level = seat.level if seat is not None and seat.is_computer else "normal"
-            player = players[seat_no] = self._players(level)
-            deal = game.series.current
-            if isinstance(player, Observer) and deal is not None:
+            if self._players is not None:
+                player = self._players(level)
+            else:
+                rule_set = get_rule_set(game.settings.rule_set)
+                player = rule_set.computer(level, game.play.options)
+            players[seat_no] = player
+            if isinstance(player, Observer):
                 # A player made in the middle of a deal (a restart, an away human)
                 # learns what the table saw of it so far.
-                for event in public_events(deal):
+                for event in game.play.public_events():
                     player.observe(event)
         return player
 
@@ -777,22 +803,18 @@ class GameService:
     def _needs_driver(self, game: Game) -> bool:
         if game.status is not GameStatus.PLAYING:
             return False
-        deal = game.series.current
-        if deal is None or deal.turn is None:
+        play = game.play
+        turn = play.turn
+        if turn is None:
             return False
-        seat = game.seats[deal.turn]
+        seat = game.seats[turn]
         if seat is not None and seat.plays_itself:
             return True
-        holder = deal.molodka_seat
-        if holder is None:
-            return False
-        holder_seat = game.seats[holder]
-        return (
-            holder_seat is not None
-            and holder_seat.plays_itself
-            and self._molodka_asked.get(game.id) != (deal.number, deal.trick_number)
-            and not deal.table_view().plays
-        )
+        for chance in play.chances():
+            holder = game.seats[chance.seat]
+            if holder is not None and holder.plays_itself and self._unasked(game, chance):
+                return True
+        return False
 
     def _owns(self, game: Game) -> bool:
         return self.platforms is None or game.chat.platform in self.platforms
@@ -860,22 +882,20 @@ class GameService:
                 return
             game.reminded = True
             await self._save(game, base=game.version)
-            deal = game.series.current
-            await self._publish(game, Change(ChangeKind.REMINDER, seat=deal.turn if deal else None))
+            await self._publish(game, Change(ChangeKind.REMINDER, seat=game.play.turn))
 
     async def _time_out(self, game_id: int, deadline: float) -> None:
         async with self._locked(game_id) as game:
-            deal = game.series.current
-            if game.turn_deadline != deadline or deal is None or deal.turn is None:
+            seat_no = game.play.turn
+            if game.turn_deadline != deadline or seat_no is None:
                 return
-            seat_no = deal.turn
             seat = game.seats[seat_no]
             if seat is None:
                 return
             missed = seat.missed + 1
             away = missed >= self.max_missed
             game.seats[seat_no] = seat.with_(missed=missed, away=away)
-            action = safe_move(deal.view(seat_no))
+            action = game.play.safe_action(seat_no)
             await self._apply(game, action, user=None, auto=True)
             if away:
                 await self._publish(game, Change(ChangeKind.AWAY, seat=seat_no))
@@ -938,8 +958,8 @@ class GameService:
         game: Game,
         actions: list[LoggedAction] | None = None,
         *,
-        deals: Sequence[tuple[int, DealResult]] = (),
-        series: SeriesResult | None = None,
+        deals: Sequence[DealOutcome] = (),
+        series: GameOutcome | None = None,
         owed: Sequence[Owed] = (),
         base: int,
     ) -> None:
@@ -951,8 +971,8 @@ class GameService:
         game: Game,
         actions: Sequence[LoggedAction] = (),
         *,
-        deals: Sequence[tuple[int, DealResult]] = (),
-        series: SeriesResult | None = None,
+        deals: Sequence[DealOutcome] = (),
+        series: GameOutcome | None = None,
         owed: Sequence[Owed] = (),
         base: int,
     ) -> None:
@@ -982,7 +1002,7 @@ class GameService:
         entry = self._locks.get(game_id)
         if entry is not None and not entry.users:
             del self._locks[game_id]
-        self._molodka_asked.pop(game_id, None)
+        self._chances_asked.pop(game_id, None)
         self._seat_players.pop(game_id, None)
 
     async def _publish(self, game: Game, change: Change) -> None:

@@ -9,11 +9,18 @@ to know which rules a table plays:
   no text) and its options, a frozen, validated model with defaults;
 - it makes a new game, dealt from an RNG or from a given deck, restores one from a
   snapshot or a record, and replays a record into its report JSON;
-- a game lists its legal actions (frozen dataclasses the rule set defines: a play, a
-  decision, an offer...), verifies, checks and applies an action (an illegal one
-  raises :class:`~core.errors.KozelError` with a reason code and changes nothing),
-  and gives a seat's view, the spectators' view, past-tense events, a snapshot and
-  its record.
+- a game lists its legal actions (frozen dataclasses the rule set defines, each with
+  a ``seat`` field: a play, a decision, an offer...), verifies, checks and applies an
+  action (an illegal one raises :class:`~core.errors.KozelError` with a reason code
+  and changes nothing), and gives a seat's view, the spectators' view, past-tense
+  events, a snapshot and its record;
+- what a table runs needs no rule either: the seat whose decision the game waits for
+  (:attr:`Game.turn`, for the turn timer and the computer players), the optional
+  actions other seats may take meanwhile (:meth:`Game.chances`), a safe action for
+  a seat whose player is away (:meth:`Game.safe_action`), the ends of deals and of
+  the game as neutral values (:class:`DealOutcome`, :class:`GameOutcome`, from the
+  game's events by :meth:`Game.outcome`), an action as the action log's JSON, and
+  computer players by level (:meth:`RuleSet.computer`, :data:`LEVEL_NAMES`).
 
 The registry is a table of ids and where their rule set lives, imported on first
 use, so no rule set is loaded before it is asked for; a new rule set adds its line
@@ -36,13 +43,15 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.cards import Card
 from core.errors import KozelError, Reason
+from core.seats import Team
 
 ActionT = TypeVar("ActionT")
 SeatViewT = TypeVar("SeatViewT", covariant=True)
@@ -89,6 +98,134 @@ def parse_options(model: type[OptionsT], raw: Mapping[str, Any] | None) -> Optio
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
         raise KozelError(Reason.BAD_OPTIONS, f"options: {where}: {first['msg']}") from None
+
+
+#: The computer levels a table may choose, weakest first; every rule set offers them
+#: (:meth:`RuleSet.computer`).
+LEVEL_NAMES: tuple[str, ...] = ("easy", "normal", "strong")
+#: The level of new tables' computer players.
+DEFAULT_LEVEL = "strong"
+#: What the losers of a game are called when a deal of it ended in eggs (60-60), in
+#: every rule set: the titles of :attr:`GameOutcome.title` that count as "with eggs".
+EGGS_TITLES = frozenset({"goats_with_eggs", "goats_with_eggs_and_tails"})
+
+
+@dataclass(frozen=True, slots=True)
+class DealOutcome:
+    """The end of a deal, as statistics and the application need it, whatever the
+    rules. ``score`` is what the deal wrote on the game's score sheet for each team
+    (the yard game's loss points, classic's pairs); ``detail`` is the rule set's own
+    result (for its presenter).
+
+    >>> from core.seats import Team
+    >>> won = DealOutcome(0, Team.A, (70, 50), (3, 2), (0, 2), False, None)
+    >>> won.loser, DealOutcome(1, None, (60, 60), (2, 3), (0, 0), True, None).loser
+    (<Team.B: 1>, None)
+    """
+
+    number: int  # the deal of the game, from 0
+    winner: Team | None  # None: nobody won it (eggs)
+    points: tuple[int, int]  # card points by team
+    tricks: tuple[int, int]  # tricks by team
+    score: tuple[int, int]  # what it scored for each team
+    eggs: bool
+    detail: Any = None
+
+    @property
+    def loser(self) -> Team | None:
+        return None if self.winner is None else self.winner.other
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """The end of a whole game: the losing team and what they are called (``title``:
+    ``goats``, ``goats_with_eggs``... the loser's locale id ends with it), the score
+    sheet, how many deals were played and how many ended in eggs; ``detail`` is the
+    rule set's own result.
+
+    >>> from core.seats import Team
+    >>> lost = GameOutcome(Team.A, "goats_with_eggs", (12, 6), 5, 1, None)
+    >>> lost.winner, lost.with_eggs
+    (<Team.B: 1>, True)
+    """
+
+    loser: Team
+    title: str
+    score: tuple[int, int]
+    deals: int
+    eggs: int
+    detail: Any = None
+
+    @property
+    def winner(self) -> Team:
+        return self.loser.other
+
+    @property
+    def with_eggs(self) -> bool:
+        """The losers are goats "with eggs" (:data:`EGGS_TITLES`)."""
+        return self.title in EGGS_TITLES
+
+
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """An optional action a seat may take now besides the turn: the yard game's
+    molodka at the start of a trick, for one. ``actions`` are the seat's optional
+    actions; ``moment`` tells one chance from the next, so that a computer-played
+    seat is asked once per moment (and may let it pass)."""
+
+    seat: int
+    moment: tuple[int, ...]
+    actions: tuple[Any, ...]
+
+
+@runtime_checkable
+class Computer(Protocol):
+    """A computer player for one seat of one game (:meth:`RuleSet.computer`)."""
+
+    def choose(self, view: Any, rng: random.Random) -> Any | None:
+        """One of ``view.legal`` (the seat's :meth:`Game.seat_view`), or None to let
+        an optional moment pass. A seat whose turn it is must answer an action."""
+        ...
+
+
+@runtime_checkable
+class Observer(Protocol):
+    """A computer player that remembers what it saw: it is fed every public event."""
+
+    def observe(self, event: Any) -> None: ...
+
+
+class SnapshotWriter(Protocol):
+    """Writes :meth:`Game.snapshot` text, faster for games saved move by move
+    (:meth:`RuleSet.snapshot_writer`)."""
+
+    def snapshot(self, game: Any) -> str:
+        """``game.snapshot()``, maybe from text kept since its last snapshot."""
+        ...
+
+
+class Snapshots:
+    """Snapshots of games of any rule set, each written by its rule set's
+    :meth:`RuleSet.snapshot_writer` (made on first use): one per storage, which
+    saves its games over and over. Not for use from several threads at once.
+
+    >>> import random
+    >>> game, snapshots = get_rule_set("yard").new_game(random.Random(2)), Snapshots()
+    >>> snapshots.snapshot(game) == game.snapshot()
+    True
+    """
+
+    __slots__ = ("_writers",)
+
+    def __init__(self) -> None:
+        self._writers: dict[str, SnapshotWriter] = {}
+
+    def snapshot(self, game: AnyGame) -> str:
+        writer = self._writers.get(game.rule_set_id)
+        if writer is None:
+            writer = get_rule_set(game.rule_set_id).snapshot_writer()
+            self._writers[game.rule_set_id] = writer
+        return writer.snapshot(game)
 
 
 class Game(Protocol[ActionT, SeatViewT, TableViewT, EventT]):
@@ -150,6 +287,42 @@ class Game(Protocol[ActionT, SeatViewT, TableViewT, EventT]):
         """The game as text that :meth:`RuleSet.restore` turns back into it exactly."""
         ...
 
+    @property
+    def turn(self) -> int | None:
+        """The seat whose decision the game waits for now (None: no deal is being
+        played). Its timer runs; a computer playing it must act."""
+        ...
+
+    def chances(self) -> Sequence[Chance]:
+        """The optional actions other seats (or the seat to act, besides its turn's)
+        may take now."""
+        ...
+
+    def is_optional(self, action: ActionT) -> bool:
+        """Whether ``action`` is one a seat may take or let pass (yard: a molodka), never
+        the answer its turn waits for."""
+        ...
+
+    def safe_action(self, seat: int) -> ActionT:
+        """A safe legal action for ``seat`` when it is its turn and its player is away
+        (the timer ran out): never an optional one. Raise :class:`KozelError` when it
+        is not the seat's turn."""
+        ...
+
+    def public_events(self) -> Sequence[EventT]:
+        """The public events of the deal being played, from its start: what a computer
+        player made in the middle of it (a restart, an away player) must learn."""
+        ...
+
+    def outcome(self, event: Any) -> DealOutcome | GameOutcome | None:
+        """The neutral end a scored deal's or the finished game's event stands for;
+        None for any other event."""
+        ...
+
+    def action_to_json(self, action: ActionT) -> dict[str, Any]:
+        """An action as the records (and the action log) write it."""
+        ...
+
     def record(self, seed: int | None = None) -> dict[str, Any]:
         """The game record (RULES.md §3)."""
         ...
@@ -208,6 +381,16 @@ class RuleSet(Protocol):
 
     def replay(self, record: Mapping[str, Any]) -> dict[str, Any]:
         """A record's report JSON, or the ``{"error": ...}`` JSON."""
+        ...
+
+    def computer(self, level: str, options: RuleOptions | None = None) -> Computer:
+        """A new computer player of ``level`` (one of :data:`LEVEL_NAMES`; a rule set
+        may know more, for tests and benchmarks) for one seat of one game; raise
+        :class:`ValueError` for an unknown level."""
+        ...
+
+    def snapshot_writer(self) -> SnapshotWriter:
+        """A writer of its games' snapshots for a storage that saves them over and over."""
         ...
 
 

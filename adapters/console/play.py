@@ -16,7 +16,7 @@ import stat
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from adapters.sqlite import SqliteStorage
 from bot import presenters
@@ -27,11 +27,8 @@ from bot.ports import Change, ChangeKind, Owed
 from bot.rows import DatabaseInUse
 from bot.service import GameService
 from bot.settings import Settings
-from core.ai import DEFAULT_LEVEL, LEVEL_NAMES, safe_move
-from core.cards import Card
+from core.ruleset import DEFAULT_LEVEL, LEVEL_NAMES, DealOutcome, GameOutcome
 from core.seats import Team
-from core.yard.actions import Action, ActionKind
-from core.yard.events import DealScored, SeriesFinished
 
 #: The human; the name is a locale id, read in the language of each run.
 YOU = User(UserRef(Platform.CONSOLE, "you"), "console-you")
@@ -74,12 +71,17 @@ class ConsolePublisher:
                 line = presenters.event_line(game, event, tr, locale, viewer=self.viewer)
                 if line:
                     self.say(line)
-            if isinstance(event, DealScored):
-                self.say("")
-                self.say(presenters.deal_result(game, event.number, event.result, tr, locale).text)
-                self.say("")
-            elif isinstance(event, SeriesFinished):
-                self.say(presenters.series_result(game, event.result, tr, locale).text)
+            outcome = game.play.outcome(event)
+            if isinstance(outcome, DealOutcome):
+                screen = presenters.owed_deal_result(game, outcome.number, tr, locale)
+                if screen is not None:
+                    self.say("")
+                    self.say(screen.text)
+                    self.say("")
+            elif isinstance(outcome, GameOutcome):
+                screen = presenters.game_result(game, tr, locale)
+                if screen is not None:
+                    self.say(screen.text)
         if change.seat is not None:
             if change.kind is ChangeKind.AWAY:
                 self.say(
@@ -92,50 +94,6 @@ class ConsolePublisher:
         if self.sent is not None:
             for owed in change.owed:  # the results are printed above, from the events
                 await self.sent(owed)
-
-
-def parse_move(line: str, hand: Sequence[Card], leading: bool) -> tuple[str, tuple[Card, ...]]:
-    """Read a typed move: ``1 3``, ``b 1 3``, ``d 1 3`` or ``m``.
-
-    Returns the kind (``play``, ``lead``, ``beat``, ``discard``, ``molodka``) and the
-    cards; raises ValueError with the locale id of the complaint and its argument.
-    """
-    words = line.replace(",", " ").split()
-    kind = "play"
-    if words and words[0].lower() in ("b", "d", "m", "l"):
-        kind = {"b": "beat", "d": "discard", "m": "molodka", "l": "lead"}[words.pop(0).lower()]
-    if kind == "molodka":
-        if words:
-            raise ValueError("console-not-understood", line)
-        return kind, ()
-    if not words or not all(word.isdigit() for word in words):
-        raise ValueError("console-not-understood", line)
-    cards = []
-    for word in words:
-        number = int(word)
-        if not 1 <= number <= len(hand):
-            raise ValueError("console-no-such-card", word)
-        cards.append(hand[number - 1])
-    if kind == "play" and leading:
-        kind = "lead"
-    return kind, tuple(cards)
-
-
-def choose_action(kind: str, cards: tuple[Card, ...], seat: int, legal: Sequence[Action]) -> Action:
-    """The action a typed move names: a plain ``play`` beats when the cards beat and
-    discards otherwise."""
-    if kind == "molodka":
-        return Action.molodka(seat)
-    if kind == "play":
-        beat = Action(seat, ActionKind.BEAT, cards)
-        if any(_same(beat, action) for action in legal):
-            return beat
-        return Action(seat, ActionKind.DISCARD, cards)
-    return Action(seat, ActionKind(kind), cards)
-
-
-def _same(a: Action, b: Action) -> bool:
-    return a.kind is b.kind and a.seat == b.seat and set(a.cards) == set(b.cards)
 
 
 class ConsoleGame:
@@ -215,10 +173,8 @@ class ConsoleGame:
             game = await self.service.game(game_id)
             if game.status is not GameStatus.PLAYING:
                 return 0
-            deal = game.series.current
-            assert deal is not None
-            view = deal.view(0)
-            if not view.legal:
+            rules = presenters.presenter_of(game)
+            if not game.play.legal_actions(0):
                 continue  # a computer is about to move
             self.show(game)
             self.out.write(self.t("console-prompt") + " ")
@@ -235,19 +191,18 @@ class ConsoleGame:
             if line in ("t", ""):
                 continue
             if line in ("a", "auto"):
-                if view.table.turn == 0:
-                    await self._play(game, safe_move(view))
+                if game.play.turn == 0:
+                    await self._play(game, game.play.safe_action(0))
                 continue
-            hand = presenters.sorted_hand(view.hand)
             try:
-                kind, cards = parse_move(line, hand, leading=view.table.lead_size == 0)
+                action = rules.console_action(game, 0, line)
             except ValueError as error:
                 msg_id, argument = error.args
                 self.say(self.t(msg_id, input=argument, number=argument))
                 continue
-            await self._play(game, choose_action(kind, cards, 0, view.legal))
+            await self._play(game, action)
 
-    async def _play(self, game: Game, action: Action) -> None:
+    async def _play(self, game: Game, action: Any) -> None:
         try:
             await self.service.play(game.id, game.version, self.you.ref, action)
         except ServiceError as error:
@@ -255,9 +210,6 @@ class ConsoleGame:
 
     def show(self, game: Game) -> None:
         tr, locale = self.tr, self.locale
-        deal = game.series.current
-        assert deal is not None
-        view = deal.view(0)
         self.say("")
         self.say(presenters.table(game, tr, locale, self.service.clock.now(), viewer=0).text)
         self.say(
@@ -267,18 +219,8 @@ class ConsoleGame:
                 partner=presenters.seat_name(game, 2, tr, locale),
             )
         )
-        if view.table.turn == 0 and view.table.lead_size:
-            self.say(self.t("console-follow", count=view.table.lead_size))
-        hand = presenters.sorted_hand(view.hand)
-        numbered = "  ".join(
-            f"{number}) {presenters.card_label(card)}" for number, card in enumerate(hand, 1)
-        )
-        self.say(self.t("console-hand", cards=numbered))
-        kinds = []
-        for kind in ActionKind:
-            if any(action.kind is kind for action in view.legal):
-                kinds.append(self.t(f"console-move-{kind.value}"))
-        self.say(self.t("console-legal", moves=", ".join(kinds)))
+        for line in presenters.presenter_of(game).console_hand(game, 0, tr, locale):
+            self.say(line)
 
 
 def _settle(future: asyncio.Future[None]) -> None:
@@ -379,17 +321,8 @@ async def run(
                 status = 0
             game = await service.game(game.id)
             if game.status is GameStatus.FINISHED:
-                loss = game.series.loss_points
-                out.write(
-                    tr.t(
-                        locale,
-                        "console-summary",
-                        deals=len(game.series.deals),
-                        a=loss[0],
-                        b=loss[1],
-                    )
-                    + "\n"
-                )
+                summary = presenters.presenter_of(game).console_summary(game, tr, locale)
+                out.write(summary + "\n")
                 if args.record:
                     record = await service.record(game.id)
                     text = json.dumps(record, indent=1) + "\n"

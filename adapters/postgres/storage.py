@@ -67,8 +67,7 @@ from bot.rows import (
     user_from_row,
     user_to_row,
 )
-from core.yard.events import DealResult, SeriesResult, Title
-from core.yard.record import SnapshotCache
+from core.ruleset import EGGS_TITLES, DealOutcome, GameOutcome, Snapshots
 
 _SCHEMES = ("postgresql", "postgres", "postgresql+asyncpg")
 #: The condition that leaves out the games set aside.
@@ -130,6 +129,7 @@ _PARTICIPANT_COLUMNS = ("game_id", "seat", "platform", "user_id", "kind", "name"
 _DEAL_COLUMNS = (
     "game_id",
     "number",
+    "rule_set",
     "points_a",
     "points_b",
     "tricks_a",
@@ -140,7 +140,17 @@ _DEAL_COLUMNS = (
     "winner",
     "at",
 )
-_SERIES_COLUMNS = ("game_id", "loser", "title", "loss_a", "loss_b", "eggs", "deals", "at")
+_SERIES_COLUMNS = (
+    "game_id",
+    "rule_set",
+    "loser",
+    "title",
+    "loss_a",
+    "loss_b",
+    "eggs",
+    "deals",
+    "at",
+)
 
 
 def _insert(table: str, columns: Sequence[str], tail: str = "") -> str:
@@ -171,12 +181,13 @@ SELECT
     COUNT(s.game_id) AS series_played,
     COUNT(*) FILTER (WHERE s.loser <> p.seat % 2) AS series_won,
     COUNT(*) FILTER (WHERE s.loser = p.seat % 2) AS goat,
-    COUNT(*) FILTER (WHERE s.loser = p.seat % 2 AND s.title = $3) AS goat_with_eggs
+    COUNT(*) FILTER (WHERE s.loser = p.seat % 2 AND s.title = ANY($3::text[])) AS goat_with_eggs
 FROM participants AS p
 JOIN games AS g ON g.id = p.game_id
 LEFT JOIN series_results AS s ON s.game_id = p.game_id
 WHERE p.kind = 'human' AND p.platform = $1 AND p.user_id = $2
     AND g.platform = $1 AND g.status IN ('playing', 'finished')
+    AND ($4::text IS NULL OR g.rule_set = $4::text)
 """
 
 _USER_DEALS = """
@@ -191,6 +202,7 @@ JOIN games AS g ON g.id = p.game_id
 JOIN deal_results AS d ON d.game_id = p.game_id
 WHERE p.kind = 'human' AND p.platform = $1 AND p.user_id = $2
     AND g.platform = $1 AND g.status IN ('playing', 'finished')
+    AND ($3::text IS NULL OR d.rule_set = $3::text)
 """
 
 _USER_NAME = """
@@ -216,6 +228,7 @@ WITH played AS (
     WHERE p.kind = 'human' AND p.platform = $1 AND p.user_id IS NOT NULL
         AND g.platform = $1 AND g.status IN ('playing', 'finished')
         AND ($2::text IS NULL OR (g.platform = $2::text AND g.chat_id = $3::text))
+        AND ($6::text IS NULL OR s.rule_set = $6::text)
     GROUP BY p.user_id
     HAVING COUNT(*) >= $4
 ), named AS (
@@ -258,7 +271,7 @@ class PostgresStorage:
         #: The schema version the database was at once migrated.
         self.schema_version = schema_version
         #: Every save snapshots the game's series: this keeps the deals' text.
-        self._snapshots = SnapshotCache()
+        self._snapshots = Snapshots()
         self._now = now
 
     @classmethod
@@ -378,8 +391,8 @@ class PostgresStorage:
         game: Game,
         actions: Sequence[LoggedAction] = (),
         *,
-        deals: Sequence[tuple[int, DealResult]] = (),
-        series: SeriesResult | None = None,
+        deals: Sequence[DealOutcome] = (),
+        series: GameOutcome | None = None,
         owed: Sequence[Owed] = (),
         base: int | None = None,
     ) -> None:
@@ -395,8 +408,8 @@ class PostgresStorage:
             "base": base,
             "participants": seat_rows(game.id, game.seats),
             "actions": new,
-            "deals": [deal_row(game.id, n, result, game.updated_at) for n, result in deals],
-            "series": None if series is None else series_row(game.id, series, game.updated_at),
+            "deals": [deal_row(game, outcome, game.updated_at) for outcome in deals],
+            "series": None if series is None else series_row(game, series, game.updated_at),
             "owed": owed_rows,
         }
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -549,17 +562,15 @@ class PostgresStorage:
 
     # --- Results ------------------------------------------------------------------------
 
-    async def record_deal(self, game: Game, number: int, result: DealResult, at: float) -> None:
+    async def record_deal(self, game: Game, outcome: DealOutcome, at: float) -> None:
         """Keep a deal's result once; a repeated call with the same number changes
         nothing (``ON CONFLICT DO NOTHING`` on the key)."""
-        await self._record(
-            game, _INSERT_DEAL, _values(deal_row(game.id, number, result, at), _DEAL_COLUMNS)
-        )
+        await self._record(game, _INSERT_DEAL, _values(deal_row(game, outcome, at), _DEAL_COLUMNS))
 
-    async def record_series(self, game: Game, result: SeriesResult, at: float) -> None:
+    async def record_series(self, game: Game, outcome: GameOutcome, at: float) -> None:
         """Keep a series' result once; a repeated call changes nothing."""
         await self._record(
-            game, _INSERT_SERIES, _values(series_row(game.id, result, at), _SERIES_COLUMNS)
+            game, _INSERT_SERIES, _values(series_row(game, outcome, at), _SERIES_COLUMNS)
         )
 
     async def _record(self, game: Game, sql: str, values: tuple[Any, ...]) -> None:
@@ -570,9 +581,9 @@ class PostgresStorage:
 
     # --- Statistics -----------------------------------------------------------------------
 
-    async def user_stats(self, user: UserRef) -> UserStats | None:
-        """The user's totals over the human seats he took in playing or finished games;
-        None if he never took one."""
+    async def user_stats(self, user: UserRef, rule_set: str | None = None) -> UserStats | None:
+        """The user's totals over the human seats he took in playing or finished games
+        (of ``rule_set`` if given); None if he never took one."""
         platform, user_id = user.platform.value, user.id
         async with (
             self._pool.acquire() as conn,
@@ -580,9 +591,9 @@ class PostgresStorage:
             conn.transaction(isolation="repeatable_read", readonly=True),
         ):
             series = await conn.fetchrow(
-                _USER_SERIES, platform, user_id, Title.GOATS_WITH_EGGS.value
+                _USER_SERIES, platform, user_id, sorted(EGGS_TITLES), rule_set
             )
-            deals = await conn.fetchrow(_USER_DEALS, platform, user_id)
+            deals = await conn.fetchrow(_USER_DEALS, platform, user_id, rule_set)
             name = await conn.fetchval(_USER_NAME, platform, user_id)
         if series is None or deals is None:  # pragma: no cover - aggregates return a row
             raise RuntimeError("an aggregate query returned no row")
@@ -603,10 +614,16 @@ class PostgresStorage:
         )
 
     async def leaderboard(
-        self, platform: Platform, chat: ChatRef | None, limit: int = 10, min_series: int = 1
+        self,
+        platform: Platform,
+        chat: ChatRef | None,
+        limit: int = 10,
+        min_series: int = 1,
+        rule_set: str | None = None,
     ) -> list[LeaderboardRow]:
         """Players by series won, then win rate, then name; only those with
-        ``min_series`` or more series; ``chat`` None means the whole platform."""
+        ``min_series`` or more series; ``chat`` None means the whole platform;
+        ``rule_set`` None: every rule set's games."""
         rows = await self._pool.fetch(
             _LEADERBOARD,
             platform.value,
@@ -614,6 +631,7 @@ class PostgresStorage:
             None if chat is None else chat.id,
             min_series,
             max(limit, 0),
+            rule_set,
         )
         return leaderboard_rows(platform, rows)
 

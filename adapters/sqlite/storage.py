@@ -95,8 +95,7 @@ from bot.rows import (
     user_from_row,
     user_to_row,
 )
-from core.yard.events import DealResult, SeriesResult, Title
-from core.yard.record import SnapshotCache
+from core.ruleset import EGGS_TITLES, DealOutcome, GameOutcome, Snapshots
 
 MEMORY = ":memory:"
 #: The most saves one group commit writes; more wait for the next one.
@@ -173,12 +172,14 @@ SELECT
     COUNT(s.game_id) AS series_played,
     COALESCE(SUM(s.loser != p.seat % 2), 0) AS series_won,
     COALESCE(SUM(s.loser = p.seat % 2), 0) AS goat,
-    COALESCE(SUM(s.loser = p.seat % 2 AND s.title = :eggs_title), 0) AS goat_with_eggs
+    COALESCE(SUM(s.loser = p.seat % 2 AND s.title IN (:eggs_title, :eggs_title_2)), 0)
+        AS goat_with_eggs
 FROM participants AS p
 JOIN games AS g ON g.id = p.game_id
 LEFT JOIN series_results AS s ON s.game_id = p.game_id
 WHERE p.kind = 'human' AND p.platform = :platform AND p.user_id = :user_id
     AND g.platform = :platform AND g.status IN ('playing', 'finished')
+    AND (:rule_set IS NULL OR g.rule_set = :rule_set)
 """
 
 _USER_DEALS = """
@@ -193,6 +194,7 @@ JOIN games AS g ON g.id = p.game_id
 JOIN deal_results AS d ON d.game_id = p.game_id
 WHERE p.kind = 'human' AND p.platform = :platform AND p.user_id = :user_id
     AND g.platform = :platform AND g.status IN ('playing', 'finished')
+    AND (:rule_set IS NULL OR d.rule_set = :rule_set)
 """
 
 _USER_NAME = """
@@ -217,6 +219,7 @@ WITH played AS (
         AND g.platform = :platform AND g.status IN ('playing', 'finished')
         AND (:chat_platform IS NULL
              OR (g.platform = :chat_platform AND g.chat_id = :chat_id))
+        AND (:rule_set IS NULL OR s.rule_set = :rule_set)
     GROUP BY p.user_id
     HAVING COUNT(*) >= :min_series
 )
@@ -244,9 +247,10 @@ LIMIT :limit
 
 _INSERT_DEAL = """
     INSERT OR IGNORE INTO deal_results (
-        game_id, number, points_a, points_b, tricks_a, tricks_b, loss_a, loss_b, eggs, winner, at
+        game_id, number, rule_set, points_a, points_b, tricks_a, tricks_b, loss_a, loss_b,
+        eggs, winner, at
     ) VALUES (
-        :game_id, :number, :points_a, :points_b, :tricks_a, :tricks_b,
+        :game_id, :number, :rule_set, :points_a, :points_b, :tricks_a, :tricks_b,
         :loss_a, :loss_b, :eggs, :winner, :at
     )
 """
@@ -255,8 +259,9 @@ _INSERT_OWED = """
     VALUES (:game_id, :version, :idx, :kind, :number)
 """
 _INSERT_SERIES = """
-    INSERT OR IGNORE INTO series_results (game_id, loser, title, loss_a, loss_b, eggs, deals, at)
-    VALUES (:game_id, :loser, :title, :loss_a, :loss_b, :eggs, :deals, :at)
+    INSERT OR IGNORE INTO series_results (
+        game_id, rule_set, loser, title, loss_a, loss_b, eggs, deals, at
+    ) VALUES (:game_id, :rule_set, :loser, :title, :loss_a, :loss_b, :eggs, :deals, :at)
 """
 
 
@@ -423,7 +428,7 @@ class SqliteStorage:
         self._queue: list[tuple[_Save, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         #: Every save snapshots the game's series: this keeps the deals' text.
-        self._snapshots = SnapshotCache()
+        self._snapshots = Snapshots()
         self._now = now
         self.path = path
         #: The schema version (``PRAGMA user_version``) the database was at once
@@ -596,8 +601,8 @@ class SqliteStorage:
         game: Game,
         actions: Sequence[LoggedAction] = (),
         *,
-        deals: Sequence[tuple[int, DealResult]] = (),
-        series: SeriesResult | None = None,
+        deals: Sequence[DealOutcome] = (),
+        series: GameOutcome | None = None,
         owed: Sequence[Owed] = (),
         base: int | None = None,
     ) -> None:
@@ -614,8 +619,8 @@ class SqliteStorage:
             game_to_row(game, self._snapshots),
             tuple(game.seats),
             new,
-            [deal_row(game.id, number, result, game.updated_at) for number, result in deals],
-            None if series is None else series_row(game.id, series, game.updated_at),
+            [deal_row(game, outcome, game.updated_at) for outcome in deals],
+            None if series is None else series_row(game, series, game.updated_at),
             owed_rows,
         )
         done = asyncio.get_running_loop().create_future()
@@ -744,30 +749,33 @@ class SqliteStorage:
 
     # --- Results ------------------------------------------------------------------------
 
-    async def record_deal(self, game: Game, number: int, result: DealResult, at: float) -> None:
+    async def record_deal(self, game: Game, outcome: DealOutcome, at: float) -> None:
         """Keep a deal's result once; a repeated call with the same number changes
         nothing (``INSERT OR IGNORE`` on the key)."""
         async with self._transaction() as db:
             if not await self._game_exists(db, game.id):
                 raise NoSuchGame(game.id)
-            await db.execute(_INSERT_DEAL, deal_row(game.id, number, result, at))
+            await db.execute(_INSERT_DEAL, deal_row(game, outcome, at))
 
-    async def record_series(self, game: Game, result: SeriesResult, at: float) -> None:
+    async def record_series(self, game: Game, outcome: GameOutcome, at: float) -> None:
         """Keep a series' result once; a repeated call changes nothing."""
         async with self._transaction() as db:
             if not await self._game_exists(db, game.id):
                 raise NoSuchGame(game.id)
-            await db.execute(_INSERT_SERIES, series_row(game.id, result, at))
+            await db.execute(_INSERT_SERIES, series_row(game, outcome, at))
 
     # --- Statistics -----------------------------------------------------------------------
 
-    async def user_stats(self, user: UserRef) -> UserStats | None:
-        """The user's totals over the human seats he took in playing or finished games;
-        None if he never took one."""
+    async def user_stats(self, user: UserRef, rule_set: str | None = None) -> UserStats | None:
+        """The user's totals over the human seats he took in playing or finished games
+        (of ``rule_set`` if given); None if he never took one."""
+        eggs_title, eggs_title_2 = sorted(EGGS_TITLES)
         parameters = {
             "platform": user.platform.value,
             "user_id": user.id,
-            "eggs_title": Title.GOATS_WITH_EGGS.value,
+            "eggs_title": eggs_title,
+            "eggs_title_2": eggs_title_2,
+            "rule_set": rule_set,
         }
         async with self._lock:
             # One read transaction: the three answers agree with each other.
@@ -803,16 +811,23 @@ class SqliteStorage:
         return dict(row)
 
     async def leaderboard(
-        self, platform: Platform, chat: ChatRef | None, limit: int = 10, min_series: int = 1
+        self,
+        platform: Platform,
+        chat: ChatRef | None,
+        limit: int = 10,
+        min_series: int = 1,
+        rule_set: str | None = None,
     ) -> list[LeaderboardRow]:
         """Players by series won, then win rate, then name; only those with
-        ``min_series`` or more series; ``chat`` None means the whole platform."""
+        ``min_series`` or more series; ``chat`` None means the whole platform;
+        ``rule_set`` None: every rule set's games."""
         rows: Iterable[dict[str, Any]] = await self._fetchall(
             _LEADERBOARD,
             {
                 "platform": platform.value,
                 "chat_platform": None if chat is None else chat.platform.value,
                 "chat_id": None if chat is None else chat.id,
+                "rule_set": rule_set,
                 "min_series": min_series,
                 "limit": max(limit, 0),
             },

@@ -97,10 +97,10 @@ class TelegramPublisher:
     def _computer_next(self, game: Game) -> bool:
         """Whether a computer player moves next, before the table could be edited
         (no move delay): then this state will be replaced at once."""
-        deal = game.series.current
-        if not game.status.is_open or deal is None or deal.turn is None:
+        turn = game.play.turn
+        if not game.status.is_open or turn is None:
             return False
-        seat = game.seats[deal.turn]
+        seat = game.seats[turn]
         soon = self.interactions.service.computer_delay < self.outbox.pacing.linger
         return seat is not None and seat.plays_itself and soon
 

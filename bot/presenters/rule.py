@@ -99,6 +99,24 @@ class RulePresenter(Protocol):
         :class:`~bot.codec.CodecError` for one that names none."""
         ...
 
+    # The terminal (``kozel play``, :mod:`adapters.console`): it prints the table, then
+    # these lines, and reads a typed line as a move.
+
+    def console_hand(self, game: Game, seat: int, tr: Translator, locale: str) -> list[str]:
+        """The lines under the table for the terminal's player at ``seat``: his cards
+        (numbered, as :meth:`console_action` reads them) and what he may do."""
+        ...
+
+    def console_action(self, game: Game, seat: int, line: str) -> Any:
+        """The action a typed line names for ``seat`` (checked later by the service);
+        raise :class:`ValueError` with a locale id (``console-...``) and the argument it
+        takes (``input``/``number``) when the line names none."""
+        ...
+
+    def console_summary(self, game: Game, tr: Translator, locale: str) -> str:
+        """One line about a game over: its deals and score."""
+        ...
+
 
 #: Rule set ids and where each one's presenter lives (``module:attribute``).
 _REGISTRY: dict[str, str] = {

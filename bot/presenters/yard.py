@@ -66,7 +66,8 @@ from core.yard.events import (
     Title,
     TrickTaken,
 )
-from core.yard.series import LOSS_LIMIT
+from core.yard.ruleset import YardGame
+from core.yard.series import LOSS_LIMIT, Series
 from core.yard.views import PlayedSet, TableView
 
 # --- The public table ------------------------------------------------------------------
@@ -103,7 +104,7 @@ def _stock_line(view: TableView, tr: Translator, locale: str) -> str:
 
 
 def _loss_line(game: Game, msg_id: str, tr: Translator, locale: str) -> str:
-    a, b = game.series.loss_points
+    a, b = _series(game).loss_points
     return tr.t(locale, msg_id, a=a, b=b, limit=LOSS_LIMIT)
 
 
@@ -129,7 +130,7 @@ def table(
     "My hand" button while a deal is being played. ``viewer``: the seat of the one
     player it is shown to (the console's), whose own moves read as his ("Your turn")."""
     rules = rules_name(game.settings.rule_set, tr, locale)
-    deal = game.series.current
+    deal = _series(game).current
     if deal is None:
         lines = [tr.t(locale, "lobby-title", rules=rules), tr.t(locale, "table-no-deal")]
         if game.status is GameStatus.CANCELLED:
@@ -183,7 +184,7 @@ def table(
             lines.append(tr.t(locale, "table-deal-over", number=number, a=points_a, b=points_b))
         lines.append(tr.t(locale, "table-tricks", a=a, b=b))
         lines.append(_loss_line(game, "table-loss", tr, locale))
-        series = game.series.result
+        series = _series(game).result
         if series is not None:
             lines.append(tr.t(locale, "table-series-over"))
             lines.extend(_goats_lines(game, series, tr, locale))
@@ -219,7 +220,7 @@ class HandContent:
 
 def hand_content(game: Game, seat: int) -> HandContent:
     """What :func:`hand` shows for ``seat`` (with no cards selected), as a value."""
-    deal = game.series.current
+    deal = _series(game).current
     if deal is None:
         return HandContent(None)
     view = deal.view(seat)
@@ -430,6 +431,13 @@ def event_line(
     return None
 
 
+def _series(game: Game) -> Series:
+    """The yard series a table plays."""
+    play = game.play
+    assert isinstance(play, YardGame), f"not a yard game: {play.rule_set_id}"
+    return play.series
+
+
 # --- PLAY arguments: an action's kind letter and card codes ("bAS6S", "m") ----------
 
 _KIND_LETTERS = {
@@ -456,6 +464,92 @@ def parse_action_arg(seat: int, arg: str) -> Action:
     except KozelError:
         raise CodecError("unknown card") from None
     return Action(seat, kind, cards)
+
+
+# --- The terminal (kozel play): the hand as numbered cards, moves typed ------------
+
+
+def parse_move(line: str, hand: Sequence[Card], leading: bool) -> tuple[str, tuple[Card, ...]]:
+    """Read a typed move: ``1 3``, ``b 1 3``, ``d 1 3`` or ``m``.
+
+    Returns the kind (``play``, ``lead``, ``beat``, ``discard``, ``molodka``) and the
+    cards; raises ValueError with the locale id of the complaint and its argument.
+    """
+    words = line.replace(",", " ").split()
+    kind = "play"
+    if words and words[0].lower() in ("b", "d", "m", "l"):
+        kind = {"b": "beat", "d": "discard", "m": "molodka", "l": "lead"}[words.pop(0).lower()]
+    if kind == "molodka":
+        if words:
+            raise ValueError("console-not-understood", line)
+        return kind, ()
+    if not words or not all(word.isdigit() for word in words):
+        raise ValueError("console-not-understood", line)
+    cards = []
+    for word in words:
+        number = int(word)
+        if not 1 <= number <= len(hand):
+            raise ValueError("console-no-such-card", word)
+        cards.append(hand[number - 1])
+    if kind == "play" and leading:
+        kind = "lead"
+    return kind, tuple(cards)
+
+
+def choose_action(kind: str, cards: tuple[Card, ...], seat: int, legal: Sequence[Action]) -> Action:
+    """The action a typed move names: a plain ``play`` beats when the cards beat and
+    discards otherwise."""
+    if kind == "molodka":
+        return Action.molodka(seat)
+    if kind == "play":
+        beat = Action(seat, ActionKind.BEAT, cards)
+        if any(_same(beat, action) for action in legal):
+            return beat
+        return Action(seat, ActionKind.DISCARD, cards)
+    return Action(seat, ActionKind(kind), cards)
+
+
+def _same(a: Action, b: Action) -> bool:
+    return a.kind is b.kind and a.seat == b.seat and set(a.cards) == set(b.cards)
+
+
+def console_hand(game: Game, seat: int, tr: Translator, locale: str) -> list[str]:
+    """The lines under the terminal's table: how many cards to follow with, the hand
+    as numbered cards, the kinds of moves the seat may make."""
+    view = _series(game).current
+    assert view is not None
+    seat_view = view.view(seat)
+    lines = []
+    if seat_view.table.turn == seat and seat_view.table.lead_size:
+        lines.append(tr.t(locale, "console-follow", count=seat_view.table.lead_size))
+    hand = sorted_hand(seat_view.hand)
+    numbered = "  ".join(f"{number}) {card_label(card)}" for number, card in enumerate(hand, 1))
+    lines.append(tr.t(locale, "console-hand", cards=numbered))
+    kinds = [
+        tr.t(locale, f"console-move-{kind.value}")
+        for kind in ActionKind
+        if any(action.kind is kind for action in seat_view.legal)
+    ]
+    lines.append(tr.t(locale, "console-legal", moves=", ".join(kinds)))
+    return lines
+
+
+def console_action(game: Game, seat: int, line: str) -> Action:
+    """The action a typed line names for ``seat`` (:func:`parse_move`,
+    :func:`choose_action`); raises ValueError with a locale id and its argument."""
+    deal = _series(game).current
+    assert deal is not None
+    view = deal.view(seat)
+    hand = sorted_hand(view.hand)
+    kind, cards = parse_move(line, hand, leading=view.table.lead_size == 0)
+    return choose_action(kind, cards, seat, view.legal)
+
+
+def console_summary(game: Game, tr: Translator, locale: str) -> str:
+    """The terminal's last line of a series: its deals and loss points."""
+    series = _series(game)
+    a, b = series.loss_points
+    return tr.t(locale, "console-summary", deals=len(series.deals), a=a, b=b)
 
 
 # --- The presenter ------------------------------------------------------------------
@@ -485,13 +579,13 @@ class YardPresenter:
         return hand_content(game, seat)
 
     def deal_result(self, game: Game, number: int, tr: Translator, locale: str) -> Screen | None:
-        deal = next((d for d in game.series.deals if d.number == number), None)
+        deal = next((d for d in _series(game).deals if d.number == number), None)
         if deal is None or deal.result is None:
             return None
         return deal_result(game, number, deal.result, tr, locale)
 
     def game_result(self, game: Game, tr: Translator, locale: str) -> Screen | None:
-        result = game.series.result
+        result = _series(game).result
         return None if result is None else series_result(game, result, tr, locale)
 
     def event_line(
@@ -505,6 +599,15 @@ class YardPresenter:
 
     def action_arg(self, action: Action) -> str:
         return action_arg(action)
+
+    def console_hand(self, game: Game, seat: int, tr: Translator, locale: str) -> list[str]:
+        return console_hand(game, seat, tr, locale)
+
+    def console_action(self, game: Game, seat: int, line: str) -> Action:
+        return console_action(game, seat, line)
+
+    def console_summary(self, game: Game, tr: Translator, locale: str) -> str:
+        return console_summary(game, tr, locale)
 
     def parse_action_arg(self, seat: int, arg: str) -> Action:
         return parse_action_arg(seat, arg)

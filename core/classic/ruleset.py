@@ -22,15 +22,31 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.cards import Card
-from core.classic import record
-from core.classic.actions import ClassicAction
+from core.classic import ai, record
+from core.classic.actions import ClassicAction, ClassicActionKind
 from core.classic.dealing import Dealing
-from core.classic.events import ClassicEvent
+from core.classic.events import (
+    ClassicDealResult,
+    ClassicEvent,
+    ClassicGameResult,
+    DealScored,
+    GameFinished,
+)
 from core.classic.game import ClassicGame
 from core.classic.options import ClassicOptions
 from core.classic.views import ClassicSeatView, ClassicTableView
 from core.errors import KozelError, Reason
-from core.ruleset import AnyGame, RuleOptions, RuleSet
+from core.ruleset import (
+    AnyGame,
+    Chance,
+    DealOutcome,
+    GameOutcome,
+    RuleOptions,
+    RuleSet,
+)
+
+#: The actions a seat may take or let pass (RULES.md §2: the last-trump offer, a redeal).
+OPTIONAL_KINDS = frozenset({ClassicActionKind.OFFER_TRUMP, ClassicActionKind.REDEAL})
 
 
 class ClassicGameAdapter:
@@ -94,6 +110,60 @@ class ClassicGameAdapter:
     def report(self) -> dict[str, Any]:
         return record.report(self.game)
 
+    @property
+    def turn(self) -> int | None:
+        dealing = self.game.current
+        return None if dealing is None or dealing.is_over else dealing.turn
+
+    def chances(self) -> list[Chance]:
+        """The last-trump offers and redeal requests seats may make now."""
+        dealing = self.game.current
+        if dealing is None or dealing.is_over:
+            return []
+        view = dealing.table_view()
+        moment = (view.number, view.attempt, view.trick_number, len(view.trick))
+        chances = []
+        for seat in range(4):
+            optional = tuple(a for a in self.game.legal_actions(seat) if a.kind in OPTIONAL_KINDS)
+            if optional:
+                chances.append(Chance(seat, moment, optional))
+        return chances
+
+    def is_optional(self, action: ClassicAction) -> bool:
+        return action.kind in OPTIONAL_KINDS
+
+    def safe_action(self, seat: int) -> ClassicAction:
+        """Deal without praise, decline an offer, else the computer player's choice
+        among the obligatory actions (never an offer or a redeal)."""
+        if self.turn != seat:
+            raise KozelError(Reason.NOT_YOUR_TURN)
+        legal = [a for a in self.game.legal_actions(seat) if a.kind not in OPTIONAL_KINDS]
+        if not legal:
+            raise KozelError(Reason.NOT_YOUR_TURN)
+        for kind in (ClassicActionKind.DEAL, ClassicActionKind.DECLINE_TRUMP):
+            plain = next((a for a in legal if a.kind is kind), None)
+            if plain is not None:
+                return plain
+        choice = ai.ClassicComputer(random.Random(0)).choose(
+            self._current().view(seat), self.game.options
+        )
+        return choice if choice in legal else legal[0]
+
+    def public_events(self) -> list[ClassicEvent]:
+        """None: the classic computer players read everything they need from their
+        seat's view, and observe nothing."""
+        return []
+
+    def outcome(self, event: ClassicEvent) -> DealOutcome | GameOutcome | None:
+        if isinstance(event, DealScored):
+            return deal_outcome(event.number, event.result)
+        if isinstance(event, GameFinished):
+            return game_outcome(event.result)
+        return None
+
+    def action_to_json(self, action: ClassicAction) -> dict[str, Any]:
+        return record.action_to_json(action)
+
     def _current(self) -> Dealing:
         dealing = self.game.current
         if dealing is None:
@@ -106,6 +176,59 @@ class ClassicGameAdapter:
         return self.game == other.game
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def deal_outcome(number: int, result: ClassicDealResult) -> DealOutcome:
+    """A classic deal's result as a :class:`~core.ruleset.DealOutcome` (its score: the
+    pairs it wrote)."""
+    return DealOutcome(
+        number, result.winner, result.points, result.tricks, result.pairs, result.eggs, result
+    )
+
+
+def game_outcome(result: ClassicGameResult) -> GameOutcome:
+    """A classic game's result as a :class:`~core.ruleset.GameOutcome` (its score: the
+    pairs)."""
+    return GameOutcome(
+        result.loser, result.title.value, result.pairs, result.deals, result.eggs, result
+    )
+
+
+class ClassicComputerPlayer:
+    """A classic computer player (:mod:`core.classic.ai`) behind the contract's
+    :class:`~core.ruleset.Computer`: it knows the table's options. ``careless``: how
+    often it plays a random legal action when it must act (the ``easy`` level)."""
+
+    __slots__ = ("careless", "options", "player")
+
+    def __init__(self, player: ai.ClassicPlayer, options: ClassicOptions, careless: float) -> None:
+        self.player, self.options, self.careless = player, options, careless
+
+    def choose(self, view: ClassicSeatView, rng: random.Random) -> ClassicAction | None:
+        if self.careless and ai.must_act(view) and rng.random() < self.careless:
+            obligatory = [a for a in view.legal if a.kind not in OPTIONAL_KINDS]
+            return rng.choice(obligatory or list(view.legal))
+        return self.player.choose(view, self.options)
+
+
+#: How the contract's levels map to classic computer players: the player of
+#: :mod:`core.classic.ai` and how careless it is.
+_LEVELS: dict[str, tuple[str, float]] = {
+    "easy": ("computer", 0.3),
+    "normal": ("computer", 0.0),
+    "baseline": ("computer", 0.0),
+    "strong": ("computer", 0.0),
+    "random": ("random", 0.0),
+}
+
+
+class _Snapshots:
+    """Classic games are snapshot whole (they are small)."""
+
+    __slots__ = ()
+
+    def snapshot(self, game: ClassicGameAdapter) -> str:
+        return game.snapshot()
 
 
 class ClassicRuleSet:
@@ -140,6 +263,28 @@ class ClassicRuleSet:
 
     def replay(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return record.replay(data)
+
+    def computer(self, level: str, options: RuleOptions | None = None) -> ClassicComputerPlayer:
+        """``easy`` (the computer player, a random move in three), ``normal`` and
+        ``strong`` (the computer player of :mod:`core.classic.ai`; there is no
+        stronger one yet), or ``random``.
+
+        >>> import random
+        >>> game = CLASSIC.new_game(random.Random(5))
+        >>> seat = game.turn
+        >>> choice = CLASSIC.computer("easy").choose(game.seat_view(seat), random.Random(1))
+        >>> game.can(choice)
+        True
+        """
+        if level not in _LEVELS:
+            raise ValueError(f"unknown player level {level!r}; known: {', '.join(_LEVELS)}")
+        if options is not None and not isinstance(options, ClassicOptions):
+            raise KozelError(Reason.BAD_OPTIONS, "these are not the classic game's options")
+        name, careless = _LEVELS[level]
+        return ClassicComputerPlayer(ai.new_player(name), options or ClassicOptions(), careless)
+
+    def snapshot_writer(self) -> _Snapshots:
+        return _Snapshots()
 
 
 #: The classic rule set, as the registry of :mod:`core.ruleset` finds it.

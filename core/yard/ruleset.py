@@ -18,14 +18,24 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from core import ai
 from core.cards import Card
 from core.errors import KozelError, Reason
 from core.record import RecordError
-from core.ruleset import AnyGame, RuleOptions, RuleSet, parse_options
+from core.ruleset import (
+    AnyGame,
+    Chance,
+    Computer,
+    DealOutcome,
+    GameOutcome,
+    RuleOptions,
+    RuleSet,
+    parse_options,
+)
 from core.yard import record
-from core.yard.actions import Action
+from core.yard.actions import Action, ActionKind
 from core.yard.deal import Deal
-from core.yard.events import Event
+from core.yard.events import DealResult, DealScored, Event, SeriesFinished, SeriesResult
 from core.yard.series import Series
 from core.yard.views import SeatView, TableView
 
@@ -93,6 +103,42 @@ class YardGame:
     def report(self) -> dict[str, Any]:
         return record.report(self.series)
 
+    @property
+    def turn(self) -> int | None:
+        deal = self.series.current
+        return None if deal is None else deal.turn
+
+    def chances(self) -> list[Chance]:
+        """A molodka its holder may declare at the start of a trick (RULES.md §1.4:
+        computer players decide then), once per trick."""
+        deal = self.series.current
+        holder = None if deal is None else deal.molodka_seat
+        if deal is None or holder is None or deal.table_view().plays:
+            return []
+        moment = (deal.number, deal.trick_number)
+        return [Chance(holder, moment, (Action.molodka(holder),))]
+
+    def is_optional(self, action: Action) -> bool:
+        return action.kind is ActionKind.MOLODKA
+
+    def safe_action(self, seat: int) -> Action:
+        """The baseline's choice, never a molodka (:func:`core.ai.safe_move`)."""
+        return ai.safe_move(self._current().view(seat))
+
+    def public_events(self) -> list[Event]:
+        deal = self.series.current
+        return [] if deal is None else ai.public_events(deal)
+
+    def outcome(self, event: Event) -> DealOutcome | GameOutcome | None:
+        if isinstance(event, DealScored):
+            return deal_outcome(event.number, event.result)
+        if isinstance(event, SeriesFinished):
+            return game_outcome(event.result)
+        return None
+
+    def action_to_json(self, action: Action) -> dict[str, Any]:
+        return record.action_to_json(action)
+
     def _current(self) -> Deal:
         deal = self.series.current
         if deal is None:
@@ -105,6 +151,40 @@ class YardGame:
         return self.series == other.series
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def deal_outcome(number: int, result: DealResult) -> DealOutcome:
+    """A yard deal's result as a :class:`~core.ruleset.DealOutcome` (its score: the
+    loss points).
+
+    >>> from core.seats import Team
+    >>> outcome = deal_outcome(2, DealResult((80, 40), (3, 1), (0, 2), False, Team.A, 0))
+    >>> outcome.number, outcome.winner, outcome.score, outcome.detail.next_leader
+    (2, <Team.A: 0>, (0, 2), 0)
+    """
+    return DealOutcome(
+        number, result.winner, result.points, result.tricks, result.loss_points, result.eggs, result
+    )
+
+
+def game_outcome(result: SeriesResult) -> GameOutcome:
+    """A yard series' result as a :class:`~core.ruleset.GameOutcome` (its score: the
+    loss points)."""
+    return GameOutcome(
+        result.loser, result.title.value, result.loss_points, result.deals, result.eggs, result
+    )
+
+
+class _Snapshots:
+    """Snapshots through :class:`core.yard.record.SnapshotCache`."""
+
+    __slots__ = ("_cache",)
+
+    def __init__(self) -> None:
+        self._cache = record.SnapshotCache()
+
+    def snapshot(self, game: YardGame) -> str:
+        return self._cache.snapshot(game.series)
 
 
 class YardRuleSet:
@@ -144,6 +224,15 @@ class YardRuleSet:
             return self.from_record(data).report()
         except RecordError as error:
             return error.to_json()
+
+    def computer(self, level: str, options: RuleOptions | None = None) -> Computer:
+        """:func:`core.ai.make_player`: ``easy``, ``normal`` (also ``baseline``),
+        ``strong``, or ``random``."""
+        player: Computer = ai.make_player(level)
+        return player
+
+    def snapshot_writer(self) -> _Snapshots:
+        return _Snapshots()
 
 
 #: The yard rule set, as the registry of :mod:`core.ruleset` finds it.

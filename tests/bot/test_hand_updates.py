@@ -54,7 +54,7 @@ class OutputsPublisher:
     async def publish(self, game: Game, change: Change) -> None:
         assert self.ui is not None
         outputs = await self.ui.outputs(game, change)
-        deal = game.series.current
+        deal = game.play.series.current
         turn = deal.turn if deal is not None else None
         self.shown.append(Shown(change, game.version, turn, outputs))
         for output in outputs:
@@ -118,10 +118,10 @@ async def _play_deal(
     version of the hand he sees); the changes each human move published."""
     moves: list[tuple[int, list[Shown]]] = []
     game = await service.game(game_id)
-    number = game.series.current.number  # type: ignore[union-attr]
+    number = game.play.series.current.number  # type: ignore[union-attr]
     while True:
         game = await service.game(game_id)
-        deal = game.series.current
+        deal = game.play.series.current
         if game.status is not GameStatus.PLAYING or deal is None or deal.number != number:
             return moves
         seat = deal.turn
@@ -198,14 +198,14 @@ async def test_a_waiting_players_older_hand_still_selects_and_plays(
     service, ui, publisher = setup
     game_id = await _start(service, 4)
     game = await service.game(game_id)
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None and deal.turn is not None
     waiting = (deal.turn + 3) % 4  # the last to play in this trick
     old = publisher.hands[waiting]
     for _ in range(2):  # two moves elsewhere
         game = await service.game(game_id)
-        seat = game.series.current.turn  # type: ignore[union-attr]
-        action = safe_move(game.series.current.view(seat))  # type: ignore[union-attr]
+        seat = game.play.series.current.turn  # type: ignore[union-attr]
+        action = safe_move(game.play.series.current.view(seat))  # type: ignore[union-attr]
         token = encode(Command(Verb.PLAY, game_id, game.version, action_arg(action)))
         assert (await _press(ui, PLAYERS[seat], token)).alert is None
     assert publisher.hands[waiting] is old
@@ -217,11 +217,11 @@ async def test_a_waiting_players_older_hand_still_selects_and_plays(
     assert presenters.SELECTED_MARK in str([b.label for b in reply.hand.buttons])
     # Once his hand changed (his turn came), a press of the old message is stale.
     game = await service.game(game_id)
-    seat = game.series.current.turn  # type: ignore[union-attr]
-    action = safe_move(game.series.current.view(seat))  # type: ignore[union-attr]
+    seat = game.play.series.current.turn  # type: ignore[union-attr]
+    action = safe_move(game.play.series.current.view(seat))  # type: ignore[union-attr]
     token = encode(Command(Verb.PLAY, game_id, game.version, action_arg(action)))
     assert (await _press(ui, PLAYERS[seat], token)).alert is None
     game = await service.game(game_id)
-    assert game.series.current.turn == waiting  # type: ignore[union-attr]
+    assert game.play.series.current.turn == waiting  # type: ignore[union-attr]
     stale = await _press(ui, PLAYERS[waiting], card.token or "")
     assert stale.alert is not None and stale.hand is not None

@@ -68,7 +68,7 @@ async def test_a_press_for_someone_else_or_stale_is_refused(
 ) -> None:
     game_id = await started(ui)
     game = await service.game(game_id)
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None and deal.turn is not None
     move = safe_move(deal.view(deal.turn))
     version = game.version
@@ -95,7 +95,7 @@ async def test_selecting_cards_shows_the_hand_and_changes_nothing(
     version = game.version
     reply = await press(ui, BOB, encode(Command(Verb.SELECT, game_id, version, "1")))
     assert reply.hand is not None and reply.seat == 1 and reply.private
-    first = presenters.sorted_hand(game.series.current.hand(1))[0]  # type: ignore[union-attr]
+    first = presenters.sorted_hand(game.play.series.current.hand(1))[0]  # type: ignore[union-attr]
     assert presenters.card_label(first) in reply.hand.text
     assert (await service.game(game_id)).version == version
     shown = await press(ui, BOB, encode(Command(Verb.SHOW_HAND, game_id, 0)))
@@ -156,7 +156,7 @@ async def test_outputs_send_each_hand_only_to_its_player(
     game_id = await started(ui)
     game = await service.game(game_id)
     outputs = await ui.outputs(game, Change(ChangeKind.PLAYED))
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None
     assert [o.target for o in outputs].count(Target.TABLE) == 1
     hands = [o for o in outputs if o.target is Target.HAND]
@@ -188,7 +188,7 @@ async def test_reminder_goes_privately_to_the_player_on_turn(
 ) -> None:
     game_id = await started(ui)
     game = await service.game(game_id)
-    turn = game.series.current.turn  # type: ignore[union-attr]
+    turn = game.play.series.current.turn  # type: ignore[union-attr]
     outputs = await ui.outputs(game, Change(ChangeKind.REMINDER, seat=turn))
     assert [(o.target, o.user) for o in outputs] == [
         (Target.TABLE, None),
@@ -208,7 +208,7 @@ async def test_an_old_cancel_confirmation_does_not_cancel_a_game_moved_on_since(
     old_yes = next(b.token for b in asked.screen.buttons if b.token and b.token.startswith("k:c:"))
     game = await service.game(game_id)
     assert decode(old_yes or "").version == game.version  # like every button
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None and deal.turn is not None
     await service.play(
         game_id, game.version, PLAYERS[deal.turn].ref, safe_move(deal.view(deal.turn))
@@ -236,8 +236,8 @@ async def test_a_restored_game_shows_what_it_owes_first_then_its_table_and_hands
 ) -> None:
     game_id = await started(ui)
     game = await service.game(game_id)
-    while not game.series.deals[0].is_over:
-        deal = game.series.current
+    while not game.play.series.deals[0].is_over:
+        deal = game.play.series.current
         assert deal is not None and deal.turn is not None
         action = safe_move(deal.view(deal.turn))
         await service.play(game_id, game.version, PLAYERS[deal.turn].ref, action)
@@ -251,7 +251,7 @@ async def test_a_restored_game_shows_what_it_owes_first_then_its_table_and_hands
         (Target.TABLE, None),
         *[(Target.HAND, None)] * 4,
     ]
-    result = game.series.deals[0].result
+    result = game.play.series.deals[0].result
     assert result is not None
     assert out[0].screen == presenters.deal_result(game, 0, result, tr, "ru")
     assert out[1].screen == ui.table_screen(game)
@@ -365,7 +365,7 @@ async def test_a_press_forged_on_another_seats_hand_message_never_shows_the_pres
 ) -> None:
     game_id = await started(ui)
     game = await service.game(game_id)
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None and deal.turn is not None
     mover = PLAYERS[deal.turn]
     move = encode(

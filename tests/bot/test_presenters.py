@@ -68,7 +68,7 @@ def dealt_game(deck: list[Card] | None = None, trump_index: int = 10, seed: int 
     if deck is None:
         deck = list(CARDS)
         random.Random(seed).shuffle(deck)
-    game.series.deal_from(deck, trump_index, dealer=3)
+    game.play.series.deal_from(deck, trump_index, dealer=3)
     return game
 
 
@@ -187,7 +187,7 @@ def test_cancel_confirm(tr: Translator, locale: str) -> None:
 
 def hidden_labels(game: Game) -> set[str]:
     """Labels of every card in any hand, except the trump card everybody saw."""
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None
     return {
         p.card_label(card)
@@ -201,7 +201,7 @@ def hidden_labels(game: Game) -> set[str]:
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_table_never_shows_discards_or_hands(tr: Translator, locale: str, seed: int) -> None:
     game = dealt_game(seed=seed)
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None
     discarded: set[str] = set()
     for _ in range(3 * 4):  # three whole tricks; the trump card stays in the stock
@@ -213,7 +213,7 @@ def test_table_never_shows_discards_or_hands(tr: Translator, locale: str, seed: 
         action = leads[0] if leads else discards[-1]
         if action.kind is ActionKind.DISCARD:
             discarded.update(p.card_label(card) for card in action.cards)
-        game.series.apply(action)
+        game.play.series.apply(action)
         screen = p.table(game, tr, locale, now=0.0, with_hand_button=True)
         check_tokens(screen)
         shown = [label for label in discarded | hidden_labels(game) if label in screen.text]
@@ -226,10 +226,10 @@ def test_table_never_shows_discards_or_hands(tr: Translator, locale: str, seed: 
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_table_shows_the_trick_turn_and_time(tr: Translator, locale: str) -> None:
     game = dealt_game()
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None
     lead = next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD)
-    game.series.apply(lead)
+    game.play.series.apply(lead)
     game.turn_deadline = 1000.0
     game.seats[3] = game.seats[3].with_(away=True)  # type: ignore[union-attr]
     screen = p.table(game, tr, locale, now=910.0, with_hand_button=True)
@@ -254,12 +254,12 @@ def test_table_before_the_first_deal(tr: Translator) -> None:
 def play_out(game: Game, rng: random.Random) -> list[DealResult]:
     """Random legal play to the end of the series; the results of every deal."""
     results = []
-    while not game.series.is_over:
-        deal = game.series.current
+    while not game.play.series.is_over:
+        deal = game.play.series.current
         if deal is None or deal.is_over:
-            game.series.deal(rng)
+            game.play.series.deal(rng)
             continue
-        game.series.apply(rng.choice(deal.legal_actions(deal.turn)))
+        game.play.series.apply(rng.choice(deal.legal_actions(deal.turn)))
         if deal.result is not None:
             results.append(deal.result)
     return results
@@ -269,7 +269,7 @@ def play_out(game: Game, rng: random.Random) -> list[DealResult]:
 def test_series_over_on_the_table_and_the_result(tr: Translator, locale: str) -> None:
     game = make_game()
     results = play_out(game, random.Random(7))
-    result = game.series.result
+    result = game.play.series.result
     assert result is not None
     text = p.table(game, tr, locale, now=0.0, with_hand_button=True).text
     assert tr.t(locale, "table-series-over") in text
@@ -310,7 +310,7 @@ def test_goats_with_eggs_and_an_eggs_deal(tr: Translator, locale: str) -> None:
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_hand_shows_exactly_the_seats_cards(tr: Translator, locale: str) -> None:
     game = dealt_game()
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None
     for seat in range(4):
         screen = p.hand(game, seat, 0, tr, locale)
@@ -324,7 +324,7 @@ def test_hand_shows_exactly_the_seats_cards(tr: Translator, locale: str) -> None
 
 
 def all_selections(game: Game, seat: int) -> range:
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None
     return range(1 << len(deal.hand(seat)))
 
@@ -332,7 +332,7 @@ def all_selections(game: Game, seat: int) -> range:
 @pytest.mark.parametrize("seed", range(4))
 def test_hand_offers_only_legal_actions_and_every_one(tr: Translator, seed: int) -> None:
     game = dealt_game(seed=seed)
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None
     rng = random.Random(seed)
     for _ in range(6):
@@ -362,12 +362,12 @@ def test_hand_offers_only_legal_actions_and_every_one(tr: Translator, seed: int)
             assert offered == legal
         turn = deal.turn
         assert turn is not None
-        game.series.apply(rng.choice(deal.legal_actions(turn)))
+        game.play.series.apply(rng.choice(deal.legal_actions(turn)))
 
 
 def test_selecting_a_lead_offers_it(tr: Translator) -> None:
     game = dealt_game()
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None
     hand = p.sorted_hand(deal.hand(0))
     card = hand[2]
@@ -410,11 +410,11 @@ def test_a_waiting_hand_shows_only_what_is_his(tr: Translator) -> None:
     """A card played elsewhere changes the table, not a waiting seat's hand: it names
     no player, shows no trick, stock or tricks; only the seat to act sees those."""
     game = dealt_game()
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None and deal.turn == 0
     before = {seat: p.hand_content(game, seat) for seat in range(4)}
     lead = next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD)
-    game.series.apply(lead)
+    game.play.series.apply(lead)
     assert deal.turn == 1
     after = {seat: p.hand_content(game, seat) for seat in range(4)}
     assert before[2] == after[2] and before[3] == after[3]
@@ -439,7 +439,7 @@ def molodka_deck() -> list[Card]:
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_molodka_button_out_of_turn(tr: Translator, locale: str) -> None:
     game = dealt_game(molodka_deck(), trump_index=5)
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None
     assert set(deal.hand(2)) == {c("6H"), c("7H"), c("8H"), c("9H")}
     assert deal.turn == 0
@@ -450,7 +450,7 @@ def test_molodka_button_out_of_turn(tr: Translator, locale: str) -> None:
     assert button.label == tr.t(locale, "hand-molodka")
     assert decode(button.token or "").arg == "m"
     # Still there after the leader played, and never for the others.
-    game.series.apply(next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD))
+    game.play.series.apply(next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD))
     assert Action.molodka(2) in plays(p.hand(game, 2, 0, tr, locale), 2)
     for seat in (0, 1, 3):
         assert not any(
@@ -529,10 +529,10 @@ def test_a_warm_cache_renders_the_screens_of_no_cache(cache_size: int) -> None:
         game.turn_deadline = 100.0 + index
     for _ in range(8):
         for game in games:
-            deal = game.series.current
+            deal = game.play.series.current
             assert deal is not None
             if deal.turn is not None:
-                game.series.apply(rng.choice(deal.legal_actions(deal.turn)))
+                game.play.series.apply(rng.choice(deal.legal_actions(deal.turn)))
             for locale in ("ru", "en", "ru-RU", "de"):
                 table = p.table(game, warm, locale, now=50.0, with_hand_button=True)
                 assert table == p.table(game, cold, locale, now=50.0, with_hand_button=True)
@@ -580,9 +580,9 @@ def test_names_with_markdown_are_escaped_on_discord_so_they_never_render_as_ital
     assert "*" not in escaped.replace("\\*", "")
     assert "_" not in escaped.replace("\\_", "")
     assert _undo_discord_escapes(escaped) == MARKUP_NAME
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None and deal.turn == 0
-    game.series.apply(next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD))
+    game.play.series.apply(next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD))
     # The seat to act next sees the lead, and who made it.
     screens = [p.table(game, tr, locale, now=0.0), p.hand(game, 1, 0, tr, locale)]
     stats = UserStats(user=game.seats[0].user, name=MARKUP_NAME, series_played=1)  # type: ignore[union-attr,arg-type]
@@ -609,14 +609,14 @@ def test_names_are_shown_as_typed_on_plain_text_platforms(
 
 def _play_until_the_trump_card_is_drawn(game: Game) -> int:
     """Lead and discard until somebody draws the shown trump card; his seat."""
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None
     while deal.table_view().trump_card_holder is None:
         seat = deal.turn
         assert seat is not None
         legal = deal.legal_actions(seat)
         leads = [a for a in legal if a.kind is ActionKind.LEAD]
-        game.series.apply(leads[0] if leads else legal[-1])
+        game.play.series.apply(leads[0] if leads else legal[-1])
     holder = deal.table_view().trump_card_holder
     assert holder is not None
     return holder
@@ -630,12 +630,12 @@ def test_the_viewers_own_turn_and_moves_read_as_his_not_player_you_to_play(
     tr: Translator, locale: str, turn: str, discard: str
 ) -> None:
     game = dealt_game()
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None
     assert turn in p.table(game, tr, locale, now=0.0, viewer=0).text.splitlines()
     assert turn not in p.table(game, tr, locale, now=0.0).text  # the public table names him
-    game.series.apply(next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD))
-    game.series.apply(next(a for a in deal.legal_actions(1) if a.kind is ActionKind.DISCARD))
+    game.play.series.apply(next(a for a in deal.legal_actions(0) if a.kind is ActionKind.LEAD))
+    game.play.series.apply(next(a for a in deal.legal_actions(1) if a.kind is ActionKind.DISCARD))
     mine = p.table(game, tr, locale, now=0.0, viewer=1).text
     assert discard in mine.splitlines()
     assert NAMES[1] not in mine
@@ -655,7 +655,7 @@ def test_the_trump_card_drawn_by_the_viewer_reads_as_his(
 ) -> None:
     game = dealt_game()
     holder = _play_until_the_trump_card_is_drawn(game)
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None
     card = p.card_label(deal.trump_card)
     mine = p.table(game, tr, locale, now=0.0, viewer=holder).text

@@ -52,7 +52,7 @@ async def full_table(service: GameService, humans: int = 4) -> int:
 async def turn_user(service: GameService, game_id: int) -> tuple[int, int, Action]:
     """Who is to play, at which version, and a safe legal move for him."""
     game = await service.game(game_id)
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None and deal.turn is not None
     return deal.turn, game.version, safe_move(deal.view(deal.turn))
 
@@ -135,7 +135,7 @@ async def test_start_needs_the_creator_and_a_full_table(service: GameService) ->
     assert not_creator.value.code == ErrorCode.NOT_CREATOR
     outcome = await service.start(game.id, game.version, ALICE.ref)
     assert outcome.game.status is GameStatus.PLAYING
-    assert outcome.game.series.current is not None
+    assert outcome.game.play.series.current is not None
 
 
 async def test_settings_only_by_the_creator_and_only_known_values(
@@ -218,7 +218,7 @@ async def test_bad_requests_change_nothing(service: GameService, storage: Storag
     after = await storage.load_game(game_id)
     assert after is not None
     assert after.version == before.version
-    assert after.series == before.series
+    assert after.play.series == before.play.series
     assert await storage.game_actions(game_id) == []
 
 
@@ -317,7 +317,7 @@ async def test_four_users_at_once_no_deadlock_nothing_twice(
     for _ in range(12):
         game = await service.game(game_id)
         version = game.version
-        deal = game.series.current
+        deal = game.play.series.current
         assert deal is not None
 
         async def attempt(seat: int, version: int = version, deal: Deal = deal) -> object:
@@ -346,7 +346,7 @@ async def test_molodka_out_of_turn_from_a_human(service: GameService) -> None:
         service.rng = random.Random(seed)
         game_id = await full_table(service)
         game = await service.game(game_id)
-        deal = game.series.current
+        deal = game.play.series.current
         assert deal is not None
         holder = deal.molodka_seat
         if holder is not None and holder != deal.turn:
@@ -381,7 +381,7 @@ async def test_one_human_and_three_computers_finish_a_series(
     await play_to_the_end(service, game_id, humans=1)
     game = await service.game(game_id)
     assert game.status is GameStatus.FINISHED
-    result = game.series.result
+    result = game.play.series.result
     assert result is not None and max(result.loss_points) >= 12
     kinds = publisher.kinds()
     assert kinds.count("finished") == 1 and "dealt" in kinds
@@ -389,11 +389,11 @@ async def test_one_human_and_three_computers_finish_a_series(
     assert stats is not None
     assert stats.series_played == 1
     assert stats.series_won == (0 if result.loser is Team.A else 1)
-    assert stats.deals_played == len(game.series.deals)
+    assert stats.deals_played == len(game.play.series.deals)
     # The action log replays to the same series.
     logged = await storage.game_actions(game_id)
-    assert len(logged) == sum(len(d.actions) for d in game.series.deals)
-    assert replay(series_to_record(game.series))["series"]["finished"] is True
+    assert len(logged) == sum(len(d.actions) for d in game.play.series.deals)
+    assert replay(series_to_record(game.play.series))["series"]["finished"] is True
 
 
 async def test_rematch_keeps_the_seats(service: GameService) -> None:
@@ -439,7 +439,7 @@ async def test_a_failing_save_changes_nothing(service: GameService, storage: Sto
     storage.save_game = real_save  # type: ignore[method-assign]
     game = await service.game(game_id)
     assert game.version == version
-    assert game.series.current is not None and len(game.series.current.actions) == 0
+    assert game.play.series.current is not None and len(game.play.series.current.actions) == 0
     await service.play(game_id, version, PLAYERS[seat].ref, action)
 
 
@@ -456,7 +456,7 @@ async def play_a_deal_with_saves_recorded(
     real_save = storage.save_game
 
     async def recording(game, actions=(), *, deals=(), series=None, owed=(), base=None):  # type: ignore[no-untyped-def]
-        saves.append(([a.version for a in actions], [n for n, _ in deals], series is not None))
+        saves.append(([a.version for a in actions], [d.number for d in deals], series is not None))
         await real_save(game, actions, deals=deals, series=series, owed=owed, base=base)
 
     async def refused(*args: object) -> None:
@@ -467,7 +467,7 @@ async def play_a_deal_with_saves_recorded(
     storage.record_series = refused  # type: ignore[method-assign]
     game_id = await full_table(service, humans=1)
     await service.settle()
-    while not (await service.game(game_id)).series.deals[0].is_over:
+    while not (await service.game(game_id)).play.series.deals[0].is_over:
         seat, version, action = await turn_user(service, game_id)
         assert seat == 0
         await service.play(game_id, version, ALICE.ref, action)
@@ -495,7 +495,7 @@ async def test_computer_moves_without_a_delay_are_saved_together(
         assert versions == list(range(versions[0], versions[0] + len(versions)))
     # The deal's result went with the save of the move that ended it.
     (ending,) = [(versions, deals) for versions, deals, _ in saves if deals]
-    first_deal = (await service.game(game_id)).series.deals[0]
+    first_deal = (await service.game(game_id)).play.series.deals[0]
     assert ending[1] == [0] and ending[0][-1] == logged[len(first_deal.actions) - 1]
     stats = await storage.user_stats(ALICE.ref)
     assert stats is not None and stats.deals_played == 1
@@ -757,7 +757,7 @@ async def test_a_deals_result_is_owed_in_the_moves_save_until_a_publisher_sends_
     service.add_publisher(Platform.CONSOLE, first)
     game_id = await full_table(service, humans=1)
     await service.settle()
-    while not (await service.game(game_id)).series.deals[0].is_over:
+    while not (await service.game(game_id)).play.series.deals[0].is_over:
         _, version, action = await turn_user(service, game_id)
         await service.play(game_id, version, ALICE.ref, action)
         await service.settle()
@@ -802,8 +802,8 @@ async def test_a_finished_game_that_still_owes_its_result_is_shown_after_a_resta
     assert game.status is GameStatus.FINISHED
     owed = await storage.owed_messages()
     kinds = [item.kind for item in owed]
-    assert kinds == [OwedKind.DEAL_RESULT] * len(game.series.deals) + [OwedKind.SERIES_RESULT]
-    assert [item.number for item in owed[:-1]] == [deal.number for deal in game.series.deals]
+    assert kinds == [OwedKind.DEAL_RESULT] * len(game.play.series.deals) + [OwedKind.SERIES_RESULT]
+    assert [item.number for item in owed[:-1]] == [deal.number for deal in game.play.series.deals]
     await service.close()
 
     publisher = RecordingPublisher()

@@ -31,8 +31,10 @@ from bot.models import (
 )
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, OwedKind, Storage, UserStats
 from bot.rows import MAX_SEND_TIMES, DuplicateAction, NoSuchGame, StaleGame
+from core.ruleset import GameOutcome
 from core.seats import Team
 from core.yard.events import DealResult, SeriesResult, Title
+from core.yard.ruleset import YardGame, deal_outcome, game_outcome
 from core.yard.series import Series
 
 TG = Platform.TELEGRAM
@@ -99,7 +101,7 @@ def full_game(rematch_of: int | None = None) -> Game:
             None,
             human(BOB, "O'Brien\"; DROP TABLE games; --"),
         ],
-        series=mid_trick_series(),
+        play=YardGame(mid_trick_series()),
         version=17,
         created_at=1_700_000_000.125,
         updated_at=1_700_000_123.5,
@@ -140,10 +142,10 @@ def deal(
     return DealResult(points, (4, 4), loss, eggs, winner, 0)
 
 
-def series_lost_by(loser: Team, eggs: int = 0) -> SeriesResult:
+def series_lost_by(loser: Team, eggs: int = 0) -> GameOutcome:
     title = Title.GOATS_WITH_EGGS if eggs else Title.GOATS
     loss = (12, 2) if loser is Team.A else (2, 12)
-    return SeriesResult(loser, title, loss, deals=3, eggs=eggs)
+    return game_outcome(SeriesResult(loser, title, loss, deals=3, eggs=eggs))
 
 
 # --- Users and chats -----------------------------------------------------------------
@@ -181,12 +183,12 @@ async def test_game_round_trips_exactly_with_a_series_mid_trick(storage: Storage
 
     loaded = await storage.load_game(created.id)
     assert loaded == replace(game, id=created.id)
-    assert loaded is not None and loaded.series is not game.series
+    assert loaded is not None and loaded.play.series is not game.play.series
     # The restored series plays on exactly as the original does.
-    for series in (game.series, loaded.series):
+    for series in (game.play.series, loaded.play.series):
         series.apply(series.legal_actions()[0])
-    assert loaded.series == game.series
-    assert loaded.series.legal_actions() == game.series.legal_actions()
+    assert loaded.play.series == game.play.series
+    assert loaded.play.series.legal_actions() == game.play.series.legal_actions()
 
 
 async def test_defaults_round_trip(storage: Storage) -> None:
@@ -200,7 +202,7 @@ async def test_saved_game_does_not_alias_the_callers_object(storage: Storage) ->
     snapshot = replace(game, seats=list(game.seats), messages=dict(game.messages))
     await storage.save_game(game)
 
-    game.series.apply(game.series.legal_actions()[0])
+    game.play.series.apply(game.play.series.legal_actions()[0])
     game.seats[2] = computer()
     game.messages["table"] = "changed"
     game.version += 1
@@ -210,9 +212,9 @@ async def test_saved_game_does_not_alias_the_callers_object(storage: Storage) ->
     assert loaded.version == snapshot.version
     assert loaded.seats == snapshot.seats
     assert loaded.messages == snapshot.messages
-    assert loaded.series != game.series
+    assert loaded.play.series != game.play.series
     again = await storage.load_game(game.id)
-    assert again == loaded and again is not loaded and again.series is not loaded.series
+    assert again == loaded and again is not loaded and again.play.series is not loaded.play.series
 
 
 async def test_create_ignores_the_given_id(storage: Storage) -> None:
@@ -246,7 +248,9 @@ async def test_unknown_games(storage: Storage) -> None:
     with pytest.raises(NoSuchGame):
         await storage.save_game(ghost, [logged(ghost, 1)])
     with pytest.raises(NoSuchGame):
-        await storage.record_deal(ghost, 0, deal((60, 60), (0, 0), None, eggs=True), 1.0)
+        await storage.record_deal(
+            ghost, deal_outcome(0, deal((60, 60), (0, 0), None, eggs=True)), 1.0
+        )
     with pytest.raises(NoSuchGame):
         await storage.record_series(ghost, series_lost_by(Team.A), 1.0)
     assert await storage.game_actions(12345) == []
@@ -337,7 +341,9 @@ async def test_a_save_from_a_version_no_longer_stored_is_stale_and_keeps_nothing
     late = replace(game, status=GameStatus.CANCELLED, seats=[None, None, None, None])
     won = deal((70, 50), (0, 2), Team.A)
     with pytest.raises(StaleGame) as refused:
-        await storage.save_game(late, [logged(late, 1, seat=3)], deals=[(0, won)], base=0)
+        await storage.save_game(
+            late, [logged(late, 1, seat=3)], deals=[deal_outcome(0, won)], base=0
+        )
     assert (refused.value.game_id, refused.value.expected, refused.value.stored) == (
         game.id,
         0,
@@ -428,9 +434,12 @@ async def test_a_refused_save_among_concurrent_ones_keeps_nothing(storage: Stora
     ghost = replace(full_game(), id=12345)
     won = deal((70, 50), (0, 2), Team.A)
     outcomes = await asyncio.gather(
-        storage.save_game(good, [logged(good, 1), logged(good, 2)], deals=[(0, won)]),
+        storage.save_game(good, [logged(good, 1), logged(good, 2)], deals=[deal_outcome(0, won)]),
         storage.save_game(
-            bad, [logged(bad, 2), logged(bad, 1)], deals=[(0, won)], series=series_lost_by(Team.B)
+            bad,
+            [logged(bad, 2), logged(bad, 1)],
+            deals=[deal_outcome(0, won)],
+            series=series_lost_by(Team.B),
         ),
         storage.save_game(ghost, [logged(ghost, 1)]),
         return_exceptions=True,
@@ -453,13 +462,18 @@ async def test_results_saved_with_the_game_are_kept_once(storage: Storage) -> No
     game = await new_game(storage, seats=[human(ALICE, "Al"), None, None, None])
     game.status = GameStatus.PLAYING
     game.version = 1
-    await storage.save_game(game, [logged(game, 1)], deals=[(0, deal((70, 50), (0, 2), Team.A))])
+    await storage.save_game(
+        game, [logged(game, 1)], deals=[deal_outcome(0, deal((70, 50), (0, 2), Team.A))]
+    )
     game.status = GameStatus.FINISHED
     game.version = 2
     await storage.save_game(
         game,
         [logged(game, 2)],
-        deals=[(0, deal((0, 120), (12, 0), Team.B)), (1, deal((20, 100), (12, 0), Team.B))],
+        deals=[
+            deal_outcome(0, deal((0, 120), (12, 0), Team.B)),
+            deal_outcome(1, deal((20, 100), (12, 0), Team.B)),
+        ],
         series=series_lost_by(Team.B),
     )
     game.version = 3
@@ -505,10 +519,10 @@ async def build_history(storage: Storage) -> History:
         [human(ALICE, "Al"), human(BOB, "Bobby"), human(CAROL, "Carol"), computer()],
         GameStatus.FINISHED,
     )
-    await storage.record_deal(g1, 0, deal((70, 50), (0, 2), Team.A), 10.0)
-    await storage.record_deal(g1, 0, deal((70, 50), (0, 2), Team.A), 99.0)  # retried
-    await storage.record_deal(g1, 1, deal((60, 60), (0, 0), None, eggs=True), 11.0)
-    await storage.record_deal(g1, 2, deal((20, 100), (12, 0), Team.B), 12.0)
+    await storage.record_deal(g1, deal_outcome(0, deal((70, 50), (0, 2), Team.A)), 10.0)
+    await storage.record_deal(g1, deal_outcome(0, deal((70, 50), (0, 2), Team.A)), 99.0)  # retried
+    await storage.record_deal(g1, deal_outcome(1, deal((60, 60), (0, 0), None, eggs=True)), 11.0)
+    await storage.record_deal(g1, deal_outcome(2, deal((20, 100), (12, 0), Team.B)), 12.0)
     await storage.record_series(g1, series_lost_by(Team.A, eggs=1), 12.0)
     await storage.record_series(g1, series_lost_by(Team.B), 13.0)  # retried: ignored
 
@@ -518,7 +532,7 @@ async def build_history(storage: Storage) -> History:
         [human(BOB, "Bob"), human(ALICE, "Al"), human(DAVE, "Dave"), human(CAROL, "Carol")],
         GameStatus.FINISHED,
     )
-    await storage.record_deal(g2, 0, deal((120, 0), (0, 12), Team.A), 20.0)
+    await storage.record_deal(g2, deal_outcome(0, deal((120, 0), (0, 12), Team.A)), 20.0)
     await storage.record_series(g2, series_lost_by(Team.B), 20.0)
 
     g3 = await add(
@@ -527,7 +541,7 @@ async def build_history(storage: Storage) -> History:
         [human(ALICE, "Al"), human(DAVE, "Dave"), computer(), computer()],
         GameStatus.FINISHED,
     )
-    await storage.record_deal(g3, 0, deal((90, 30), (0, 12), Team.A), 30.0)
+    await storage.record_deal(g3, deal_outcome(0, deal((90, 30), (0, 12), Team.A)), 30.0)
     await storage.record_series(g3, series_lost_by(Team.B), 30.0)
 
     g4 = await add(
@@ -536,7 +550,7 @@ async def build_history(storage: Storage) -> History:
         [human(ALICE, "Al"), human(BOB, "Bob"), human(CAROL, "Carol"), human(DAVE, "Dave")],
         GameStatus.PLAYING,
     )
-    await storage.record_deal(g4, 0, deal((100, 20), (0, 12), Team.A), 40.0)
+    await storage.record_deal(g4, deal_outcome(0, deal((100, 20), (0, 12), Team.A)), 40.0)
     await storage.record_series(g4, series_lost_by(Team.B), 40.0)
     g4.status = GameStatus.CANCELLED
     await storage.save_game(g4)
@@ -549,7 +563,7 @@ async def build_history(storage: Storage) -> History:
         [human(ALICE, "Al"), computer(), computer(), computer()],
         GameStatus.PLAYING,
     )
-    await storage.record_deal(g6, 0, deal((40, 80), (2, 0), Team.B), 60.0)
+    await storage.record_deal(g6, deal_outcome(0, deal((40, 80), (2, 0), Team.B)), 60.0)
 
     g7 = await add(
         "g7",
@@ -603,7 +617,7 @@ async def test_results_are_recorded_once(storage: Storage) -> None:
     game.status = GameStatus.FINISHED
     await storage.save_game(game)
     for _ in range(3):
-        await storage.record_deal(game, 0, deal((70, 50), (0, 2), Team.A), 1.0)
+        await storage.record_deal(game, deal_outcome(0, deal((70, 50), (0, 2), Team.A)), 1.0)
         await storage.record_series(game, series_lost_by(Team.B), 1.0)
     stats = await storage.user_stats(ALICE)
     assert stats is not None

@@ -103,7 +103,7 @@ async def test_two_processes_apply_every_press_exactly_once(new_database: str) -
             for _ in range(MOVES):
                 game = await storage.load_game(game_id)
                 assert game is not None
-                deal = game.series.current
+                deal = game.play.series.current
                 assert deal is not None and deal.turn is not None
                 seat = game.seats[deal.turn]
                 assert seat is not None and seat.user is not None

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from adapters.console import play_main
-from adapters.console.play import YOU, choose_action, parse_move
+from adapters.console.play import YOU
 from adapters.sqlite import SqliteStorage
 from bot.i18n import Translator
 from bot.models import GameStatus
+from bot.presenters.yard import choose_action, parse_move
 from bot.service import GameService
 from bot.settings import Settings
 from core.ai import safe_move
@@ -201,14 +202,14 @@ async def save_with_computers_to_move(tmp_path: Path, seats: list[str], seed: in
         human = "human" in seats
         console = ConsoleGame(service, tr, "en", io.StringIO(), reader(lines()))
         game = await console.set_up(HUMAN_CHAT if human else COMPUTER_CHAT, seats, seed)
-        deal = game.series.current
+        deal = game.play.series.current
         assert deal is not None and deal.turn is not None
         if human and deal.turn == 0:  # the human moves; the computers are next
             await service.play(game.id, game.version, YOU.ref, safe_move(deal.view(0)))
         await service.close()
         saved = await storage.load_game(game.id)
-    assert saved is not None and saved.series.current is not None
-    assert saved.series.current.turn != 0
+    assert saved is not None and saved.play.series.current is not None
+    assert saved.play.series.current.turn != 0
     return saved.id
 
 
@@ -252,8 +253,8 @@ def test_resuming_a_game_saved_while_computers_were_to_move_goes_on(tmp_path: Pa
     async def turn() -> int | None:
         async with await SqliteStorage.open(tmp_path / "kozel.sqlite3") as storage:
             game = await storage.load_game(game_id)
-            assert game is not None and game.series.current is not None
-            return game.series.current.turn
+            assert game is not None and game.play.series.current is not None
+            return game.play.series.current.turn
 
     assert asyncio.run(turn()) == 0  # the computers moved up to the human
 

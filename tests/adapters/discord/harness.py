@@ -222,7 +222,7 @@ class Harness:
         message ``message_id``): he selects its cards one by one, then plays them."""
         game = await self.service.game(game_id)
         seat = game.seat_of(ref(user))
-        deal = game.series.current
+        deal = game.play.series.current
         assert seat is not None and deal is not None and deal.turn == seat
         if action is None:
             action = safe_move(deal.view(seat))
@@ -242,11 +242,11 @@ class Harness:
         """Humans (``players``: seat -> user) play safe moves until the deal is over;
         returns the number of moves they made."""
         moves = 0
-        number = (await self.service.game(game_id)).series.current.number  # type: ignore[union-attr]
+        number = (await self.service.game(game_id)).play.series.current.number  # type: ignore[union-attr]
         while True:
             await self.settled()
             game = await self.service.game(game_id)
-            deal = game.series.current
+            deal = game.play.series.current
             if deal is None or deal.number != number or deal.result is not None:
                 return moves
             if not game.status.is_open:

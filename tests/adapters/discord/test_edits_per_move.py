@@ -40,14 +40,14 @@ async def test_four_humans_a_move_edits_the_presser_the_next_hand_and_the_table(
     while moves < 10:
         await h.settled()
         game = await h.service.game(game.id)
-        deal = game.series.current
+        deal = game.play.series.current
         assert deal is not None and deal.turn is not None and deal.result is None
         presser, tricks = players[deal.turn], deal.trick_number
         since = len(dc.calls)
         action = await h.play(game.id, presser)
         await h.settled()
         game = await h.service.game(game.id)
-        after = game.series.current
+        after = game.play.series.current
         assert after is not None and after.turn is not None
         edits = _edits(dc, since, channels)
         selections = len(action.cards)  # each answered by editing the pressed message

@@ -284,7 +284,7 @@ def pick(
     roll = rng.random()
     if roll < 0.15:  # the human to move presses a button of his DM hand
         for game in games.games.values():
-            deal = game.series.current
+            deal = game.play.series.current
             if game.status is GameStatus.PLAYING and deal is not None and deal.turn is not None:
                 player = game.seats[deal.turn]
                 key = f"hand:{deal.turn}"

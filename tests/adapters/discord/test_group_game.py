@@ -36,8 +36,8 @@ async def test_four_users_play_a_whole_deal_through_dm_buttons(
     await h.settled()
 
     game = await h.service.game(game.id)
-    first = game.series.deals[0]
-    assert first.result is not None and game.series.results[0] == first.result
+    first = game.play.series.deals[0]
+    assert first.result is not None and game.play.series.results[0] == first.result
     assert moves == len(first.actions)  # every move went through a button
     # One table message, edited in place; the deal's result as a message of its own.
     messages = dc.messages(CHANNEL)

@@ -149,7 +149,7 @@ class Table:
         while True:
             await self.wait(lambda: all(f"hand:{s}" in self.game().messages for s in SEATS))
             game = self.game()
-            deal = game.series.current
+            deal = game.play.series.current
             assert game.status is GameStatus.PLAYING and deal is not None
             assert deal.turn is not None
             action = safe_move(deal.view(deal.turn))
@@ -197,7 +197,7 @@ class Table:
 
 def ends(kind: type) -> Stop:
     def stop(game: Game, action: Action) -> bool:
-        return any(isinstance(event, kind) for event in game.series.apply(action))
+        return any(isinstance(event, kind) for event in game.play.series.apply(action))
 
     return stop
 
@@ -210,21 +210,21 @@ async def test_kill_at_the_press_that_ends_a_deal_loses_no_result_and_no_screen(
     try:
         await table.open()
         before, action = await table.play_until(ends(DealScored))
-        number = before.series.current.number  # type: ignore[union-attr]
+        number = before.play.series.current.number  # type: ignore[union-attr]
         await table.wait(table.screens_current)
         table.hold()  # nothing more gets out
         await table.play(table.game(), action)
         await table.bot.kill()
 
         game = table.game()
-        assert len(game.series.deals) == number + 2  # the next deal is dealt and saved
+        assert len(game.play.series.deals) == number + 2  # the next deal is dealt and saved
         [owed] = owed_messages(table.database)
         assert (owed.kind, owed.number, owed.version) == (
             OwedKind.DEAL_RESULT,
             number,
             game.version,
         )
-        result = game.series.deals[number].result
+        result = game.play.series.deals[number].result
         assert result is not None
         text = render.content(presenters.deal_result(game, number, result, tr, LOCALE).text)
         assert text not in table.channel_texts()
@@ -249,7 +249,7 @@ async def test_kill_at_the_press_that_ends_the_series_posts_both_results_once(
     try:
         await table.open()
         before, action = await table.play_until(ends(SeriesFinished))
-        number = before.series.current.number  # type: ignore[union-attr]
+        number = before.play.series.current.number  # type: ignore[union-attr]
         await table.wait(table.screens_current)
         table.hold()
         await table.play(table.game(), action)
@@ -262,7 +262,7 @@ async def test_kill_at_the_press_that_ends_the_series_posts_both_results_once(
             (OwedKind.DEAL_RESULT, number),
             (OwedKind.SERIES_RESULT, 0),
         ]
-        deal_result, series_result = game.series.deals[number].result, game.series.result
+        deal_result, series_result = game.play.series.deals[number].result, game.play.series.result
         assert deal_result is not None and series_result is not None
         texts = [
             render.content(presenters.deal_result(game, number, deal_result, tr, LOCALE).text),

@@ -73,7 +73,7 @@ async def test_wrong_users_are_refused_with_an_ephemeral_note(
 async def test_a_repeated_press_is_applied_once(harness: Harness, dc: FakeDiscord) -> None:
     h = harness
     game, _ = await h.start_four()
-    deal = game.series.current
+    deal = game.play.series.current
     assert deal is not None and deal.turn is not None
     user = next(u for u in (ALICE, BOB, CAROL, DAVE) if game.seat_of(ref(u)) == deal.turn)
     hand = h.hand_id(game, user)
@@ -88,7 +88,7 @@ async def test_a_repeated_press_is_applied_once(harness: Harness, dc: FakeDiscor
     await h.settled()
     after = await h.service.game(game.id)
     assert after.version == version + 1  # applied once
-    assert after.series.current is not None and after.series.current.actions[-1] == action
+    assert after.play.series.current is not None and after.play.series.current.actions[-1] == action
     # The other press was refused as stale; its hand message shows the game as it is.
     stale = [a for a in answers if a.callback_type == 7]
     assert len(stale) == 1 and [m["content"] for m in stale[0].followups] == [h.t("err-stale")]
@@ -143,7 +143,7 @@ async def test_closed_dms_get_told_and_the_ephemeral_hand_plays(
     ephemeral = int(rec.original["id"])  # type: ignore[index]
     moves = 0
     while moves < 3 and game.status is GameStatus.PLAYING:
-        deal = game.series.current
+        deal = game.play.series.current
         assert deal is not None
         if deal.turn == seat:
             await h.play(game.id, EVE, message_id=ephemeral)

@@ -40,9 +40,9 @@ async def test_one_user_and_three_computers_finish_a_series_then_top_shows_it(
             deals += 1
         await h.settled()
         game = await h.service.game(game.id)
-        result = game.series.result
+        result = game.play.series.result
         assert game.status is GameStatus.FINISHED and result is not None
-        assert deals == len(game.series.deals) == result.deals
+        assert deals == len(game.play.series.deals) == result.deals
         # The table shows the end; results came as messages; the hand was edited only.
         texts = [m["content"] for m in dc.messages(dm)]
         assert texts[0] == dc.message(table)["content"]
@@ -95,7 +95,7 @@ async def test_a_restart_mid_trick_resumes_and_old_buttons_work(
         while True:
             await first.settled()
             game = await first.service.game(game.id)
-            deal = game.series.current
+            deal = game.play.series.current
             assert deal is not None and deal.turn is not None
             if deal.turn in humans and deal.table_view().plays:
                 break
@@ -123,8 +123,8 @@ async def test_a_restart_mid_trick_resumes_and_old_buttons_work(
         await second.settled()
         game = await second.service.game(game.id)
         assert game.version > version
-        assert game.series.current is not None
-        played = [a for d in game.series.deals for a in d.actions]
+        assert game.play.series.current is not None
+        played = [a for d in game.play.series.deals for a in d.actions]
         assert action in [a for a in played if a.seat == action.seat]
         # The same table and hand messages are edited: no new table, no new hand.
         seat = game.seat_of(ref(player))

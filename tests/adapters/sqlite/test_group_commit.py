@@ -24,6 +24,7 @@ from bot.ports import LoggedAction
 from bot.rows import DuplicateAction, NoSuchGame
 from core.seats import Team
 from core.yard.events import DealResult
+from core.yard.ruleset import deal_outcome
 
 TG = Platform.TELEGRAM
 ALICE = UserRef(TG, "1")
@@ -139,9 +140,11 @@ async def test_a_batch_keeps_every_save_but_the_failing_ones(
         game.version = 2
         game.seats = [None, Seat(SeatKind.HUMAN, "Alice", ALICE), None, None]
     outcomes = await asyncio.gather(
-        storage.save_game(first, [action(first, 1), action(first, 2)], deals=[(0, WON)]),
         storage.save_game(
-            duplicate, [action(duplicate, 2), action(duplicate, 1)], deals=[(0, WON)]
+            first, [action(first, 1), action(first, 2)], deals=[deal_outcome(0, WON)]
+        ),
+        storage.save_game(
+            duplicate, [action(duplicate, 2), action(duplicate, 1)], deals=[deal_outcome(0, WON)]
         ),
         storage.save_game(ghost, [action(ghost, 1)]),
         storage.save_game(last, [action(last, 2)]),
@@ -384,7 +387,9 @@ async def test_a_save_cancelled_in_flight_is_kept_whole(storage: SqliteStorage, 
     gate.hold(game)
     game.version = 1
     game.seats = [None, None, None, Seat(SeatKind.HUMAN, "Alice", ALICE)]
-    saving = asyncio.create_task(storage.save_game(game, [action(game, 1)], deals=[(0, WON)]))
+    saving = asyncio.create_task(
+        storage.save_game(game, [action(game, 1)], deals=[deal_outcome(0, WON)])
+    )
     await gate.reached()
     saving.cancel()
     gate.open()

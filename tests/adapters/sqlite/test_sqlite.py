@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import sqlite3
 import subprocess
 import sys
@@ -20,8 +21,10 @@ from adapters.sqlite import SCHEMA_VERSION, SchemaTooNew, SqliteStorage, databas
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, SeatKind, User, UserRef
 from bot.ports import ChatInfo, LoggedAction, Owed, OwedKind
 from bot.rows import DatabaseInUse, DuplicateAction
+from bot.service import GameService
 from core.seats import Team
 from core.yard.events import DealResult, SeriesResult, Title
+from core.yard.ruleset import deal_outcome, game_outcome
 
 ROOT = Path(__file__).resolve().parents[3]
 TG = Platform.TELEGRAM
@@ -150,7 +153,7 @@ async def test_a_database_of_an_older_schema_gains_owed_messages_and_keeps_its_g
         async with await SqliteStorage.open(db_file) as storage:
             game = await storage.create_game(seated_game())
     async with await SqliteStorage.open(db_file) as storage:
-        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION == 4
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION == 5
         assert await storage.load_game(game.id) == game
         game.version = 1
         owed = Owed(game.id, 1, 0, OwedKind.DEAL_RESULT, 0)
@@ -188,11 +191,73 @@ async def test_a_database_of_the_release_before_the_sql_files_opens_unchanged(
         game.version += 1
         await storage.save_game(game, base=6)
     after = schema(old)
-    assert set(before) <= set(after)  # version 1's tables, indexes and triggers as made
+    # Version 1's tables, indexes and triggers as made; step 5 added a column to two.
+    altered = {"deal_results", "series_results"}
+    assert {item for item in before if item[1] not in altered} <= set(after)
+    for _, name, sql in after:
+        if name in altered:
+            assert "rule_set TEXT NOT NULL DEFAULT 'yard'" in sql
     fresh = tmp_path / "fresh.sqlite3"
     async with await SqliteStorage.open(fresh):
         pass
     assert schema(fresh) == after
+
+
+#: The players of fixtures/schema_v4.db, and what the release that made it counted.
+_V4_USERS = [UserRef(TG, user_id) for user_id in ("101", "102", "103", "104")]
+_V4_STATS = [  # series played, won, goat; deals played, won, lost; points
+    ((1, 1, 0), (4, 4, 0), 395),
+    ((1, 0, 1), (4, 0, 4), 85),
+    ((1, 1, 0), (4, 4, 0), 395),
+    ((1, 0, 1), (3, 0, 3), 52),
+]
+
+
+async def test_a_database_of_the_release_before_rule_set_results_keeps_games_and_stats(
+    tmp_path: Path,
+) -> None:
+    """fixtures/schema_v4.db was made by the release whose results carried no rule set
+    (schema version 4): four players (Alice, Bob, Carol, Dave of a group) finished a
+    yard series (game 1: 80 moves, 3 deals, team B the goats), and three of them and a
+    computer play a rematch (game 2, version 37, in its second deal, Alice to move).
+    It migrates; its results count as the yard game's, every figure as the release
+    counted it; the running game loads and plays on."""
+    old = tmp_path / "old.sqlite3"
+    old.write_bytes((Path(__file__).parent / "fixtures" / "schema_v4.db").read_bytes())
+    chat = ChatRef(TG, "-100500")
+    async with await SqliteStorage.open(old) as storage:
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION
+        assert (
+            await scalar(storage, "SELECT COUNT(*) FROM deal_results WHERE rule_set = 'yard'") == 4
+        )
+        for user, (series, deals, points) in zip(_V4_USERS, _V4_STATS, strict=True):
+            stats = await storage.user_stats(user)
+            assert stats is not None and await storage.user_stats(user, "yard") == stats
+            assert (stats.series_played, stats.series_won, stats.goat) == series
+            assert (stats.deals_played, stats.deals_won, stats.deals_lost) == deals
+            assert stats.points == points and stats.goat_with_eggs == stats.deals_eggs == 0
+            assert await storage.user_stats(user, "classic") is None
+        board = await storage.leaderboard(TG, chat)
+        assert [row.name for row in board] == ["Alice", "Carol", "Bob", "Dave"]
+        assert await storage.leaderboard(TG, None, rule_set="yard") == board
+        assert await storage.leaderboard(TG, chat, rule_set="classic") == []
+        done = await storage.load_game(1)
+        assert done is not None and done.status is GameStatus.FINISHED and done.play.is_over
+        (running,) = await storage.active_games()
+        assert (running.id, running.version, running.rematch_of) == (2, 37, 1)
+        assert running.settings.rule_set == "yard" and running.settings.options == {}
+        assert running.play.turn == 0 and running.messages == {"table": "77"}
+        assert len(await storage.game_actions(running.id)) == 37
+        service = GameService(storage, rng=random.Random(1), computer_delay=0)
+        try:
+            played = await service.play(2, 37, _V4_USERS[0], running.play.safe_action(0))
+            assert played.game.version == 38
+        finally:
+            await service.close()
+    async with await SqliteStorage.open(old) as storage:
+        reloaded = await storage.load_game(2)
+        assert reloaded is not None and reloaded.version == 38
+        assert len(await storage.game_actions(2)) == 38
 
 
 def test_the_sql_files_split_into_whole_statements() -> None:
@@ -306,8 +371,8 @@ async def test_results_are_kept_once(storage: SqliteStorage) -> None:
     result = DealResult((70, 50), (5, 3), (0, 2), False, Team.A, 0)
     series = SeriesResult(Team.B, Title.GOATS, (0, 12), 1, 0)
     for at in (1.0, 2.0):
-        await storage.record_deal(game, 0, result, at)
-        await storage.record_series(game, series, at)
+        await storage.record_deal(game, deal_outcome(0, result), at)
+        await storage.record_series(game, game_outcome(series), at)
     assert await scalar(storage, "SELECT COUNT(*) FROM deal_results") == 1
     assert await scalar(storage, "SELECT at FROM deal_results") == 1.0
     assert await scalar(storage, "SELECT COUNT(*) FROM series_results") == 1
@@ -324,7 +389,9 @@ async def test_a_fresh_storage_on_the_same_file_sees_everything(db_file: Path) -
         game.status = GameStatus.FINISHED
         game.version = 2
         await first.save_game(game, [action(game, 1), action(game, 2)])
-        await first.record_series(game, SeriesResult(Team.B, Title.GOATS, (0, 12), 1, 0), 5.0)
+        await first.record_series(
+            game, game_outcome(SeriesResult(Team.B, Title.GOATS, (0, 12), 1, 0)), 5.0
+        )
         stats = await first.user_stats(ALICE)
         board = await first.leaderboard(TG, None)
 

@@ -213,7 +213,7 @@ class Harness:
         """The human to move picks a legal move by reading the hand message: selects
         cards one by one until an action button appears, then presses it."""
         game = await self.game(game_id)
-        deal = game.series.current
+        deal = game.play.series.current
         assert deal is not None and deal.turn is not None
         seat, version = deal.turn, game.version
         player = game.seats[seat]
@@ -262,7 +262,7 @@ class Harness:
             game = await self.game(game_id)
             if done(game) or game.status is not GameStatus.PLAYING:
                 return game
-            deal = game.series.current
+            deal = game.play.series.current
             assert deal is not None and deal.turn is not None
             player = game.seats[deal.turn]
             assert player is not None

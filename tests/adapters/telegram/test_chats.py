@@ -88,7 +88,7 @@ async def test_forum_topic_and_kozel_twice(h: Harness) -> None:
     # A second /kozel, even from another topic, points to the running game.
     pointer = await h.command(alice, FORUM, "/kozel", thread=9)
     assert pointer.reply_to == lobby.message_id and pointer.thread_id == 7
-    game = await h.play_until(game.id, lambda g: len(g.series.deals) > 1)
+    game = await h.play_until(game.id, lambda g: len(g.play.series.deals) > 1)
     await h.settle()
     assert h.table_message(game) is lobby and lobby.text == h.expected_table(game)
     bot_messages = [m for m in tg.messages(FORUM) if m.from_id == tg.bot_id]

@@ -259,7 +259,7 @@ def pick(
     roll = rng.random()
     if roll < 0.15:  # a genuine press: the human to move, on his own hand
         for game in world.games.values():
-            deal = game.series.current
+            deal = game.play.series.current
             if game.status is GameStatus.PLAYING and deal is not None and deal.turn is not None:
                 player = game.seats[deal.turn]
                 if player is not None and player.user is not None and not player.plays_itself:

@@ -70,9 +70,9 @@ async def test_four_players_play_a_whole_deal(h: Harness) -> None:
         hands = [m for m in tg.messages(user.id) if m.from_id == tg.bot_id and m.reply_markup]
         assert len(hands) == 1, [m.text for m in tg.messages(user.id)]
 
-    game = await h.play_until(game.id, lambda g: len(g.series.deals) > 1)
+    game = await h.play_until(game.id, lambda g: len(g.play.series.deals) > 1)
     await h.settle()
-    result = game.series.deals[0].result
+    result = game.play.series.deals[0].result
     assert result is not None
     expected = presenters.deal_result(game, 0, result, h.tr, game.settings.locale).text
     results = [m for m in tg.messages(GROUP) if m.text == expected]

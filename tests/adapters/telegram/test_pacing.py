@@ -33,7 +33,7 @@ async def burst(h: Harness) -> tuple[Game, int]:
         await h.press_lobby(alice, lobby, Verb.ADD_COMPUTER, team)
     await h.press_lobby(alice, lobby, Verb.START)
     start = game.version
-    game = await h.play_until(game.id, lambda g: g.series.current.trick_number >= 3)  # type: ignore[union-attr]
+    game = await h.play_until(game.id, lambda g: g.play.series.current.trick_number >= 3)  # type: ignore[union-attr]
     await h.settle()
     return game, game.version - start
 
@@ -81,10 +81,10 @@ async def test_results_keep_their_order(h: Harness) -> None:
     showed the deal's last trick, and the table ends right."""
     alice = h.user(1, "Alice")
     game, _ = await burst(h)
-    game = await h.play_until(game.id, lambda g: len(g.series.deals) > 1)
+    game = await h.play_until(game.id, lambda g: len(g.play.series.deals) > 1)
     await h.settle()
     assert h.tg.too_many_requests_count == 0
-    result = game.series.deals[0].result
+    result = game.play.series.deals[0].result
     assert result is not None
     expected = presenters.deal_result(game, 0, result, h.tr, game.settings.locale).text
     texts = [m.text for m in h.tg.messages(GROUP)]

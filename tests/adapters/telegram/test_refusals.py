@@ -26,7 +26,7 @@ async def two_humans(h: Harness) -> tuple[Game, FakeMessage, FakeUser, FakeUser]
 
 
 def alice_leads(game: Game) -> bool:
-    deal = game.series.current
+    deal = game.play.series.current
     return deal is not None and deal.turn == 0 and not deal.table_view().plays
 
 

@@ -30,7 +30,7 @@ async def test_lazy_screens_are_the_outputs(h: Harness) -> None:
     for team in ("A", "B"):
         await h.press_lobby(alice, lobby, Verb.ADD_COMPUTER, team)
     await h.press_lobby(alice, lobby, Verb.START)
-    game = await h.play_until(game.id, lambda g: len(g.series.current.actions) > 5)  # type: ignore[union-attr]
+    game = await h.play_until(game.id, lambda g: len(g.play.series.current.actions) > 5)  # type: ignore[union-attr]
     for kind in (ChangeKind.STARTED, ChangeKind.PLAYED, ChangeKind.DEALT):
         change = Change(kind)
         lazy = h.interactions.lazy_outputs(game, change)

@@ -31,14 +31,14 @@ async def test_solo_game_a_whole_series_then_stats_and_top(h: Harness) -> None:
     game = await h.play_until(game.id, lambda g: False)
     await h.settle()
     assert game.status is GameStatus.FINISHED
-    series = game.series.result
+    series = game.play.series.result
     assert series is not None
     final = presenters.series_result(game, series, tr, game.settings.locale)
     [result] = [m for m in tg.messages(alice.id) if m.text == final.text]
     assert tg.buttons(alice.id, result.message_id)[0][0] == tr.t("ru", "result-rematch")
     assert table.text == h.expected_table(game)
     deal_results = [m for m in tg.messages(alice.id) if (m.text or "").startswith("🃏")]
-    assert len(deal_results) == len(game.series.deals)
+    assert len(deal_results) == len(game.play.series.deals)
 
     # Another series: a new game, with its own table and hand messages.
     await h.press_verb(alice, result, Verb.REMATCH)
@@ -76,7 +76,7 @@ async def test_restart_in_the_middle_of_a_trick(h: Harness, tmp_path: Path) -> N
     await h.press_lobby(alice, lobby, Verb.START)
 
     def mid_trick(g: Game) -> bool:
-        deal = g.series.current
+        deal = g.play.series.current
         return (
             deal is not None
             and deal.turn == 0
@@ -87,7 +87,7 @@ async def test_restart_in_the_middle_of_a_trick(h: Harness, tmp_path: Path) -> N
     game = await h.play_until(game.id, mid_trick)
     assert mid_trick(game)
     await h.settle()
-    version, played = game.version, len(game.series.current.actions)  # type: ignore[union-attr]
+    version, played = game.version, len(game.play.series.current.actions)  # type: ignore[union-attr]
     hand = h.hand_message(game, 0)
     assert hand is not None
     old_buttons = tg.buttons(alice.id, hand.message_id)
@@ -96,7 +96,7 @@ async def test_restart_in_the_middle_of_a_trick(h: Harness, tmp_path: Path) -> N
         await h.restart(reopened)
         game = await h.game(game.id)
         assert game.version == version
-        assert len(game.series.current.actions) == played  # type: ignore[union-attr]
+        assert len(game.play.series.current.actions) == played  # type: ignore[union-attr]
         # The old hand message still works: its buttons act on the restored game.
         assert h.hand_message(game, 0) is hand
         select = button(tg, hand, Verb.SELECT)
@@ -112,7 +112,7 @@ async def test_restart_in_the_middle_of_a_trick(h: Harness, tmp_path: Path) -> N
         table = h.table_message(game)
         assert table is lobby and table.text == h.expected_table(game)
         logged = await reopened.game_actions(game.id)
-        assert len(logged) == sum(len(deal.actions) for deal in game.series.deals)
+        assert len(logged) == sum(len(deal.actions) for deal in game.play.series.deals)
         versions = [action.version for action in logged]
         assert versions == sorted(set(versions))
         await h.stop()

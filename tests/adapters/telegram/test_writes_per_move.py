@@ -41,18 +41,18 @@ async def _moves(h: Harness, game: Game, count: int) -> list[tuple[int, int, Cou
     out = []
     while len(out) < count:
         await h.service.settle()
-        deal = game.series.current
+        deal = game.play.series.current
         assert deal is not None and deal.turn is not None and game.status is GameStatus.PLAYING
         player = game.seats[deal.turn]
         assert player is not None and player.user is not None and not player.plays_itself
         calls, tricks = len(h.tg.calls), deal.trick_number
-        deals = len(game.series.deals)
+        deals = len(game.play.series.deals)
         answered = len(h.tg.callback_answers)
         await h.play_turn(game.id, rng)
         await h.settle()
         presses = len(h.tg.callback_answers) - answered
-        current = game.series.current
-        over = len(game.series.deals) != deals or (
+        current = game.play.series.current
+        over = len(game.play.series.deals) != deals or (
             current is not None and current.trick_number != tricks
         )
         out.append((int(player.user.id), presses, _writes(h, calls), over))
