@@ -44,7 +44,7 @@ names a classic action; only the canonical form is read back.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -114,25 +114,15 @@ CUT_CHOICES = 5
 
 
 def classic_game(game: Game) -> ClassicGame | None:
-    """The classic game a table plays (None before it starts): the one place that
-    knows where :class:`~bot.models.Game` holds it."""
-    held: object = game.series
-    if isinstance(held, ClassicGameAdapter):
-        return held.game
-    if isinstance(held, ClassicGame):
-        return held
-    return None
+    """The classic game a table plays (None for a table of other rules)."""
+    held: object = game.play
+    return held.game if isinstance(held, ClassicGameAdapter) else None
 
 
 def classic_options(game: Game) -> ClassicOptions:
-    """The options a table plays (or chose in its lobby)."""
+    """The options a table plays, or chose in its lobby."""
     play = classic_game(game)
-    if play is not None:
-        return play.options
-    chosen: object = getattr(game.settings, "options", None)
-    if isinstance(chosen, ClassicOptions):
-        return chosen
-    return ClassicOptions.from_json(chosen if isinstance(chosen, dict) else None)
+    return play.options if play is not None else ClassicOptions.from_json(game.settings.options)
 
 
 # --- Cards and small lines -----------------------------------------------------------
@@ -494,12 +484,9 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
     if content.over or game.status is not GameStatus.PLAYING:
         lines.append(tr.t(locale, "hand-deal-over"))
         return text_screen(lines)
-    rows, prompt = _buttons(game, content, tr, locale)
-    if prompt:
-        lines.append(tr.t(locale, prompt))
-    else:
-        lines.append(tr.t(locale, "hand-wait"))
-    return text_screen(lines, rows)
+    ask = _ask(content)
+    lines.append(tr.t(locale, ask or "hand-wait"))
+    return text_screen(lines, _buttons(game, content, tr, locale))
 
 
 def _private_lines(content: ClassicHandContent, tr: Translator, locale: str) -> list[str]:
@@ -531,103 +518,118 @@ def _of(legal: Sequence[ClassicAction], kind: ClassicActionKind) -> list[Classic
     return [action for action in legal if action.kind is kind]
 
 
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One decision a seat may take now, as its button (and the terminal's numbered
+    choice) shows it: the action, and the locale id and arguments of its label."""
+
+    action: ClassicAction
+    msg_id: str
+    args: tuple[tuple[str, str | int], ...] = ()
+
+    def label(self, tr: Translator, locale: str) -> str:
+        return tr.t(locale, self.msg_id, **dict(self.args))
+
+
+def _card_choice(action: ClassicAction, msg_id: str) -> Choice:
+    assert action.card is not None
+    return Choice(action, msg_id, (("card", card_label(action.card)),))
+
+
+_ASKS = {
+    Phase.PRAISE: "classic-ask-praise",
+    Phase.LAY: "classic-ask-lay",
+    Phase.CUT: "classic-ask-cut",
+    Phase.NAME: "classic-ask-name",
+    Phase.ANSWER: "classic-ask-answer",
+}
+
+
+def choices(game: Game, content: ClassicHandContent) -> list[Choice]:
+    """The seat's choices now, in the order its buttons show them, all from its legal
+    actions: "deal" and the praise (one per kind when the declarer chooses), the two
+    cards to lay, a few cuts and "anywhere", no trump and the four suits, the cards to
+    give back and "no, thanks", the playable cards (in hand order), the offer of the
+    last trump and the redeal."""
+    legal, phase = content.legal, content.phase
+    if phase is Phase.PRAISE:
+        praises = _of(legal, ClassicActionKind.PRAISE)
+        several = len(praises) > 1
+        return [Choice(a, "classic-button-deal") for a in _of(legal, ClassicActionKind.DEAL)] + [
+            Choice(
+                a,
+                f"classic-button-praise-{a.praise.value}"
+                if several and a.praise
+                else "classic-button-praise",
+            )
+            for a in praises
+        ]
+    if phase is Phase.LAY:
+        return [_card_choice(a, "classic-button-lay") for a in _of(legal, ClassicActionKind.LAY)]
+    if phase is Phase.CUT:
+        return _cut_choices(game, content, _of(legal, ClassicActionKind.CUT))
+    if phase is Phase.NAME:
+        return [
+            Choice(
+                a, "classic-button-no-trump" if a.suit is None else f"suit-{a.suit.name.lower()}"
+            )
+            for a in _of(legal, ClassicActionKind.NAME_TRUMP)
+        ]
+    order = {card: i for i, card in enumerate(content.cards)}
+    cards = sorted(
+        (a for a in legal if a.kind in (ClassicActionKind.PLAY, ClassicActionKind.ACCEPT_TRUMP)),
+        key=lambda a: order.get(a.card, 0) if a.card else 0,
+    )
+    out = [
+        _card_choice(
+            a, "classic-button-card" if a.kind is ClassicActionKind.PLAY else "classic-button-give"
+        )
+        for a in cards
+    ]
+    for kind, msg_id in (
+        (ClassicActionKind.DECLINE_TRUMP, "classic-button-decline"),
+        (ClassicActionKind.OFFER_TRUMP, "classic-button-offer"),
+        (ClassicActionKind.REDEAL, "classic-button-redeal"),
+    ):
+        out.extend(Choice(a, msg_id) for a in _of(legal, kind))
+    return out
+
+
+def _ask(content: ClassicHandContent) -> str:
+    """The locale id of the line that asks the seat for its decision ("" if none)."""
+    if not content.legal or content.phase is None:
+        return ""
+    if content.phase in _ASKS:
+        return _ASKS[content.phase]
+    if _of(content.legal, ClassicActionKind.PLAY):
+        return "classic-ask-play"
+    return "classic-ask-before-lead"
+
+
 def _buttons(
     game: Game, content: ClassicHandContent, tr: Translator, locale: str
-) -> tuple[tuple[Row, ...], str]:
-    """The rows of a seat's decisions and the locale id of the line that asks for
-    them ("" if it has none)."""
-    legal = content.legal
-    phase = content.phase
-    if not legal:
-        return button_rows(*_card_rows(game, content, {})), ""
-    if phase is Phase.PRAISE:
-        return button_rows(_praise_buttons(game, legal, tr, locale)), "classic-ask-praise"
-    if phase is Phase.LAY:
-        buttons = [
-            Button(
-                tr.t(locale, "classic-button-lay", card=card_label(action.card)),
-                _press(game, action),
-            )
-            for action in legal
-            if action.card is not None
-        ]
-        return button_rows(buttons), "classic-ask-lay"
-    if phase is Phase.CUT:
-        return _cut_rows(game, content, legal, tr, locale), "classic-ask-cut"
-    if phase is Phase.NAME:
-        buttons = [
-            Button(
-                tr.t(locale, "classic-button-no-trump")
-                if action.suit is None
-                else suit_name(action.suit, tr, locale),
-                _press(game, action),
-            )
-            for action in legal
-        ]
-        return button_rows(buttons), "classic-ask-name"
-    if phase is Phase.ANSWER:
-        accepts = {a.card: a for a in _of(legal, ClassicActionKind.ACCEPT_TRUMP) if a.card}
-        decline = [
-            Button(tr.t(locale, "classic-button-decline"), _press(game, action))
-            for action in _of(legal, ClassicActionKind.DECLINE_TRUMP)
-        ]
-
-        def give(card: Card) -> str:
-            return tr.t(locale, "classic-button-give", card=card_label(card))
-
-        rows = _card_rows(game, content, accepts, only_active=True, label=give)
-        return button_rows(*rows, decline), "classic-ask-answer"
-    plays = {a.card: a for a in _of(legal, ClassicActionKind.PLAY) if a.card}
-    before_lead = [
-        Button(tr.t(locale, msg_id), _press(game, action))
-        for kind, msg_id in (
-            (ClassicActionKind.OFFER_TRUMP, "classic-button-offer"),
-            (ClassicActionKind.REDEAL, "classic-button-redeal"),
-        )
-        for action in _of(legal, kind)
+) -> tuple[Row, ...]:
+    """The seat's choices as buttons. Cards to play or give back stand among the
+    hand's other cards, four a row; a card the seat cannot play now is a button
+    without a token (in play only: nothing to press)."""
+    options = choices(game, content)
+    if content.phase not in (Phase.PLAY, Phase.ANSWER):
+        return button_rows([Button(c.label(tr, locale), _press(game, c.action)) for c in options])
+    by_card = {c.action.card: c for c in options if c.action.card is not None}
+    others = [
+        Button(c.label(tr, locale), _press(game, c.action))
+        for c in options
+        if c.action.card is None
     ]
-    prompt = "classic-ask-play" if plays else "classic-ask-before-lead"
-    return button_rows(*_card_rows(game, content, plays), before_lead), prompt
-
-
-def _praise_buttons(
-    game: Game, legal: Sequence[ClassicAction], tr: Translator, locale: str
-) -> list[Button]:
-    """ "Deal", and "praise" (one per kind when the declarer chooses it)."""
-    praises = _of(legal, ClassicActionKind.PRAISE)
-    buttons = [
-        Button(tr.t(locale, "classic-button-deal"), _press(game, action))
-        for action in _of(legal, ClassicActionKind.DEAL)
-    ]
-    for action in praises:
-        if len(praises) > 1 and action.praise is not None:
-            kind = praise_name(action.praise, tr, locale)
-            label = tr.t(locale, "classic-button-praise-kind", kind=kind)
-        else:
-            label = tr.t(locale, "classic-button-praise")
-        buttons.append(Button(label, _press(game, action)))
-    return buttons
-
-
-def _card_rows(
-    game: Game,
-    content: ClassicHandContent,
-    active: dict[Card, ClassicAction],
-    *,
-    only_active: bool = False,
-    label: Callable[[Card], str] = card_label,
-) -> list[Row]:
-    """The hand's cards as buttons, four a row: a card of ``active`` does its action
-    (its button says ``label(card)``); the others (left out with ``only_active``)
-    carry no token: nothing to press."""
-    buttons = []
+    cards = []
     for card in content.cards:
-        action = active.get(card)
-        if action is not None:
-            buttons.append(Button(label(card), _press(game, action)))
-        elif not only_active:
-            buttons.append(Button(f"({card_label(card)})"))
-    return [tuple(buttons[i : i + CARDS_PER_ROW]) for i in range(0, len(buttons), CARDS_PER_ROW)]
+        choice = by_card.get(card)
+        if choice is not None:
+            cards.append(Button(choice.label(tr, locale), _press(game, choice.action)))
+        elif content.phase is Phase.PLAY:
+            cards.append(Button(f"({card_label(card)})"))
+    rows = [cards[i : i + CARDS_PER_ROW] for i in range(0, len(cards), CARDS_PER_ROW)]
+    return button_rows(*rows, others)
 
 
 def cut_positions(legal: Sequence[ClassicAction]) -> list[int]:
@@ -646,29 +648,63 @@ def cut_positions(legal: Sequence[ClassicAction]) -> list[int]:
     return sorted({ats[round(i * last / (CUT_CHOICES - 1))] for i in range(CUT_CHOICES)})
 
 
-def _cut_rows(
-    game: Game,
-    content: ClassicHandContent,
-    legal: Sequence[ClassicAction],
-    tr: Translator,
-    locale: str,
-) -> tuple[Row, ...]:
+def _cut_choices(
+    game: Game, content: ClassicHandContent, cuts: Sequence[ClassicAction]
+) -> list[Choice]:
     """A few cut positions and "anywhere": another legal position, which the game,
     the dealing and the seat pick (the same every time the hand is drawn)."""
-    cuts = sorted(_of(legal, ClassicActionKind.CUT), key=lambda action: action.at or 0)
-    by_at = {action.at: action for action in cuts}
+    if not cuts:
+        return []
     positions = cut_positions(cuts)
-    row = [
-        Button(tr.t(locale, "classic-button-cut", count=at), _press(game, by_at[at]))
-        for at in positions
-    ]
-    others = [action for action in cuts if action.at not in positions]
-    if not others:
-        return button_rows(row)
-    seed = f"{game.id}:{content.number}:{content.attempt}:{cuts[0].seat}:{len(cuts)}"
-    anywhere = others[zlib.crc32(seed.encode()) % len(others)]
-    label = tr.t(locale, "classic-button-cut-anywhere")
-    return button_rows(row, [Button(label, _press(game, anywhere))])
+    by_at = {action.at: action for action in cuts}
+    out = [Choice(by_at[at], "classic-button-cut", (("count", at),)) for at in positions]
+    others = sorted((a for a in cuts if a.at not in positions), key=lambda a: a.at or 0)
+    if others:
+        seed = f"{game.id}:{content.number}:{content.attempt}:{cuts[0].seat}:{len(cuts)}"
+        anywhere = others[zlib.crc32(seed.encode()) % len(others)]
+        out.append(Choice(anywhere, "classic-button-cut-anywhere"))
+    return out
+
+
+# --- The terminal ------------------------------------------------------------------------------
+
+
+def console_hand(game: Game, seat: int, tr: Translator, locale: str) -> list[str]:
+    """The lines under the terminal's table: what is the seat's own (cards, pair, laid
+    card, exchange), what it is asked, and its choices, numbered as
+    :func:`console_action` reads them."""
+    content = hand_content(game, seat)
+    lines = _private_lines(content, tr, locale)
+    ask = _ask(content)
+    if ask:
+        lines.append(tr.t(locale, ask))
+    numbered = "  ".join(
+        f"{number}) {choice.label(tr, locale)}"
+        for number, choice in enumerate(choices(game, content), 1)
+    )
+    if numbered:
+        lines.append(tr.t(locale, "console-legal", moves=numbered))
+    return lines
+
+
+def console_action(game: Game, seat: int, line: str) -> ClassicAction:
+    """The choice a typed number names (see :func:`console_hand`); raise ValueError
+    with a locale id and its argument for anything else."""
+    options = choices(game, hand_content(game, seat))
+    word = line.strip()
+    if not word.isdigit():
+        raise ValueError("console-not-understood", line)
+    if not 1 <= int(word) <= len(options):
+        raise ValueError("classic-console-no-such-choice", word)
+    return options[int(word) - 1].action
+
+
+def console_summary(game: Game, tr: Translator, locale: str) -> str:
+    """The terminal's last line of a game: its deals and pairs."""
+    play = classic_game(game)
+    deals = 0 if play is None or play.current is None else play.current.number + 1
+    a, b = (0, 0) if play is None else play.pairs
+    return tr.t(locale, "classic-console-summary", deals=deals, a=a, b=b)
 
 
 # --- Results --------------------------------------------------------------------------------
@@ -929,6 +965,15 @@ class ClassicPresenter:
 
     def action_arg(self, action: ClassicAction) -> str:
         return action_arg(action)
+
+    def console_hand(self, game: Game, seat: int, tr: Translator, locale: str) -> list[str]:
+        return console_hand(game, seat, tr, locale)
+
+    def console_action(self, game: Game, seat: int, line: str) -> ClassicAction:
+        return console_action(game, seat, line)
+
+    def console_summary(self, game: Game, tr: Translator, locale: str) -> str:
+        return console_summary(game, tr, locale)
 
     def parse_action_arg(self, seat: int, arg: str) -> ClassicAction:
         return parse_action_arg(seat, arg)

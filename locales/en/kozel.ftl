@@ -531,7 +531,10 @@ classic-ask-play = 👉 Your turn: tap a card to play it.
 classic-ask-before-lead = Before the first card you may give your last trump or ask for a redeal.
 classic-button-deal = Deal
 classic-button-praise = 📣 Praise
-classic-button-praise-kind = 📣 Praise: { $kind }
+classic-button-praise-simple = 📣 Praise: simple
+classic-button-praise-pants = 📣 Praise: pants
+classic-button-praise-mirror = 📣 Praise: mirror
+classic-button-card = { $card }
 classic-button-lay = Lay { $card }
 classic-button-cut =
     ✂ { $count }
@@ -617,3 +620,6 @@ classic-log-trick = { $name } takes the trick
 classic-log-trick-you = You take the trick
 classic-log-kocherga = { $name } catches the queen of clubs with the kocherga!
 classic-log-kocherga-you = You catch the queen of clubs with the kocherga!
+classic-console-no-such-choice = There is no choice { $number }.
+classic-console-summary =
+    Deals: { $deals }. Pairs: team A { $a }, team B { $b }.

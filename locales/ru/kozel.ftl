@@ -566,7 +566,10 @@ classic-ask-play = 👉 Ваш ход: нажмите на карту, чтоб�
 classic-ask-before-lead = До первого хода можно отдать последний козырь или попросить пересдачу.
 classic-button-deal = Сдавай
 classic-button-praise = 📣 Хвалюсь
-classic-button-praise-kind = 📣 Хвалюсь: { $kind }
+classic-button-praise-simple = 📣 Хвалюсь: простая
+classic-button-praise-pants = 📣 Хвалюсь: штаны
+classic-button-praise-mirror = 📣 Хвалюсь: зеркало
+classic-button-card = { $card }
 classic-button-lay = Положить { $card }
 classic-button-cut =
     ✂ { $count }
@@ -658,3 +661,6 @@ classic-log-trick = { $name } берёт взятку
 classic-log-trick-you = Вы берёте взятку
 classic-log-kocherga = { $name } ловит даму треф кочергой!
 classic-log-kocherga-you = Вы ловите даму треф кочергой!
+classic-console-no-such-choice = Нет варианта { $number }.
+classic-console-summary =
+    Конов: { $deals }. Пары: команда A { $a }, команда B { $b }.

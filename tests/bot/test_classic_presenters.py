@@ -48,11 +48,11 @@ def table_of(play: ClassicGame, status: GameStatus = GameStatus.PLAYING) -> Game
         chat=ChatRef(Platform.TELEGRAM, "-100123"),
         creator=USERS[0],
         status=status,
-        settings=TableSettings(rule_set="classic"),
+        settings=TableSettings(rule_set="classic", options=play.options.to_json()),
         version=VERSION,
+        play=ClassicGameAdapter(play),
     )
     game.seats = [Seat(SeatKind.HUMAN, NAMES[i], USERS[i]) for i in range(4)]
-    game.series = ClassicGameAdapter(play)  # type: ignore[assignment]
     return game
 
 
@@ -107,6 +107,8 @@ def check_screens(game: Game, play: ClassicGame, tr: Translator, locale: str) ->
         pressed = plays(screen, seat)
         legal = play.legal_actions(seat)
         assert len(set(pressed)) == len(pressed)
+        numbered = [cp.console_action(game, seat, str(n)) for n in range(1, len(pressed) + 1)]
+        assert set(numbered) == set(pressed)  # the terminal offers what the buttons do
         if view.table.phase is Phase.CUT and legal:
             assert pressed and set(pressed) <= set(legal) and len(pressed) <= cp.CUT_CHOICES + 1
         elif game.status is GameStatus.PLAYING:
@@ -454,3 +456,29 @@ def test_a_whole_random_game_ends_with_its_goats(tr: Translator, seed: int) -> N
     check_screens(game, last, tr, "en")
     for seat in range(4):
         assert "Раздача окончена" in cp.hand(game, seat, 0, tr, "ru").text
+
+
+def test_the_terminal_numbers_the_choices(tr: Translator) -> None:
+    play = later_game(opts(praise="choose"), ends_deck(""))
+    chooser = play.current.turn  # type: ignore[union-attr]
+    assert chooser is not None
+    game = table_of(play)
+    lines = cp.console_hand(game, chooser, tr, "en")
+    assert lines[-1] == (
+        "You may: 1) Deal  2) 📣 Praise: simple  3) 📣 Praise: pants  4) 📣 Praise: mirror"
+    )
+    assert cp.console_action(game, chooser, " 3 ") == ClassicAction.praise_with(
+        chooser, Praise.PANTS
+    )
+    for line, complaint in (
+        ("5", "classic-console-no-such-choice"),
+        ("x", "console-not-understood"),
+    ):
+        with pytest.raises(ValueError) as error:
+            cp.console_action(game, chooser, line)
+        assert error.value.args[0] == complaint and tr.has(complaint)
+    waiting = (chooser + 1) % 4
+    assert not any("You may" in line for line in cp.console_hand(game, waiting, tr, "en"))
+    a, b = play.pairs
+    summary = f"Конов: 2. Пары: команда A {a}, команда B {b}."
+    assert cp.console_summary(game, tr, "ru") == summary
