@@ -19,7 +19,7 @@ characters of ``[0-9A-Za-z]``, so that a token stays within 64 bytes
 A new rule set adds its line to ``_REGISTRY`` below.
 
 >>> rule_presenter("yard").rule_set, rule_presenter_ids()
-('yard', ('yard',))
+('yard', ('yard', 'classic'))
 """
 
 from __future__ import annotations
@@ -121,6 +121,7 @@ class RulePresenter(Protocol):
 #: Rule set ids and where each one's presenter lives (``module:attribute``).
 _REGISTRY: dict[str, str] = {
     "yard": "bot.presenters.yard:PRESENTER",
+    "classic": "bot.presenters.classic:PRESENTER",
 }
 
 

@@ -482,3 +482,18 @@ def test_the_terminal_numbers_the_choices(tr: Translator) -> None:
     a, b = play.pairs
     summary = f"Конов: 2. Пары: команда A {a}, команда B {b}."
     assert cp.console_summary(game, tr, "ru") == summary
+
+
+def test_a_classic_table_is_drawn_by_the_classic_presenter(tr: Translator) -> None:
+    from bot import presenters
+
+    play = ClassicGame(opts(), first_dealer=3)
+    play.deal_from(plain_deck({}, 3), 3)
+    game = table_of(play)
+    assert presenters.presenter_of(game) is cp.PRESENTER
+    assert presenters.table(game, tr, "en", 0.0).text == cp.table(game, tr, "en", 0.0).text
+    seat = play.current.turn  # type: ignore[union-attr]
+    assert seat is not None
+    assert presenters.hand(game, seat, 0, tr, "en") == cp.hand(game, seat, 0, tr, "en")
+    assert presenters.hand_content(game, seat) == cp.hand_content(game, seat)
+    assert presenters.is_hand([b.token for b in cp.hand(game, seat, 0, tr, "en").buttons], GAME_ID)
