@@ -91,25 +91,25 @@ rules-yard =
 rules-classic =
     📜 Classic Kozel
 
-    Four players, two teams of two; partners sit opposite. The deck has 32 cards, seven to ace. Points: ace 11, ten 10, king 4, queen 3, jack 2; 120 in all.
+    Four players, two teams of two, partners opposite. 32 cards (7 to A). Points: A 11, 10 10, K 4, Q 3, J 2; 120 in all.
 
-    Trumps. Queens and jacks are always trumps (permanent) and the highest: Q♣ Q♠ Q♥ Q♦, then J♣ J♠ J♥ J♦; above them the kocherga 7♣. Below them, the trump suit. Within a suit: A, 10, K, 9, 8, 7. A deal with no trump suit has only the permanent trumps.
+    Trumps. Queens and jacks are always trumps: Q♣ Q♠ Q♥ Q♦ J♣ J♠ J♥ J♦, below the kocherga 7♣. Then the trump suit, if any. In a suit: A, 10, K, 9, 8, 7.
 
-    The deal: 8 cards each. The first deal has no praise: the J♣ holder leads, clubs are trumps, and each player gets a suit (the trump roulette): the J♣ holder clubs, his partner spades, the next player hearts, the previous one diamonds. Later deals are dealt by the last J♣ holder, and the trump is the new J♣ holder's suit.
+    Deal: 8 cards each. The first deal has no praise: the J♣ holder leads, clubs are trumps, and each player gets a suit (the roulette): the J♣ holder ♣, his partner ♠, the next player ♥, the previous ♦. Later the last J♣ holder deals, and the new J♣ holder's suit is trump.
 
-    Praise. Before the deal the player after the dealer says “deal” or praises. Simple: the declarer gets cards face up while they are trumps or aces; the first other card sets the trump, and he leads. Pants: each player in turn draws pairs (top and bottom of the deck) while they are trumps or aces and lays one card of his last pair. Mirror: each player cuts the deck and draws from the bottom while he gets permanent trumps, laying the last card. Then the declarer names the trump or no trump, and the laid cards are the first trick.
+    Praise. Before the deal the player after the dealer says “deal” or praises. Simple: the declarer gets cards face up while trumps or aces come; the first other card is the trump, and he leads. Pants: each draws pairs (top and bottom) while trumps or aces come, and lays a card of his last pair. Mirror: each cuts and draws from the bottom while permanent trumps come, laying the last. Then the declarer names the trump (or no trump); the laid cards are the first trick.
 
-    Play. Any card may be led, but trumps only by the declarer. Follow suit; follow a trump with a trump (a trump-suit lead with the trump suit first); with none, play any card but the ace of a suit not led yet. The highest trump takes the trick, else the highest card of the suit led.
+    Play. Only the declarer leads trumps. Follow suit, a trump with a trump; with none, any card but the ace of a suit not led yet. The highest trump wins, else the highest card of the suit led.
 
-    Without praise, before the first card: a player with one trump may give it to his partner, who takes it and gives back a plain card, or declines. A player with 12 points or less, or four nines, may ask for a redeal; the third request loses the deal for the dealers (1 pair).
+    Without praise, before the first card: a single trump may be given to the partner (who gives back a plain card or declines); with 12 points or less, or four nines, ask for a redeal; the third request gives 1 pair to the dealer's opponents.
 
-    Kocherga. When 7♣ is played to a trick holding an opponent's Q♣, the deal ends: the kocherga caught the queen, 4 pairs to its team.
+    Kocherga: 7♣ on a trick with an opponent's Q♣ ends the deal: 4 pairs.
 
-    Scoring. 61–89 points give 1 pair, 90–120 give 2 pairs. 60 all is eggs: an egg pair goes to the next deal's winners. Lucy: if the losers took no trick, their pairs drop to 0.
+    Scoring: 61–89 points give 1 pair, 90–120 give 2. 60 all is eggs: a pair for the next deal's winners. Lucy: losers without a trick lose all their pairs.
 
-    The game goes to 6 pairs. The losers are the goats: with eggs if there were eggs; with tails if the winners stood at 5 pairs and took the last deal with 90 points or more.
+    The game goes to 6 pairs. The losers are the goats: with eggs (if there were eggs), with tails (the winners won from 5 pairs with 90+).
 
-    Start: { $kozel } { $classic }. These are the usual rules; the table's options are shown in the lobby.
+    Start: { $kozel } { $classic }. The lobby shows the table's options.
 
 ## The table before the game (lobby)
 

@@ -199,7 +199,7 @@ def test_russian_words_of_the_game(tr: Translator) -> None:
     [
         (
             "ru",
-            ("32 карты", "кочерга", "Хвалёнка", "Штаны", "Зеркало", "бескозырк", "пересдачу"),
+            ("32 карты", "кочерга", "Хвалёнка", "Штаны", "Зеркало", "Бескозырка", "пересдачу"),
         ),
         ("en", ("32 cards", "kocherga", "Praise", "Pants", "Mirror", "no trump", "redeal")),
     ],
@@ -219,6 +219,11 @@ def test_the_classic_rules_are_complete(
     for word in more:
         assert word in rules, word
     assert "/kozel classic" in tr.t(locale, "help-text", **args, platform="telegram")
+    discord = {
+        "kozel": "/" + tr.t(locale, "cmd-name-kozel"),
+        "classic": tr.t(locale, "rules-name-classic"),
+    }
+    assert len(tr.t(locale, "rules-classic", **(args | discord))) <= 1900  # Discord: 2000
 
 
 def test_russian_pairs_agree(tr: Translator) -> None:
