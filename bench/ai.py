@@ -7,8 +7,8 @@ shuffle; shuffles and the players' choices come from seeded generators, so the
 figures are the same for the same ``--seed``. Then whole series are played, x's
 team alternating.
 
-``--rules classic`` measures the classic computer player instead (see
-:mod:`bench.classic_ai`).
+``--rules classic`` measures the classic levels instead, ``--x`` against ``--y``
+(``baseline`` is classic's ``normal``; see :mod:`bench.classic_ai`).
 
 Prints ``name: value`` lines (``x`` and ``y`` stand for the levels' names):
 
@@ -233,10 +233,15 @@ def main(argv: list[str] | None = None) -> None:
     if args.rules == "classic":
         from bench import classic_ai
 
-        for line in classic_ai.main(args.deals, args.games, args.seed, args.options):
+        lines, timing = classic_ai.main(
+            args.deals, args.games, args.seed, args.options, args.x, args.y
+        )
+        for line in lines:
             print(line)
         sys.stdout.flush()
         print(f"elapsed_seconds: {time.perf_counter() - start:.1f}", file=sys.stderr)
+        for line in timing:
+            print(line, file=sys.stderr)
         return
     figures = measure(args.deals, args.series, args.seed, args.x, args.y, progress=True)
     for line in figures.lines(args.x, args.y):
