@@ -4,6 +4,7 @@ replays the tricks with a world's hands), it sees nothing else, and it plays leg
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from core.classic.actions import ClassicActionKind
 from core.classic.ai import ClassicComputer, EasyClassic, RandomPlayer, new_player, play_game
@@ -71,17 +72,26 @@ def _position(rng: random.Random, options: ClassicOptions) -> tuple[Dealing, Dea
     return None if dealing.is_over else (dealing, start)
 
 
+def _positions(
+    rng: random.Random, count: int
+) -> Iterator[tuple[ClassicOptions, Dealing, Dealing, int]]:
+    """Up to ``count`` positions (options, dealing, its copy at the first card, the seat
+    to play), the option sets taken in turn."""
+    for i in range(count):
+        options = OPTION_SETS[i % len(OPTION_SETS)]
+        found = _position(rng, options)
+        if found is not None:
+            turn = found[0].turn
+            assert turn is not None
+            yield options, found[0], found[1], turn
+
+
 def test_no_sampled_world_contradicts_the_seat_view() -> None:
     """The engine replays every card of the tricks from the first one with a world's
     hidden hands (each play legal), and the seat's view of the result is its view."""
     rng = random.Random(5)
     checked = 0
-    for i in range(300):
-        options = OPTION_SETS[i % len(OPTION_SETS)]
-        found = _position(rng, options)
-        if found is None:
-            continue
-        dealing, start = found
+    for options, dealing, start, _ in _positions(rng, 300):
         played = dealing.actions[len(start.actions) :]
         for seat in range(4):
             view = dealing.view(seat)
@@ -108,12 +118,7 @@ def test_the_real_hands_are_a_possible_world() -> None:
     """What the sampler rules out (voids, shown cards, an exchanged card) is never true
     of the real hands: every real hidden card may be where it really is."""
     rng = random.Random(8)
-    for i in range(200):
-        options = OPTION_SETS[i % len(OPTION_SETS)]
-        found = _position(rng, options)
-        if found is None:
-            continue
-        dealing = found[0]
+    for options, dealing, _, _ in _positions(rng, 200):
         for seat in range(4):
             view = dealing.view(seat)
             sampler = ClassicSampler(view, options, Rules.of(view, options))
@@ -126,14 +131,7 @@ def test_the_real_hands_are_a_possible_world() -> None:
 
 def test_same_view_and_seed_give_the_same_choice() -> None:
     rng = random.Random(3)
-    for i in range(30):
-        options = OPTION_SETS[i % len(OPTION_SETS)]
-        found = _position(rng, options)
-        if found is None:
-            continue
-        dealing = found[0]
-        turn = dealing.turn
-        assert turn is not None
+    for i, (options, dealing, _, turn) in enumerate(_positions(rng, 30)):
         view = dealing.view(turn)
         first = ClassicSearchPlayer(random.Random(i), SMALL).choose(view, options)
         again = ClassicSearchPlayer(random.Random(i), SMALL).choose(view, options)
@@ -143,14 +141,7 @@ def test_same_view_and_seed_give_the_same_choice() -> None:
 
 def test_playouts_end_the_deal_with_every_card_counted() -> None:
     rng = random.Random(4)
-    for i in range(40):
-        options = OPTION_SETS[i % len(OPTION_SETS)]
-        found = _position(rng, options)
-        if found is None:
-            continue
-        dealing = found[0]
-        turn = dealing.turn
-        assert turn is not None
+    for options, dealing, _, turn in _positions(rng, 40):
         view = dealing.view(turn)
         rules = Rules.of(view, options)
         world = ClassicSampler(view, options, rules).sample(rng)
@@ -163,7 +154,7 @@ def test_playouts_end_the_deal_with_every_card_counted() -> None:
         assert value == -utility(world, 1, 0.5)
 
 
-def test_it_catches_the_queen_of_clubs_and_keeps_its_own_from_the_kocherga() -> None:
+def test_it_catches_the_queen_of_clubs() -> None:
     hands = {0: "QC 7S 8S 9S TS KS AS 7D", 1: "7C TH 8D 9D TD KD AD 8C"}
     dealing = dealt(opts(trump_suit="H"), hands)
     play(dealing, "0:play QC")
@@ -190,12 +181,7 @@ def test_every_level_plays_whole_games_legally() -> None:
 
 def test_step_takes_the_trick_as_the_engine_does() -> None:
     rng = random.Random(9)
-    for i in range(40):
-        options = OPTION_SETS[i % len(OPTION_SETS)]
-        found = _position(rng, options)
-        if found is None:
-            continue
-        dealing = found[0]
+    for options, dealing, _, _ in _positions(rng, 40):
         while not dealing.is_over:
             turn = dealing.turn
             assert turn is not None
