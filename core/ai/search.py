@@ -18,10 +18,11 @@ strongest bridge, Skat and Schafkopf programs do):
 Every legal action is searched (``shortlist`` can limit them to the baseline's best),
 all over the same worlds and random numbers (common random numbers: two actions are
 compared on the same deals), and the best mean wins (``margin`` can make the
-baseline's own choice stand unless an action is better by that much). Every bound is a count (worlds, playouts, nodes), never a clock, so a decision is
-the same for the same view, memory and random numbers, whatever the machine. The
-value of a deal's end is the loss points given minus those taken, plus a little
-for the card-point margin (:func:`core.ai.rollout.utility`).
+baseline's own choice stand unless an action is better by that much). Every bound
+is a count (worlds, playouts, nodes), never a clock, so a decision is the same for
+the same view, memory and random numbers, whatever the machine. The value of a
+deal's end is the loss points given minus those taken, plus ``weight`` loss points
+per 60-point card margin (:func:`core.ai.rollout.utility`).
 """
 
 from __future__ import annotations
