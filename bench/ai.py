@@ -3,12 +3,12 @@
 Level ``--x`` (by default the baseline) plays against level ``--y`` (by default the
 random player). Every shuffle is played twice, once with x as team A (seats 0 and
 2) and once as team B (mirrored shuffles), and the dealer rotates from shuffle to
-shuffle; shuffles and the players' choices come from seeded generators, so the
-figures are the same for the same ``--seed``. Then whole series are played, x's
-team alternating.
+shuffle; every deal and series has its own seeds, drawn from ``--seed``, so the
+figures are the same for the same ``--seed`` whether played in one process or in
+``--jobs N`` worker processes. Then whole series are played, x's team alternating.
 
-``--rules classic`` measures the classic computer player instead (see
-:mod:`bench.classic_ai`).
+``--rules classic`` measures the classic levels instead, ``--x`` against ``--y``
+(``baseline`` is classic's ``normal``; see :mod:`bench.classic_ai`).
 
 Prints ``name: value`` lines (``x`` and ``y`` stand for the levels' names):
 
@@ -33,11 +33,15 @@ process's CPU time, so another process on the same core does not inflate it).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import math
+import multiprocessing
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from core.ai import LEVELS, make_player, play_deal, play_series
@@ -158,6 +162,64 @@ def _players(
     return players
 
 
+@dataclass(slots=True)
+class _Tally:
+    """What a run of deals added up (summed over the worker processes)."""
+
+    wins: int = 0
+    eggs: int = 0
+    points: int = 0
+    opponent_points: int = 0
+    given: int = 0
+    taken: int = 0
+    series_wins: int = 0
+    series_deals: int = 0
+    times: dict[str, list[float]] = field(default_factory=lambda: {"x": [], "y": []})
+
+    def add(self, other: _Tally) -> None:
+        self.wins += other.wins
+        self.eggs += other.eggs
+        self.points += other.points
+        self.opponent_points += other.opponent_points
+        self.given += other.given
+        self.taken += other.taken
+        self.series_wins += other.series_wins
+        self.series_deals += other.series_deals
+        for key, times in other.times.items():
+            self.times[key].extend(times)
+
+
+def _deal(job: tuple[int, int, int, str, str]) -> _Tally:
+    """Deal ``i`` (shuffle ``i // 2``, x's team ``i % 2``) from its own seeds."""
+    i, shuffle_seed, play_seed, player, opponent = job
+    tally = _Tally()
+    team = Team(i % 2)
+    deal = Deal.shuffled((i // 2) % 4, random.Random(shuffle_seed))
+    players = _players(player, opponent, team, tally.times)
+    result = play_deal(deal, players, random.Random(play_seed))
+    tally.points += result.points[team]
+    tally.opponent_points += result.points[team.other]
+    tally.given += result.loss_points[team.other]
+    tally.taken += result.loss_points[team]
+    tally.eggs += result.eggs
+    tally.wins += result.winner is team
+    return tally
+
+
+def _series(job: tuple[int, int, int, str, str]) -> _Tally:
+    """Series ``k`` (x's team ``k % 2``) from its own seed."""
+    k, _, play_seed, player, opponent = job
+    tally = _Tally()
+    team = Team(k % 2)
+    players = _players(player, opponent, team)
+    played = play_series(players, random.Random(play_seed), first_dealer=k % 4)
+    outcome = played.result
+    assert outcome is not None
+    tally.series_wins += outcome.loser is team.other
+    tally.series_deals += outcome.deals
+    return tally
+
+
 def measure(
     deals: int,
     series: int,
@@ -166,51 +228,47 @@ def measure(
     opponent: str = "random",
     *,
     progress: bool = False,
+    jobs: int = 1,
 ) -> Figures:
     """Play ``deals`` deals (each shuffle twice, teams swapped) and ``series`` series
-    of ``player`` against ``opponent``."""
+    of ``player`` against ``opponent``. Every deal and series has its own seeds drawn
+    from ``seed``, so ``jobs`` worker processes give the same figures as one."""
     master = random.Random(seed)
     shuffle_seeds = [master.getrandbits(64) for _ in range((deals + 1) // 2)]
-    play_rng = random.Random(master.getrandbits(64))
-    wins = eggs = points = opponent_points = given = taken = 0
-    times: dict[str, list[float]] = {"x": [], "y": []}
-    for i in range(deals):
-        team = Team(i % 2)
-        deal = Deal.shuffled((i // 2) % 4, random.Random(shuffle_seeds[i // 2]))
-        result = play_deal(deal, _players(player, opponent, team, times), play_rng)
-        points += result.points[team]
-        opponent_points += result.points[team.other]
-        given += result.loss_points[team.other]
-        taken += result.loss_points[team]
-        eggs += result.eggs
-        wins += result.winner is team
-        if progress and (i + 1) % 50 == 0:
-            print(
-                f"after {i + 1} deals: wins {wins}, eggs {eggs}, points {points} / "
-                f"{opponent_points}, loss points given {given}, taken {taken}",
-                file=sys.stderr,
-                flush=True,
-            )
-    series_wins = series_deals = 0
-    series_rng = random.Random(master.getrandbits(64))
-    for k in range(series):
-        team = Team(k % 2)
-        played = play_series(_players(player, opponent, team), series_rng, first_dealer=k % 4)
-        outcome = played.result
-        assert outcome is not None
-        series_wins += outcome.loser is team.other
-        series_deals += outcome.deals
+    deal_jobs = [
+        (i, shuffle_seeds[i // 2], master.getrandbits(64), player, opponent) for i in range(deals)
+    ]
+    series_jobs = [(k, 0, master.getrandbits(64), player, opponent) for k in range(series)]
+    total = _Tally()
+    with contextlib.ExitStack() as stack:
+        run: Callable[..., Iterable[_Tally]] = map
+        if jobs > 1:
+            pool = stack.enter_context(multiprocessing.get_context("fork").Pool(jobs))
+            run = functools.partial(pool.imap, chunksize=1)
+        for done, tally in enumerate(run(_deal, deal_jobs), 1):
+            total.add(tally)
+            if progress and done % 50 == 0:
+                print(
+                    f"after {done} deals: wins {total.wins}, eggs {total.eggs}, points "
+                    f"{total.points} / {total.opponent_points}, loss points given "
+                    f"{total.given}, taken {total.taken}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+        for tally in run(_series, series_jobs):
+            total.add(tally)
+    times = total.times
     return Figures(
         deals=deals,
-        wins=wins,
-        eggs=eggs,
-        points=points,
-        opponent_points=opponent_points,
-        loss_points_given=given,
-        loss_points_taken=taken,
+        wins=total.wins,
+        eggs=total.eggs,
+        points=total.points,
+        opponent_points=total.opponent_points,
+        loss_points_given=total.given,
+        loss_points_taken=total.taken,
         series=series,
-        series_wins=series_wins,
-        series_deals=series_deals,
+        series_wins=total.series_wins,
+        series_deals=total.series_deals,
         decisions=len(times["x"]),
         times={player: times["x"], opponent: times["y"]} if player != opponent else times,
     )
@@ -221,6 +279,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=2000, help="deals (shuffles played twice)")
     parser.add_argument("--series", type=int, default=200, help="whole series")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="yard: worker processes (the figures do not change)"
+    )
     parser.add_argument("--x", "--player", dest="x", choices=LEVELS, default="baseline")
     parser.add_argument("--y", "--opponent", dest="y", choices=LEVELS, default="random")
     parser.add_argument(
@@ -233,12 +294,19 @@ def main(argv: list[str] | None = None) -> None:
     if args.rules == "classic":
         from bench import classic_ai
 
-        for line in classic_ai.main(args.deals, args.games, args.seed, args.options):
+        lines, timing = classic_ai.main(
+            args.deals, args.games, args.seed, args.options, args.x, args.y
+        )
+        for line in lines:
             print(line)
         sys.stdout.flush()
         print(f"elapsed_seconds: {time.perf_counter() - start:.1f}", file=sys.stderr)
+        for line in timing:
+            print(line, file=sys.stderr)
         return
-    figures = measure(args.deals, args.series, args.seed, args.x, args.y, progress=True)
+    figures = measure(
+        args.deals, args.series, args.seed, args.x, args.y, progress=True, jobs=args.jobs
+    )
     for line in figures.lines(args.x, args.y):
         print(line)
     sys.stdout.flush()

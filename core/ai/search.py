@@ -15,12 +15,14 @@ strongest bridge, Skat and Schafkopf programs do):
 - a molodka is decided at the start of the trick, by the same search: declaring
   now against going on without it.
 
-Only the candidate actions the baseline rates best are searched (``shortlist``), and
-the baseline's own choice stands unless playouts find one better by ``margin``.
-Every bound is a count (worlds, playouts, nodes), never a clock, so a decision is
-the same for the same view, memory and random numbers, whatever the machine. The
-value of a deal's end is the loss points given minus those taken, plus a little
-for the card-point margin (:func:`core.ai.rollout.utility`).
+Every legal action is searched (``shortlist`` can limit them to the baseline's best),
+all over the same worlds and random numbers (common random numbers: two actions are
+compared on the same deals), and the best mean wins (``margin`` can make the
+baseline's own choice stand unless an action is better by that much). Every bound
+is a count (worlds, playouts, nodes), never a clock, so a decision is the same for
+the same view, memory and random numbers, whatever the machine. The value of a
+deal's end is the loss points given minus those taken, plus ``weight`` loss points
+per 60-point card margin (:func:`core.ai.rollout.utility`).
 """
 
 from __future__ import annotations
@@ -47,13 +49,14 @@ class SearchSettings:
     """Worlds sampled per decision."""
     playouts: int = 1
     """Playouts per action and world before the stock is empty."""
-    shortlist: int = 6
-    """Candidate actions searched: the baseline's best."""
+    shortlist: int = 0
+    """Candidate actions searched: the baseline's best this many (0: every legal
+    action)."""
     explore: float = 0.0
     """Chance of a random action at each step of a playout."""
     weight: float = 3.0
     """Value of a 60-point margin, in loss points."""
-    margin: float = 0.1
+    margin: float = 0.0
     """How much better (mean value) than the baseline's choice an action must
     look in playouts to be played instead."""
     sighted: bool = True
@@ -126,10 +129,9 @@ class SearchPlayer:
         return action
 
     def _shortlist(self, view: SeatView, actions: list[Action]) -> list[Action]:
-        """The baseline's best ``shortlist`` actions, best first."""
-        limit = self.settings.shortlist
-        if len(actions) <= limit:
-            return actions
+        """The baseline's best ``shortlist`` actions (all when 0), best first: the
+        baseline's choice first, so that it wins ties."""
+        limit = self.settings.shortlist or len(actions)
         trick = _Trick(view, self.memory.gone if self.memory.complete else 0, DEFAULT_WEIGHTS)
         ranked = sorted(range(len(actions)), key=lambda i: (-trick.action_value(actions[i]), i))
         return [actions[i] for i in ranked[:limit]]

@@ -202,7 +202,7 @@ class ClassicComputer:
             seen |= 1 << index_of(view.exchange.got) | 1 << index_of(view.exchange.given)
         unseen = FULL_MASK & ~seen
         trick = [(p.seat, index_of(p.card)) for p in t.trick]
-        self._holds = _possible_holdings(table, options, t.played, unseen)
+        self._holds = possible_holdings(table, options, t.played, unseen)
         if trick:
             card = self._follow(view.seat, table, options, legal, unseen, trick)
         else:
@@ -341,7 +341,7 @@ def play_game(
     return game
 
 
-def _possible_holdings(
+def possible_holdings(
     table: Trumps, options: ClassicOptions, played: Sequence[PlayedCard], unseen: int
 ) -> list[int]:
     """For each seat, the unseen cards it may still hold: a player who did not follow a
@@ -368,23 +368,58 @@ def _possible_holdings(
     return holds
 
 
+class EasyClassic:
+    """The ``easy`` level: the baseline, playing a random legal card in ``careless`` of
+    its turns in the tricks (its other decisions are the baseline's)."""
+
+    def __init__(self, rng: random.Random | None = None, careless: float = 0.4) -> None:
+        self.rng = rng or random.Random()
+        self.careless = careless
+        self.baseline = ClassicComputer(self.rng)
+
+    def choose(self, view: ClassicSeatView, options: ClassicOptions) -> ClassicAction | None:
+        action = self.baseline.choose(view, options)
+        if action is not None and action.kind is K.PLAY and self.rng.random() < self.careless:
+            plays = [a for a in view.legal if a.kind is K.PLAY]
+            return plays[int(self.rng.random() * len(plays))]
+        return action
+
+
+#: The levels a classic table may choose, weakest first (as yard's ``core.ai``).
+LEVEL_NAMES: tuple[str, ...] = ("easy", "normal", "strong")
+#: Every name :func:`new_player` knows: ``computer`` is ``normal`` (older name),
+#: ``random`` is for benchmarks and tests.
+LEVELS: tuple[str, ...] = (*LEVEL_NAMES, "computer", "random")
+
+
 def new_player(level: str, rng: random.Random | None = None) -> ClassicPlayer:
-    """A player by level: ``computer`` or ``random``."""
+    """A player by level: ``easy`` (a careless baseline), ``normal`` (the baseline,
+    also ``computer``), ``strong`` (the search player of
+    :mod:`core.classic.search`), or ``random``."""
     if level == "random":
         return RandomPlayer(rng)
-    if level == "computer":
+    if level == "easy":
+        return EasyClassic(rng)
+    if level in ("normal", "computer"):
         return ClassicComputer(rng)
-    raise ValueError(f"unknown level {level!r}")
+    if level == "strong":
+        # Imported here: the search player builds on this module's baseline.
+        from core.classic.search import ClassicSearchPlayer
+
+        return ClassicSearchPlayer(rng)
+    raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}")
 
 
-LEVELS = ("computer", "random")
 __all__ = [
     "LEVELS",
+    "LEVEL_NAMES",
     "ClassicComputer",
     "ClassicPlayer",
+    "EasyClassic",
     "RandomPlayer",
     "must_act",
     "new_player",
     "play_dealing",
     "play_game",
+    "possible_holdings",
 ]
