@@ -27,8 +27,8 @@ from bot.i18n import LOCALES, Translator
 from bot.models import TURN_TIMEOUTS, Game, GameStatus, Platform, Seat, UserRef
 from bot.ports import LeaderboardRow, UserStats
 from bot.presenters.rule import presenter_of
-from core.ai import LEVEL_NAMES
 from core.cards import CARDS, Card, Rank, Suit
+from core.ruleset import LEVEL_NAMES
 from core.seats import Team
 
 #: A face-down card on the table.
