@@ -275,7 +275,12 @@ async def _telegram(conn: Connection, load: Load) -> None:
 
     limits: dict[str, Any] = {"group_limit": 10**9}
     if load.limits:
-        limits = {"group_limit": 20, "window": 60.0, "global_limit": load.global_rate}
+        limits = {
+            "group_limit": 20,
+            "window": 60.0,
+            "chat_interval": 1.0,
+            "global_limit": load.global_rate,
+        }
     async with Fake(**limits) as tg:
         for table in tables:
             tg.add_group(group_of(table.index), f"Table {table.index}")
