@@ -22,7 +22,11 @@ chat, worked by one task at a time, so a chat's messages keep their order:
   function, called only when the job is about to go out: replaced states are
   never rendered. A job may *linger* (``Pacing.linger``, 50 ms) when a newer state
   is known to follow at once (computer players without a move delay), so that a
-  move and the computers' answers make one edit. A screen of an older game version
+  move and the computers' answers make one edit. A screen nobody waits for (not
+  *urgent*: a table refresh, a waiting player's refilled hand) waits until
+  ``Pacing.refresh`` seconds after its slot's last write, so that the moves made
+  meanwhile cost one edit; a message queued behind it in its chat, or an urgent
+  screen of the slot, ends the wait. A screen of an older game version
   than one already queued is dropped; a screen equal to what the message shows is
   not sent again. The first screen of a slot is sent as a new message and its id
   remembered (``remember``), so that edits survive a restart.
@@ -131,10 +135,15 @@ class Pacing:
     #: computer player's move without delay), so that a move and the answers to it
     #: make one edit. Not a rate limit: it stays when pacing is off.
     linger: float = 0.05
+    #: Seconds a slot's screen that nobody waits for (not urgent) waits after the
+    #: slot's last write, coalescing the changes meanwhile: a table is refreshed at
+    #: most 7.5 times a minute (the group's 20 leave room for results and notices)
+    #: and a move costs about two writes, the presser's hand and the next turn.
+    refresh: float = 8.0
 
     @classmethod
     def off(cls) -> Pacing:
-        return cls(enabled=False)
+        return cls(enabled=False, refresh=0.0)
 
 
 @dataclass(eq=False, slots=True)
@@ -164,6 +173,7 @@ class _SlotState:
     shown: Screen | None = None
     pending: _Job | None = None
     busy: bool = False
+    written: float | None = None  # the loop's time of the slot's last write
 
 
 @dataclass(slots=True)
@@ -285,6 +295,8 @@ class Outbox:
             state.chat_id, state.message_id, state.shown = chat_id, None, None
         pending = state.pending
         not_before = self._now() + self.pacing.linger if linger else 0.0
+        if not (urgent or pressed) and state.written is not None:
+            not_before = max(not_before, state.written + self.pacing.refresh)
         if pending is not None:
             self.stats.coalesced += 1
             queue = self._queues.get(chat_id)
@@ -414,6 +426,7 @@ class Outbox:
     def _put(self, chat_id: int, job: _Job) -> None:
         queue = self._queues.setdefault(chat_id, deque())
         queue.append(job)
+        self._wake(chat_id)  # a lingering job goes now: something waits behind it
         if chat_id not in self._workers:
             task = asyncio.get_running_loop().create_task(self._work(chat_id, queue))
             self._workers[chat_id] = task
@@ -423,7 +436,7 @@ class Outbox:
             while queue:
                 job = queue[0]
                 wait = job.not_before - self._now()
-                if wait > 0 and not job.dropped:
+                if wait > 0 and not job.dropped and len(queue) == 1:
                     await self._linger(chat_id, wait)  # newer screens may replace it
                     continue
                 queue.popleft()
@@ -492,13 +505,14 @@ class Outbox:
                 return
             mid = state.message_id
             if mid is not None and await self._edit(state.chat_id, mid, screen, job.urgent):
-                state.shown = screen
+                state.shown, state.written = screen, self._now()
                 return
             sent = await self._send(
                 state.chat_id, screen, job.thread, None, job.quiet, urgent=job.urgent
             )
             if sent is not None:
                 state.message_id, state.shown = sent.message_id, screen
+                state.written = self._now()
                 await self._store(*job.slot, str(sent.message_id))
         finally:
             state.busy = False

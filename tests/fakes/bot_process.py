@@ -102,7 +102,9 @@ async def telegram(api_url: str, database: str) -> None:
     from adapters.telegram import Pacing, TelegramAdapter
     from adapters.telegram.session import LeanSession
 
-    fast = Pacing(group_limit=10_000, group_window=1.0, chat_interval=0.0, global_limit=10_000)
+    fast = Pacing(
+        group_limit=10_000, group_window=1.0, chat_interval=0.0, global_limit=10_000, refresh=0.0
+    )
     async with await SqliteStorage.open(database) as storage:
         tr = Translator.from_dir()
         service = GameService(storage, computer_delay=0, turn_timeout=0)

@@ -1,7 +1,9 @@
-"""The bot's overall pace (issue 14): it counts what Telegram's Bots FAQ says its
-"about 30 messages a second" is for, bulk notifications to users (new messages into
-private chats), and gives its places to the screens people wait for first (the
-presser's hand, the next player's turn)."""
+"""How the outbox spends its writes (issue 14). The bot's overall pace counts what
+Telegram's Bots FAQ says its "about 30 messages a second" is for, bulk notifications
+to users (new messages into private chats), and gives its places to the screens
+people wait for first (the presser's hand, the next player's turn). Screens nobody
+waits for (table refreshes) are coalesced until the slot's refresh comes, something
+is queued behind them, or an urgent screen of the slot comes."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ USERS = [5000 + i for i in range(6)]
 PLAYER, OTHER = 4242, 4343
 #: Two new private messages a window overall: the rest of a burst waits for places.
 TIGHT = Pacing(group_limit=1000, group_window=1.0, chat_interval=0.0, global_limit=2,
-               global_window=0.2)  # fmt: skip
+               global_window=0.2, refresh=0.0)  # fmt: skip
 
 
 @pytest.fixture
@@ -78,7 +80,9 @@ async def test_edits_and_group_messages_do_not_wait_for_the_overall_pace() -> No
         for group in GROUPS:
             tg.add_group(group, f"Table {group}")
         bot = Bot("123:TEST", session=LeanSession(api=TelegramAPIServer.from_base(tg.base_url)))
-        box = Outbox(bot, Pacing(chat_interval=0.0, global_limit=1, global_window=60.0))
+        box = Outbox(
+            bot, Pacing(chat_interval=0.0, global_limit=1, global_window=60.0, refresh=0.0)
+        )
         try:
             box.show(PLAYER, (1, "hand:0"), Screen("a hand"), version=1)
             await asyncio.wait_for(box.drain(), 5)
@@ -103,7 +107,7 @@ async def test_overall_pace_is_never_refused_by_a_server_counting_arrivals() -> 
             tg.add_user(user, f"User {user}")
             tg.user_starts(user)
         bot = Bot("123:TEST", session=LeanSession(api=TelegramAPIServer.from_base(tg.base_url)))
-        pacing = Pacing(chat_interval=0.0, global_limit=5, global_window=0.2)
+        pacing = Pacing(chat_interval=0.0, global_limit=5, global_window=0.2, refresh=0.0)
         box = Outbox(bot, pacing)
         try:
             for user in users:
@@ -113,3 +117,47 @@ async def test_overall_pace_is_never_refused_by_a_server_counting_arrivals() -> 
             await bot.session.close()
         assert tg.too_many_requests_count == 0 and box.stats.retried_429 == 0
         assert len(tg.calls_of("sendMessage")) == len(users)
+
+
+@pytest.fixture
+async def held() -> AsyncIterator[tuple[FakeTelegram, Outbox]]:
+    """An outbox whose screens nobody waits for wait a minute after their slot's last
+    write: only what ends the wait lets them out within a test."""
+    async with FakeTelegram() as tg:
+        tg.add_group(GROUPS[0], "Table")
+        bot = Bot("123:TEST", session=LeanSession(api=TelegramAPIServer.from_base(tg.base_url)))
+        try:
+            yield tg, Outbox(bot, Pacing(chat_interval=0.0, refresh=60.0))
+        finally:
+            await bot.session.close()
+
+
+async def _shown_once(box: Outbox) -> None:
+    box.show(GROUPS[0], (1, "table"), Screen("table 1"), version=1)
+    await asyncio.wait_for(box.drain(), 5)  # a slot's first screen goes at once
+
+
+async def test_table_refreshes_are_coalesced_until_something_follows_them(
+    held: tuple[FakeTelegram, Outbox],
+) -> None:
+    tg, box = held
+    await _shown_once(box)
+    for version in (2, 3, 4):  # three moves: held, one job
+        box.show(GROUPS[0], (1, "table"), Screen(f"table {version}"), version=version)
+    for _ in range(20):
+        await asyncio.sleep(0)  # the worker had its chances: still held
+    assert box.queued == 1 and len(tg.calls_of("editMessageText")) == 0
+    box.send(GROUPS[0], Screen("the deal's result"))  # a message behind it: the table goes
+    await asyncio.wait_for(box.drain(), 5)
+    assert [m.text for m in tg.messages(GROUPS[0])] == ["table 4", "the deal's result"]
+    assert len(tg.calls_of("editMessageText")) == 1
+
+
+async def test_an_urgent_screen_ends_its_slots_wait(held: tuple[FakeTelegram, Outbox]) -> None:
+    tg, box = held
+    await _shown_once(box)
+    box.show(GROUPS[0], (1, "table"), Screen("table 2"), version=2)
+    box.show(GROUPS[0], (1, "table"), Screen("table 3, the lobby"), version=3, urgent=True)
+    await asyncio.wait_for(box.drain(), 5)
+    assert [m.text for m in tg.messages(GROUPS[0])] == ["table 3, the lobby"]
+    assert len(tg.calls_of("editMessageText")) == 1
