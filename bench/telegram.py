@@ -24,7 +24,8 @@ chat, 20 a minute into a group, ``--global-rate`` new private messages a second 
 seconds of play. ``--games 100,200,500,1000`` runs each number in fresh processes and
 ends with a line per number (medians of ``--runs``) and the headline: the most games
 answered with a p99 under 100 ms. Then printed too:
-``writes_per_move`` (all, and by method: moves are every seat's, counted in storage),
+``writes_per_move`` (all, by method, and into groups / private chats: moves are every
+seat's, counted in storage),
 ``moves_per_second``, ``answer_p50_ms`` / ``answer_p99_ms`` (press -> its callback
 answer), ``own_hand_p50_ms`` / ``own_hand_p99_ms`` (press -> the first write into the
 presser's private chat: his hand) and ``refused_429``.
@@ -139,6 +140,7 @@ class Measured:
     """What the fake saw while the humans played."""
 
     writes: dict[str, int] = field(default_factory=dict)  # successful, by method
+    where: dict[str, int] = field(default_factory=dict)  # the same, by chat: group, private
     answers_ms: list[float] = field(default_factory=list)  # press -> callback answer
     hand_ms: list[float] = field(default_factory=list)  # press -> the presser's hand
     move_hand_ms: list[float] = field(default_factory=list)  # the same, presses that play
@@ -193,6 +195,8 @@ async def _telegram(conn: Connection, load: Load) -> None:
                     chat = self._pressed.get(str(call.params.get("callback_query_id")))
                 if seen.on and call.status == 200 and call.method in WRITE_METHODS:
                     seen.writes[call.method] = seen.writes.get(call.method, 0) + 1
+                    where = "group" if isinstance(chat, int) and chat < 0 else "private"
+                    seen.where[where] = seen.where.get(where, 0) + 1
                 table = by_group.get(chat) if isinstance(chat, int) else None
                 human = by_chat.get(chat) if isinstance(chat, int) else None
                 if table is not None and call.method == "sendMessage":
@@ -367,6 +371,7 @@ async def _telegram(conn: Connection, load: Load) -> None:
             "requests_per_press": counted["requests"] / max(presses, 1),
             "writes": sum(seen.writes.values()),
             **{f"writes_{method}": n for method, n in sorted(seen.writes.items())},
+            **{f"writes_into_{where}": n for where, n in sorted(seen.where.items())},
             "refused_429": tg.too_many_requests_count - refused_before,
             "seconds": elapsed,
             "telegram_cpu_percent": 100 * telegram_cpu / elapsed,

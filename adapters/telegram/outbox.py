@@ -24,7 +24,8 @@ chat, worked by one task at a time, so a chat's messages keep their order:
   is known to follow at once (computer players without a move delay), so that a
   move and the computers' answers make one edit. A screen nobody waits for (not
   *urgent*: a table refresh, a waiting player's refilled hand) waits until
-  ``Pacing.refresh`` seconds after its slot's last write, so that the moves made
+  ``Pacing.refresh`` seconds after its slot's last write (``Pacing.waiting`` for a
+  waiting player's hand, which his turn brings up to date), so that the moves made
   meanwhile cost one edit; a message queued behind it in its chat, or an urgent
   screen of the slot, ends the wait. A screen of an older game version
   than one already queued is dropped; a screen equal to what the message shows is
@@ -140,10 +141,13 @@ class Pacing:
     #: most 7.5 times a minute (the group's 20 leave room for results and notices)
     #: and a move costs about two writes, the presser's hand and the next turn.
     refresh: float = 8.0
+    #: The same for a waiting player's hand (``show(waiting=True)``: cards refilled
+    #: while others play): it is brought up to date when his turn comes, or after this.
+    waiting: float = 30.0
 
     @classmethod
     def off(cls) -> Pacing:
-        return cls(enabled=False, refresh=0.0)
+        return cls(enabled=False, refresh=0.0, waiting=0.0)
 
 
 @dataclass(eq=False, slots=True)
@@ -263,6 +267,7 @@ class Outbox:
         pressed: bool = False,
         urgent: bool = False,
         fresh: bool = False,
+        waiting: bool = False,
     ) -> None:
         """Show ``screen`` in a slot's message: edit it in place, or send it the first
         time. ``screen`` may be a :data:`Render`, called only when the message is
@@ -279,7 +284,11 @@ class Outbox:
         it goes before the others (table refreshes, other hands).
 
         ``fresh``: the screen goes out as a new message, which the slot shows from
-        then on (a player asked for his hand: it comes at the bottom of the chat)."""
+        then on (a player asked for his hand: it comes at the bottom of the chat).
+
+        Not urgent, the screen waits until ``pacing.refresh`` seconds after the slot's
+        last write (``pacing.waiting`` with ``waiting``: a waiting player's hand),
+        unless something is queued behind it or an urgent screen of the slot comes."""
         state = self._slots.get(slot)
         if state is None:
             state = self._slots[slot] = _SlotState(chat_id, _message_id(known))
@@ -296,7 +305,8 @@ class Outbox:
         pending = state.pending
         not_before = self._now() + self.pacing.linger if linger else 0.0
         if not (urgent or pressed) and state.written is not None:
-            not_before = max(not_before, state.written + self.pacing.refresh)
+            hold = self.pacing.waiting if waiting else self.pacing.refresh
+            not_before = max(not_before, state.written + hold)
         if pending is not None:
             self.stats.coalesced += 1
             queue = self._queues.get(chat_id)

@@ -80,7 +80,7 @@ class TelegramPublisher:
                 slot, known = (game.id, key), game.messages.get(key)
                 outbox.show(
                     chat_id(user), slot, screen, version=version, known=known, quiet=True,
-                    linger=linger, urgent=urgent is None or seat in urgent,
+                    linger=linger, urgent=urgent is None or seat in urgent, waiting=True,
                 )  # fmt: skip
             elif target is Target.CHAT and isinstance(screen, Screen):
                 outbox.send(chat, screen, thread=thread, done=self._confirm(owed))

@@ -103,7 +103,12 @@ async def telegram(api_url: str, database: str) -> None:
     from adapters.telegram.session import LeanSession
 
     fast = Pacing(
-        group_limit=10_000, group_window=1.0, chat_interval=0.0, global_limit=10_000, refresh=0.0
+        group_limit=10_000,
+        group_window=1.0,
+        chat_interval=0.0,
+        global_limit=10_000,
+        refresh=0.0,
+        waiting=0.0,
     )
     async with await SqliteStorage.open(database) as storage:
         tr = Translator.from_dir()

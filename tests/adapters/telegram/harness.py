@@ -39,7 +39,12 @@ GROUP = -1001
 SUITS = frozenset("♣♠♥♦")
 HAND = (Verb.SELECT, Verb.PLAY, Verb.REFRESH)
 FAST = Pacing(
-    group_limit=10_000, group_window=1.0, chat_interval=0.0, global_limit=10_000, refresh=0.0
+    group_limit=10_000,
+    group_window=1.0,
+    chat_interval=0.0,
+    global_limit=10_000,
+    refresh=0.0,
+    waiting=0.0,
 )
 
 

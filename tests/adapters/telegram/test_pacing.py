@@ -21,10 +21,12 @@ from tests.fakes.telegram import FakeTelegram
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 #: The fake allows 5 messages (sends + edits) per second into a group.
 STRICT = {"group_limit": 5, "window": 1.0}
-PACED = Pacing(group_limit=5, group_window=1.0, chat_interval=0.0, global_limit=1000, refresh=0.0)
+PACED = Pacing(
+    group_limit=5, group_window=1.0, chat_interval=0.0, global_limit=1000, refresh=0.0, waiting=0.0
+)
 #: A bot that believes it may write 20 a second: the fake will answer 429.
 CARELESS = Pacing(
-    group_limit=20, group_window=1.0, chat_interval=0.0, global_limit=1000, refresh=0.0
+    group_limit=20, group_window=1.0, chat_interval=0.0, global_limit=1000, refresh=0.0, waiting=0.0
 )
 
 
@@ -114,7 +116,9 @@ async def test_one_message_a_second_inside_a_chat_is_never_refused() -> None:
         try:
             for version in range(3):
                 box.show(GROUP, (1, "table"), Screen(f"table {version}"), version=version)
-                box.show(user, (1, "hand:0"), Screen(f"hand {version}"), version=version)
+                box.show(
+                    user, (1, "hand:0"), Screen(f"hand {version}"), version=version, urgent=True
+                )
                 box.send(GROUP, Screen(f"notice {version}"))
                 await box.drain()
         finally:
