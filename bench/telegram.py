@@ -39,7 +39,8 @@ not the simulation. Printed, ``name: value`` a line:
   private chat, or the callback answer, before the player's next press (the
   computers' moves a press sets off are part of it); ``moves_p50_ms`` /
   ``moves_p99_ms`` the same for the presses that play a move (the others select
-  cards);
+  cards). With the limits on, that last request is often a table refresh the outbox
+  held back on purpose (up to 8 s): read ``answer_*`` and ``own_hand_*`` then;
 - ``peak_rss_mb``: the bot process's peak resident memory (``getrusage``);
 - ``bot_cpu_ms_per_press``: the bot process's CPU time during play per press (not
   PostgreSQL's server processes);
