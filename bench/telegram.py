@@ -42,6 +42,8 @@ not the simulation. Printed, ``name: value`` a line:
   cards). With the limits on, that last request is often a table refresh the outbox
   held back on purpose (up to 8 s): read ``answer_*`` and ``own_hand_*`` then;
 - ``peak_rss_mb``: the bot process's peak resident memory (``getrusage``);
+- ``gc_pause_max_ms``, ``gc_full_collections``: the garbage collector's longest pause
+  in the bot during play, and its collections of the oldest generation;
 - ``bot_cpu_ms_per_press``: the bot process's CPU time during play per press (not
   PostgreSQL's server processes);
 - counts: games, presses, requests per press, the humans' reaction time (from the
@@ -61,6 +63,7 @@ import argparse
 import asyncio
 import bisect
 import contextlib
+import gc
 import json
 import logging
 import multiprocessing
@@ -509,7 +512,12 @@ async def run_bot(
         conn.send("set")
         await loop.run_in_executor(None, conn.recv)  # the humans play
         cpu_started, started = time.process_time(), time.monotonic()
+        pauses = _GcPauses()
+        gc.callbacks.append(pauses)
         result: dict[str, Any] = await loop.run_in_executor(None, conn.recv)
+        gc.callbacks.remove(pauses)
+        result["gc_pause_max_ms"] = pauses.longest * 1000
+        result["gc_full_collections"] = pauses.full
         cpu_seconds = time.process_time() - cpu_started
         cpu = 100 * cpu_seconds / (time.monotonic() - started)
         result["bot_cpu_ms_per_press"] = 1000 * cpu_seconds / max(result["presses"], 1)
@@ -530,6 +538,21 @@ async def run_bot(
     result["updates"] = "webhook" if webhook else "polling"
     result["peak_rss_mb"] = _rss_mb()
     return result
+
+
+class _GcPauses:
+    """The garbage collector's pauses (a ``gc.callbacks`` entry): the longest, and how
+    many collections of the oldest generation."""
+
+    def __init__(self) -> None:
+        self.longest, self.full, self._began = 0.0, 0, 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+            return
+        self.longest = max(self.longest, time.perf_counter() - self._began)
+        self.full += info["generation"] == 2
 
 
 async def _moves(storage: Storage, game_ids: list[int]) -> int:
