@@ -508,6 +508,7 @@ async def run_bot(
             game_ids.append(game.id)
         await service.settle()
         await adapter.outbox.drain()
+        gc.freeze()  # as ``python -m bot`` does once started
         moves_before = await _moves(storage, game_ids)
         conn.send("set")
         await loop.run_in_executor(None, conn.recv)  # the humans play
