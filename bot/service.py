@@ -55,6 +55,7 @@ from core.ai import (
     LEVEL_NAMES,
     Observer,
     Player,
+    SearchPlayer,
     make_player,
     public_events,
     safe_move,
@@ -748,9 +749,13 @@ class GameService:
         return deal.turn, choice, seat.kind is SeatKind.HUMAN
 
     async def _think(self, player: Player, view: SeatView) -> Action | None:
-        """A computer player's choice, worked out in a worker thread: a search takes
-        up to a few hundred milliseconds and must not hold up the event loop (the
-        game's lock keeps its state still meanwhile)."""
+        """A computer player's choice. A search (the strong level) is worked out in a
+        worker thread: it takes up to a few hundred milliseconds and must not hold up
+        the event loop (the game's lock keeps its state still meanwhile). The other
+        levels answer in well under a millisecond, less than the thread's round trip
+        costs the loop: they choose in place."""
+        if not isinstance(player, SearchPlayer):
+            return player.choose(view, self.rng)
         return await asyncio.to_thread(player.choose, view, self.rng)
 
     def _player(self, game: Game, seat_no: int) -> Player:
