@@ -770,9 +770,13 @@ class GameService:
         return moment != chance.moment or chance.seat not in asked
 
     async def _think(self, player: Computer, view: Any) -> Action | None:
-        """A computer player's choice, worked out in a worker thread: a search takes
-        up to a few hundred milliseconds and must not hold up the event loop (the
-        game's lock keeps its state still meanwhile)."""
+        """A computer player's choice. A player that searches (``searches``, the
+        strong level) is worked out in a worker thread: it takes up to a few hundred
+        milliseconds and must not hold up the event loop (the game's lock keeps its
+        state still meanwhile). The others answer in well under a millisecond, less
+        than the thread's round trip costs the loop: they choose in place."""
+        if not getattr(player, "searches", False):
+            return player.choose(view, self.rng)
         return await asyncio.to_thread(player.choose, view, self.rng)
 
     def _player(self, game: Game, seat_no: int) -> Computer:

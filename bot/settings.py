@@ -76,7 +76,8 @@ class Settings(BaseSettings):
         default=30,
         ge=1,
         le=10_000,
-        description="requests a second the bot sends to Telegram, into all chats together",
+        description="new messages a second into users' private chats together (bulk"
+        " notifications, Telegram's about 30 a second)",
     )
     discord_bot_token: SecretStr | None = Field(default=None, description="Discord bot token")
     discord_api_url: str | None = Field(

@@ -180,7 +180,11 @@ class Chance:
 
 @runtime_checkable
 class Computer(Protocol):
-    """A computer player for one seat of one game (:meth:`RuleSet.computer`)."""
+    """A computer player for one seat of one game (:meth:`RuleSet.computer`).
+
+    A player whose choice takes long (a search) says so with a true ``searches``
+    attribute: the application then asks it off its event loop. Without it a player
+    is taken to answer at once."""
 
     def choose(self, view: Any, rng: random.Random) -> Any | None:
         """One of ``view.legal`` (the seat's :meth:`Game.seat_view`), or None to let

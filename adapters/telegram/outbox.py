@@ -1,9 +1,19 @@
 """Every message the bot sends or edits goes through the outbox, paced.
 
-Telegram lets a bot write about 20 messages a minute into a group (edits count),
-about one a second into a private chat and about 30 a second overall; past that it
-answers 429 with ``retry_after``. The outbox keeps a queue per chat, worked by one
-task at a time, so a chat's messages keep their order:
+Telegram's Bots FAQ ("My bot is hitting limits, how do I avoid this?") documents
+three limits, and the outbox keeps each to what it is said to apply to:
+
+* inside a particular chat, no more than about one message a second (any chat: a
+  private one or a group; the outbox counts edits too);
+* into one group, no more than 20 messages a minute (edits count, as measured by
+  bot authors);
+* bulk notifications to many users: no more than about 30 messages a second. That
+  is new messages into users' private chats, so the bot's overall pace
+  (``Pacing.global_limit``) counts only those; edits and group messages are not
+  notifications to users and are held by the two limits above.
+
+Past a limit Telegram answers 429 with ``retry_after``. The outbox keeps a queue per
+chat, worked by one task at a time, so a chat's messages keep their order:
 
 * **Slots** are messages edited in place: a game's table and each player's hand.
   A slot holds at most one queued job: a newer screen replaces the queued one (the
@@ -12,24 +22,29 @@ task at a time, so a chat's messages keep their order:
   function, called only when the job is about to go out: replaced states are
   never rendered. A job may *linger* (``Pacing.linger``, 50 ms) when a newer state
   is known to follow at once (computer players without a move delay), so that a
-  move and the computers' answers make one edit. A screen of an older game version
+  move and the computers' answers make one edit. A screen nobody waits for (not
+  *urgent*: a table refresh, a waiting player's refilled hand) waits until
+  ``Pacing.refresh`` seconds after its slot's last write (``Pacing.waiting`` for a
+  waiting player's hand, which his turn brings up to date), so that the moves made
+  meanwhile cost one edit; a message queued behind it in its chat, or an urgent
+  screen of the slot, ends the wait. A screen of an older game version
   than one already queued is dropped; a screen equal to what the message shows is
   not sent again. The first screen of a slot is sent as a new message and its id
   remembered (``remember``), so that edits survive a restart.
 * **Sends** (results, notices, answers to commands) are new messages, in order.
 
-Before each request the outbox waits for the chat's and the bot's pace (unless
-pacing is off, for benchmarks). When the bot's overall pace is what holds requests
-back, *urgent* screens go first (``show(urgent=True)`` and pressed screens: the
-presser's own hand, the hand of the seat to act), then the rest in order: nothing a
-player waits for stands behind a queue of table refreshes. A group's budget outlives
-the process: the times of the requests into each group are kept (``budget``, in the
-database) before they go out, and a restarted outbox goes on from them instead of
-bursting. A 429 is waited out and the same request retried, so nothing is lost or
-reordered. "Message is not modified" is ignored; "message to edit not found" sends a
-new message and remembers it; a chat that became a supergroup is migrated
-(``on_migrate``) and the request retried there. A private chat that refuses us (403)
-drops its message quietly when asked to.
+Before each request the outbox waits for the chat's pace, and a new private message
+for the bot's overall pace (unless pacing is off, for benchmarks). When the overall
+pace is what holds messages back, *urgent* screens go first (``show(urgent=True)``
+and pressed screens: the presser's own hand, the hand of the seat to act), then the
+rest in order: nothing a player waits for stands behind a queue of notices. A
+group's budget outlives the process: the times of the requests into each group are
+kept (``budget``, in the database) before they go out, and a restarted outbox goes
+on from them instead of bursting. A 429 is waited out and the same request retried,
+so nothing is lost or reordered. "Message is not modified" is ignored; "message to
+edit not found" sends a new message and remembers it; a chat that became a
+supergroup is migrated (``on_migrate``) and the request retried there. A private
+chat that refuses us (403) drops its message quietly when asked to.
 """
 
 from __future__ import annotations
@@ -113,17 +128,26 @@ class Pacing:
     enabled: bool = True
     group_limit: int = 20  # sends + edits into one group ...
     group_window: float = 60.0  # ... per this many seconds
-    private_interval: float = 1.0  # seconds between two requests into one private chat
-    global_limit: int = 30  # requests into all chats together ...
+    chat_interval: float = 1.0  # seconds between two requests into one chat (any chat)
+    #: New messages into users' private chats together (Telegram's bulk notifications) ...
+    global_limit: int = 30
     global_window: float = 1.0  # ... per this many seconds
     #: How long a table or hand may wait for a change known to follow at once (a
     #: computer player's move without delay), so that a move and the answers to it
     #: make one edit. Not a rate limit: it stays when pacing is off.
     linger: float = 0.05
+    #: Seconds a slot's screen that nobody waits for (not urgent) waits after the
+    #: slot's last write, coalescing the changes meanwhile: a table is refreshed at
+    #: most 7.5 times a minute (the group's 20 leave room for results and notices)
+    #: and a move costs about two writes, the presser's hand and the next turn.
+    refresh: float = 8.0
+    #: The same for a waiting player's hand (``show(waiting=True)``: cards refilled
+    #: while others play): it is brought up to date when his turn comes, or after this.
+    waiting: float = 30.0
 
     @classmethod
     def off(cls) -> Pacing:
-        return cls(enabled=False)
+        return cls(enabled=False, refresh=0.0, waiting=0.0)
 
 
 @dataclass(eq=False, slots=True)
@@ -153,6 +177,7 @@ class _SlotState:
     shown: Screen | None = None
     pending: _Job | None = None
     busy: bool = False
+    written: float | None = None  # the loop's time of the slot's last write
 
 
 @dataclass(slots=True)
@@ -202,7 +227,7 @@ class Outbox:
         self._reachable: OrderedDict[int, None] = OrderedDict()
         #: Pacing by chat; entries whose window passed are pruned (see ``_prune``).
         self._group_sent: dict[int, deque[float]] = {}
-        self._private_last: dict[int, float] = {}
+        self._chat_last: dict[int, float] = {}
         self._prune_at = PRUNE_AT
         self._global = _GlobalPace(self.pacing.global_limit, self.pacing.global_window)
         self._wakeups: dict[int, asyncio.Future[None]] = {}
@@ -242,6 +267,7 @@ class Outbox:
         pressed: bool = False,
         urgent: bool = False,
         fresh: bool = False,
+        waiting: bool = False,
     ) -> None:
         """Show ``screen`` in a slot's message: edit it in place, or send it the first
         time. ``screen`` may be a :data:`Render`, called only when the message is
@@ -258,7 +284,11 @@ class Outbox:
         it goes before the others (table refreshes, other hands).
 
         ``fresh``: the screen goes out as a new message, which the slot shows from
-        then on (a player asked for his hand: it comes at the bottom of the chat)."""
+        then on (a player asked for his hand: it comes at the bottom of the chat).
+
+        Not urgent, the screen waits until ``pacing.refresh`` seconds after the slot's
+        last write (``pacing.waiting`` with ``waiting``: a waiting player's hand),
+        unless something is queued behind it or an urgent screen of the slot comes."""
         state = self._slots.get(slot)
         if state is None:
             state = self._slots[slot] = _SlotState(chat_id, _message_id(known))
@@ -274,6 +304,9 @@ class Outbox:
             state.chat_id, state.message_id, state.shown = chat_id, None, None
         pending = state.pending
         not_before = self._now() + self.pacing.linger if linger else 0.0
+        if not (urgent or pressed) and state.written is not None:
+            hold = self.pacing.waiting if waiting else self.pacing.refresh
+            not_before = max(not_before, state.written + hold)
         if pending is not None:
             self.stats.coalesced += 1
             queue = self._queues.get(chat_id)
@@ -403,6 +436,7 @@ class Outbox:
     def _put(self, chat_id: int, job: _Job) -> None:
         queue = self._queues.setdefault(chat_id, deque())
         queue.append(job)
+        self._wake(chat_id)  # a lingering job goes now: something waits behind it
         if chat_id not in self._workers:
             task = asyncio.get_running_loop().create_task(self._work(chat_id, queue))
             self._workers[chat_id] = task
@@ -412,7 +446,7 @@ class Outbox:
             while queue:
                 job = queue[0]
                 wait = job.not_before - self._now()
-                if wait > 0 and not job.dropped:
+                if wait > 0 and not job.dropped and len(queue) == 1:
                     await self._linger(chat_id, wait)  # newer screens may replace it
                     continue
                 queue.popleft()
@@ -481,13 +515,14 @@ class Outbox:
                 return
             mid = state.message_id
             if mid is not None and await self._edit(state.chat_id, mid, screen, job.urgent):
-                state.shown = screen
+                state.shown, state.written = screen, self._now()
                 return
             sent = await self._send(
                 state.chat_id, screen, job.thread, None, job.quiet, urgent=job.urgent
             )
             if sent is not None:
                 state.message_id, state.shown = sent.message_id, screen
+                state.written = self._now()
                 await self._store(*job.slot, str(sent.message_id))
         finally:
             state.busy = False
@@ -539,6 +574,7 @@ class Outbox:
                     reply_parameters=reply,
                 ),
                 urgent=urgent,
+                new=True,
             )
         except TelegramForbiddenError:
             self._reachable.pop(chat_id, None)
@@ -586,16 +622,19 @@ class Outbox:
         *,
         follows: bool = True,
         urgent: bool = False,
+        new: bool = False,
     ) -> T:
-        """Make a request into a chat at its pace; wait out 429s, retry network errors
-        a few times. When the chat became a supergroup, the request is made again there
-        if it ``follows`` (a new message), else :class:`_Moved` is raised (the old
-        chat's message ids mean nothing in the new one)."""
+        """Make a request into a chat at its pace (``counts``; a ``new`` message into a
+        private chat at the bot's overall pace too); wait out 429s, retry network
+        errors a few times. When the chat became a supergroup, the request is made
+        again there if it ``follows`` (a new message), else :class:`_Moved` is raised
+        (the old chat's message ids mean nothing in the new one)."""
         failures = 0
         while True:
             target = self.resolve(chat_id)
+            overall = counts and new and target > 0  # a notification to a user
             if counts:
-                await self._pace(target, urgent)
+                await self._pace(target, overall, urgent)
             self.stats.requests += 1
             try:
                 return await request(target)
@@ -615,7 +654,7 @@ class Outbox:
                 await asyncio.sleep(min(0.1 * 2**failures, 5.0))
             finally:
                 if counts:
-                    self._done(target)
+                    self._done(target, overall)
 
     async def _load_budget(self) -> None:
         """The budget kept by the process before this one, counted in this loop's time."""
@@ -652,7 +691,9 @@ class Outbox:
         except Exception:
             log.exception("could not keep the rate-limit budget of chat %s", chat_id)
 
-    async def _pace(self, chat_id: int, urgent: bool = False) -> None:
+    async def _pace(self, chat_id: int, overall: bool, urgent: bool = False) -> None:
+        """Wait for the chat's pace (a group's 20 a minute, any chat's one a second),
+        then, for a message that counts ``overall``, for the bot's overall pace."""
         pacing = self.pacing
         if not pacing.enabled:
             return
@@ -662,39 +703,38 @@ class Outbox:
         loop = asyncio.get_running_loop()
         wait = 0.0
         now = loop.time()
+        last = self._chat_last.get(chat_id)
+        if last is not None:
+            wait = last + pacing.chat_interval - now
         if chat_id < 0:
             sent = self._group_sent.get(chat_id)
             if sent is not None:
                 while sent and sent[0] <= now - pacing.group_window:
                     sent.popleft()
                 if len(sent) >= pacing.group_limit:
-                    wait = sent[-pacing.group_limit] + pacing.group_window - now
-        else:
-            last = self._private_last.get(chat_id)
-            if last is not None:
-                wait = last + pacing.private_interval - now
+                    wait = max(wait, sent[-pacing.group_limit] + pacing.group_window - now)
         if wait > 0:
             await asyncio.sleep(wait)
-            now = loop.time()
-        await self._global.acquire(urgent)
+        if overall:
+            await self._global.acquire(urgent)
         if chat_id < 0:
             await self._keep(chat_id)
 
-    def _done(self, chat_id: int) -> None:
+    def _done(self, chat_id: int, overall: bool) -> None:
         """Count a request when its answer came: later than the server counted it, so
         our window never ends before the server's."""
         if not self.pacing.enabled:
             return
-        self._global.done()
+        if overall:
+            self._global.done()
         now = asyncio.get_running_loop().time()
+        self._chat_last[chat_id] = now
         if chat_id < 0:
             sent = self._group_sent.setdefault(chat_id, deque())
             sent.append(now)
             while len(sent) > self.pacing.group_limit:
                 sent.popleft()
-        else:
-            self._private_last[chat_id] = now
-        if len(self._group_sent) + len(self._private_last) > self._prune_at:
+        if len(self._group_sent) + len(self._chat_last) > self._prune_at:
             self._prune(now)
 
     def _prune(self, now: float) -> None:
@@ -706,10 +746,10 @@ class Outbox:
             for chat, sent in self._group_sent.items()
             if sent and sent[-1] > now - pacing.group_window
         }
-        self._private_last = {
+        self._chat_last = {
             chat: last
-            for chat, last in self._private_last.items()
-            if last > now - pacing.private_interval
+            for chat, last in self._chat_last.items()
+            if last > now - pacing.chat_interval
         }
         wall = time.time()  # the kept times are epoch seconds
         self._group_kept = {
@@ -717,7 +757,7 @@ class Outbox:
             for chat, kept in self._group_kept.items()
             if kept and kept[-1] > wall - pacing.group_window
         }
-        self._prune_at = max(PRUNE_AT, 2 * (len(self._group_sent) + len(self._private_last)))
+        self._prune_at = max(PRUNE_AT, 2 * (len(self._group_sent) + len(self._chat_last)))
 
 
 class _GlobalPace:

@@ -17,12 +17,16 @@ from adapters.telegram.outbox import Outbox, Render
 from adapters.telegram.render import chat_id, thread_id
 from bot.interactions import Interactions, Target
 from bot.models import Game, UserRef
-from bot.ports import Change, Owed
+from bot.ports import Change, ChangeKind, Owed
 from bot.presenters import Screen
 
 log = logging.getLogger(__name__)
 
 TABLE = "table"
+#: The changes whose table refresh and waiting hands wait for the outbox's refresh:
+#: moves (and the turn's reminder). Anything else (a lobby, a start, a new deal, the
+#: end) is shown at once.
+HELD = frozenset({ChangeKind.PLAYED, ChangeKind.REMINDER})
 #: What to show where: target, screen (or how to render it), seat, user, and the owed
 #: message it is (if any).
 Shown = tuple[Target, Screen | Render, int | None, UserRef | None, Owed | None]
@@ -51,14 +55,16 @@ class TelegramPublisher:
         else:
             outputs = await self.interactions.outputs(game, change)
             shown = [(out.target, out.screen, out.seat, out.user, out.owed) for out in outputs]
-        self._queue(game, shown, self.interactions.urgent_seats(game, change))
+        urgent = self.interactions.urgent_seats(game, change) if change.kind in HELD else None
+        self._queue(game, shown, urgent)
         if not game.status.is_open:
             self._published.pop(game.id, None)
             self.outbox.retire(game.id)
 
-    def _queue(self, game: Game, shown: list[Shown], urgent: frozenset[int]) -> None:
+    def _queue(self, game: Game, shown: list[Shown], urgent: frozenset[int] | None) -> None:
         """Queue what a change shows; the hands of ``urgent`` seats (the one that acted,
-        the one to act) go out before table refreshes and other hands."""
+        the one to act) go out at once, the table and other hands when the outbox's
+        refresh allows (``urgent`` None: everything at once)."""
         outbox, version, linger = self.outbox, game.version, self._computer_next(game)
         chat, thread = chat_id(game.chat), thread_id(game.chat)
         for target, screen, seat, user, owed in shown:
@@ -66,14 +72,15 @@ class TelegramPublisher:
                 known = game.messages.get(TABLE)
                 slot = (game.id, TABLE)
                 outbox.show(
-                    chat, slot, screen, version=version, known=known, thread=thread, linger=linger
-                )
+                    chat, slot, screen, version=version, known=known, thread=thread,
+                    linger=linger, urgent=urgent is None,
+                )  # fmt: skip
             elif target is Target.HAND and user is not None and seat is not None:
                 key = hand_key(seat)
                 slot, known = (game.id, key), game.messages.get(key)
                 outbox.show(
                     chat_id(user), slot, screen, version=version, known=known, quiet=True,
-                    linger=linger, urgent=seat in urgent,
+                    linger=linger, urgent=urgent is None or seat in urgent, waiting=True,
                 )  # fmt: skip
             elif target is Target.CHAT and isinstance(screen, Screen):
                 outbox.send(chat, screen, thread=thread, done=self._confirm(owed))

@@ -86,6 +86,9 @@ class SearchPlayer:
 
     __slots__ = ("memory", "settings")
 
+    #: It searches: the application asks it off its event loop (core.ruleset.Computer).
+    searches = True
+
     def __init__(self, settings: SearchSettings = STRONG) -> None:
         self.settings = settings
         self.memory = DealMemory(seat=-1)

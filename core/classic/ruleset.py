@@ -195,30 +195,36 @@ def game_outcome(result: ClassicGameResult) -> GameOutcome:
 
 
 class ClassicComputerPlayer:
-    """A classic computer player (:mod:`core.classic.ai`) behind the contract's
-    :class:`~core.ruleset.Computer`: it knows the table's options. ``careless``: how
-    often it plays a random legal action when it must act (the ``easy`` level)."""
+    """A classic computer player of one level (:func:`core.classic.ai.new_player`)
+    behind the contract's :class:`~core.ruleset.Computer`: it knows the table's
+    options. The player is made at its first choice, with a generator seeded from the
+    ``rng`` it is given then, so that a seeded table plays the same again."""
 
-    __slots__ = ("careless", "options", "player")
+    __slots__ = ("level", "options", "player")
 
-    def __init__(self, player: ai.ClassicPlayer, options: ClassicOptions, careless: float) -> None:
-        self.player, self.options, self.careless = player, options, careless
+    def __init__(self, level: str, options: ClassicOptions) -> None:
+        self.level, self.options = level, options
+        self.player: ai.ClassicPlayer | None = None
+
+    @property
+    def searches(self) -> bool:
+        """The strong level searches (the application asks it off its event loop)."""
+        return self.level == "strong"
 
     def choose(self, view: ClassicSeatView, rng: random.Random) -> ClassicAction | None:
-        if self.careless and ai.must_act(view) and rng.random() < self.careless:
-            obligatory = [a for a in view.legal if a.kind not in OPTIONAL_KINDS]
-            return rng.choice(obligatory or list(view.legal))
+        if self.player is None:
+            self.player = ai.new_player(self.level, random.Random(rng.getrandbits(64)))
         return self.player.choose(view, self.options)
 
 
-#: How the contract's levels map to classic computer players: the player of
-#: :mod:`core.classic.ai` and how careless it is.
-_LEVELS: dict[str, tuple[str, float]] = {
-    "easy": ("computer", 0.3),
-    "normal": ("computer", 0.0),
-    "baseline": ("computer", 0.0),
-    "strong": ("computer", 0.0),
-    "random": ("random", 0.0),
+#: The contract's levels (and those for tests and benchmarks) by the name
+#: :func:`core.classic.ai.new_player` knows them.
+_LEVELS: dict[str, str] = {
+    "easy": "easy",
+    "normal": "normal",
+    "baseline": "normal",
+    "strong": "strong",
+    "random": "random",
 }
 
 
@@ -265,9 +271,8 @@ class ClassicRuleSet:
         return record.replay(data)
 
     def computer(self, level: str, options: RuleOptions | None = None) -> ClassicComputerPlayer:
-        """``easy`` (the computer player, a random move in three), ``normal`` and
-        ``strong`` (the computer player of :mod:`core.classic.ai`; there is no
-        stronger one yet), or ``random``.
+        """``easy`` (a careless baseline), ``normal`` (the baseline), ``strong`` (the
+        search player of :mod:`core.classic.search`), or ``random``.
 
         >>> import random
         >>> game = CLASSIC.new_game(random.Random(5))
@@ -280,8 +285,7 @@ class ClassicRuleSet:
             raise ValueError(f"unknown player level {level!r}; known: {', '.join(_LEVELS)}")
         if options is not None and not isinstance(options, ClassicOptions):
             raise KozelError(Reason.BAD_OPTIONS, "these are not the classic game's options")
-        name, careless = _LEVELS[level]
-        return ClassicComputerPlayer(ai.new_player(name), options or ClassicOptions(), careless)
+        return ClassicComputerPlayer(_LEVELS[level], options or ClassicOptions())
 
     def snapshot_writer(self) -> _Snapshots:
         return _Snapshots()

@@ -435,6 +435,9 @@ class ClassicSearchPlayer:
     True
     """
 
+    #: It searches: the application asks it off its event loop (core.ruleset.Computer).
+    searches = True
+
     def __init__(
         self, rng: random.Random | None = None, settings: ClassicSearchSettings = CLASSIC_STRONG
     ) -> None:

@@ -48,3 +48,44 @@ async def test_the_storage_benchmark_saves_on_postgresql(postgres_server: LocalS
     )
     assert rate > 0
     assert [game.version for game in games] == [5, 5, 5]  # every save fenced and kept
+
+
+async def test_the_telegram_benchmark_at_a_human_pace_on_postgresql(
+    postgres_server: LocalServer,
+) -> None:
+    """Issue 12's mode: one person a table thinking, three computers, the limits as in
+    production, PostgreSQL; and the strong computers of issue 13."""
+    result = await telegram.run_bot(
+        games=2,
+        deals=1,
+        storage_kind="postgres",
+        think=0.05,
+        level="strong",
+        limits=True,
+        seconds=3.0,
+        database_url=postgres_server.create_database("bench_telegram"),
+    )
+    assert result["stalled_games"] == 0 and result["storage"] == "postgres"
+    assert result["presses"] > 0 and result["bot_cpu_ms_per_press"] > 0
+    assert 0 < result["answer_p50_ms"] <= result["answer_p99_ms"]
+    assert result["refused_429"] == 0
+
+
+def test_the_telegram_benchmark_sums_up_numbers_of_games(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--games 100,200,...``: a line per number of games (the medians of its runs,
+    each run a process of its own, as above) and the headline."""
+    assert telegram.main.__doc__ is None and telegram._counts("100,1_000") == [100, 1000]
+    run = {"updates_per_second": 30.0, "answer_p50_ms": 5.0, "own_hand_p50_ms": 9.0,
+           "own_hand_p99_ms": 90.0, "bot_cpu_ms_per_press": 3.0, "peak_rss_mb": 200.0}  # fmt: skip
+    telegram.print_summary(
+        {
+            100: [run | {"answer_p99_ms": 40.0}, run | {"answer_p99_ms": 60.0}],
+            200: [run | {"answer_p99_ms": 90.0}],
+            500: [run | {"answer_p99_ms": 150.0}],
+        }
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "100 | 30.0 | 5.0 / 50.0 | 9.0 / 90.0 | 3.00 | 200"
+    assert lines[-1] == "headline: 200 games answered with p99 under 100 ms"

@@ -518,7 +518,10 @@ async def test_computer_moves_with_a_delay_are_saved_one_by_one(
 
 
 class _SlowThinker:
-    """A computer player whose first decision waits until the test lets it go."""
+    """A searching computer player whose first decision waits until the test lets it
+    go (the service asks a player that searches off its event loop)."""
+
+    searches = True
 
     def __init__(
         self, entered: asyncio.Event, release: threading.Event, done: asyncio.Event
@@ -813,3 +816,36 @@ async def test_a_finished_game_that_still_owes_its_result_is_shown_after_a_resta
     [(shown, _, change)] = publisher.changes
     assert shown == game_id and change.kind is ChangeKind.RESTORED and list(change.owed) == owed
     await restarted.close()
+
+
+class _QuickThinker:
+    """A computer player that does not search: it answers in place, on the loop."""
+
+    def __init__(self) -> None:
+        self.inner = make_player("normal")
+        self.threads: set[int] = set()
+
+    def choose(self, view: SeatView, rng: random.Random) -> Action | None:
+        self.threads.add(threading.get_ident())
+        return self.inner.choose(view, rng)
+
+
+async def test_a_computer_that_does_not_search_chooses_on_the_loop(
+    storage: Storage, clock: FakeClock
+) -> None:
+    thinkers: list[_QuickThinker] = []
+
+    def players(level: str) -> _QuickThinker:
+        thinkers.append(_QuickThinker())
+        return thinkers[-1]
+
+    service = GameService(
+        storage, clock=clock, rng=random.Random(7), computer_delay=0, players=players
+    )
+    try:
+        game_id = await full_table(service, humans=0)
+        await service.settle()
+        assert (await service.game(game_id)).version > 4
+    finally:
+        await service.close()
+    assert {ident for t in thinkers for ident in t.threads} == {threading.get_ident()}

@@ -15,6 +15,7 @@ import signal
 import sqlite3
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from adapters.sqlite import SqliteStorage
 from bot.i18n import Translator
@@ -24,6 +25,9 @@ from bot.ports import Owed
 from bot.rows import game_from_row, owed_from_row
 from bot.service import GameService
 from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from adapters.telegram import Pacing
 
 TOKEN = "123456:TEST-token"
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,14 +99,29 @@ def owed_messages(database: Path) -> list[Owed]:
     return [owed_from_row(dict(row)) for row in rows]
 
 
+def fast_pacing() -> Pacing:
+    """The outbox's pacing for tests: every limit far away, no refresh held back, but
+    the pacing code runs (the order and coalescing of a chat's messages stay)."""
+    from adapters.telegram import Pacing
+
+    return Pacing(
+        group_limit=10_000,
+        group_window=1.0,
+        chat_interval=0.0,
+        global_limit=10_000,
+        refresh=0.0,
+        waiting=0.0,
+    )
+
+
 async def telegram(api_url: str, database: str) -> None:
     from aiogram import Bot
     from aiogram.client.telegram import TelegramAPIServer
 
-    from adapters.telegram import Pacing, TelegramAdapter
+    from adapters.telegram import TelegramAdapter
     from adapters.telegram.session import LeanSession
 
-    fast = Pacing(group_limit=10_000, group_window=1.0, private_interval=0.0, global_limit=10_000)
+    fast = fast_pacing()
     async with await SqliteStorage.open(database) as storage:
         tr = Translator.from_dir()
         service = GameService(storage, computer_delay=0, turn_timeout=0)

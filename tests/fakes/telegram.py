@@ -10,8 +10,11 @@ Usage::
 
 It enforces the limits a game host must respect (see docs in PLATFORMS.md): callback_data
 1..64 bytes, text 1..4096 characters, 403 for users who never started the bot, "message is
-not modified", a per-group flood limit (and, if asked, an overall one) answered with 429 +
-retry_after, unknown messages and stale callback queries. Errors use real HTTP statuses,
+not modified", unknown messages and stale callback queries, and Telegram's flood limits as
+its Bots FAQ states them, answered with 429 + retry_after: 20 messages a minute into one
+group (sends and edits; always on), and if asked one message a second inside any chat
+(``chat_interval``) and an overall limit on bulk notifications, i.e. new messages into
+users' private chats (``global_limit``). Errors use real HTTP statuses,
 because aiogram picks its exception type from the status. ``getUpdates`` calls are not
 recorded in ``calls`` (they would drown the interesting ones; ``polls`` counts them);
 everything else is. Requests may come as JSON, a form or a query string
@@ -179,15 +182,20 @@ class FakeTelegram:
         token: str | None = None,
         global_limit: int | None = None,
         global_window: float = 1.0,
+        chat_interval: float | None = None,
     ) -> None:
         #: The bot's token; when set, a request with another one is refused (401).
         self.token = token
         self.bot_id, self.bot_username, self.bot_name = bot_id, bot_username, bot_name
         self.group_limit, self.window, self.retry_after = group_limit, window, retry_after
         self.poll_cap, self.privacy_mode, self.clock = poll_cap, privacy_mode, clock
-        #: Sends and edits into all chats together per ``global_window`` (None: no limit).
+        #: New messages into users' private chats together per ``global_window``: bulk
+        #: notifications, the FAQ's "about 30 a second" (None: no limit).
         self.global_limit, self.global_window = global_limit, global_window
         self._all_sends: deque[float] = deque()
+        #: Seconds between two writes (sends, edits) into one chat (None: no limit).
+        self.chat_interval = chat_interval
+        self._chat_last: dict[int, float] = {}
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.calls: list[Call] = []
@@ -356,9 +364,9 @@ class FakeTelegram:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
         return markup
 
-    def _check_global(self) -> None:
-        """The bot's overall limit (sends and edits into every chat), when set."""
-        if self.global_limit is None:
+    def _check_global(self, chat: FakeChat) -> None:
+        """The bot's overall limit on new messages to users, when set."""
+        if self.global_limit is None or chat.type != "private":
             return
         now = self.clock()
         sent = self._all_sends
@@ -375,9 +383,16 @@ class FakeTelegram:
             self.too_many_requests_count += 1
             self.too_many_requests_by_chat[chat_id] += 1
             raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
-        if chat_id >= 0:
-            return
         now = self.clock()
+        if self.chat_interval is not None:
+            last = self._chat_last.get(chat_id)
+            if last is not None and now - last < self.chat_interval:
+                self.too_many_requests_count += 1
+                self.too_many_requests_by_chat[chat_id] += 1
+                raise ApiError(429, "Too Many Requests: retry after 1", {"retry_after": 1})
+        if chat_id >= 0:
+            self._chat_last[chat_id] = now
+            return
         sent = self._sends.setdefault(chat_id, deque())
         while sent and sent[0] <= now - self.window:
             sent.popleft()
@@ -387,6 +402,7 @@ class FakeTelegram:
             self.too_many_requests_by_chat[chat_id] += 1
             raise ApiError(429, f"Too Many Requests: retry after {wait}", {"retry_after": wait})
         sent.append(now)
+        self._chat_last[chat_id] = now
 
     # ---- Bot API methods (`_m_<lowercase name>`) -------------------------------------------
     async def _m_getme(self, params: Json) -> Json:
@@ -426,7 +442,7 @@ class FakeTelegram:
             raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         text = self._check_text(params.get("text"))
         markup = self._check_markup(params.get("reply_markup"))
-        self._check_global()
+        self._check_global(chat)
         self._check_flood(chat.id)
         reply = params.get("reply_to_message_id") or params.get("reply_parameters", {}).get(
             "message_id"
@@ -450,7 +466,6 @@ class FakeTelegram:
         # Like Telegram, an edit without reply_markup removes the inline keyboard.
         if text == msg.text and markup == msg.reply_markup:
             raise ApiError(400, _NOT_MODIFIED)
-        self._check_global()
         self._check_flood(msg.chat_id)
         msg.text, msg.reply_markup, msg.edited = text, markup, True
         return self.message_dict(msg)

@@ -198,17 +198,42 @@ async def test_flood_limit_answers_429(tg: FakeTelegram, bot: Bot, alice: FakeUs
 
 
 @pytest.mark.parametrize("tg", [{"global_limit": 3, "global_window": 1.0}], indirect=True)
-async def test_overall_limit_counts_every_chat(tg: FakeTelegram, bot: Bot, alice: FakeUser) -> None:
+async def test_overall_limit_counts_new_messages_to_users(
+    tg: FakeTelegram, bot: Bot, alice: FakeUser
+) -> None:
+    """The FAQ's "about 30 a second" is for bulk notifications to users: new messages
+    into private chats count, edits and group messages do not."""
     tg.clock = clock = ManualClock()
-    tg.user_starts(alice)
-    first = await bot.send_message(GROUP, "0")
-    await bot.send_message(alice.id, "1")
-    await bot.edit_message_text("2", chat_id=GROUP, message_id=first.message_id)
+    users = [alice, *(tg.add_user(30 + i, f"User {i}") for i in range(3))]
+    for user in users:
+        tg.user_starts(user)
+    first = await bot.send_message(alice.id, "0")
+    await bot.send_message(users[1].id, "1")
+    for i in range(5):  # a group's messages and edits are not notifications to users
+        await bot.send_message(GROUP, f"group {i}")
+    await bot.edit_message_text("edited", chat_id=alice.id, message_id=first.message_id)
+    await bot.send_message(users[2].id, "2")
     with pytest.raises(TelegramRetryAfter) as refused:
-        await bot.send_message(alice.id, "one too many, in a private chat too")
+        await bot.send_message(users[3].id, "one too many")
     assert refused.value.retry_after == 1 and tg.too_many_requests_count == 1
     clock.now += 1.0
+    await bot.send_message(users[3].id, "fine again")
+
+
+@pytest.mark.parametrize("tg", [{"chat_interval": 1.0}], indirect=True)
+async def test_one_message_a_second_inside_any_chat(
+    tg: FakeTelegram, bot: Bot, alice: FakeUser
+) -> None:
+    tg.clock = clock = ManualClock()
+    tg.user_starts(alice)
+    for chat in (alice.id, GROUP):
+        first = await bot.send_message(chat, "0")
+        with pytest.raises(TelegramRetryAfter):
+            await bot.edit_message_text("an edit counts", chat_id=chat, message_id=first.message_id)
+    assert tg.too_many_requests_by_chat == {alice.id: 1, GROUP: 1}
+    clock.now += 1.0
     await bot.send_message(alice.id, "fine again")
+    await bot.send_message(GROUP, "fine again")
 
 
 async def test_default_retry_after_is_the_rest_of_the_window(tg: FakeTelegram, bot: Bot) -> None:

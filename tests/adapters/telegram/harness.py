@@ -32,13 +32,14 @@ from bot.models import Game, GameStatus
 from bot.ports import Storage
 from bot.service import GameService
 from bot.settings import Settings
+from tests.fakes.bot_process import fast_pacing
 from tests.fakes.telegram import FakeMessage, FakeTelegram, FakeUser
 
 TOKEN = "123456:TEST-token"
 GROUP = -1001
 SUITS = frozenset("♣♠♥♦")
 HAND = (Verb.SELECT, Verb.PLAY, Verb.REFRESH)
-FAST = Pacing(group_limit=10_000, group_window=1.0, private_interval=0.0, global_limit=10_000)
+FAST = fast_pacing()
 
 
 class FakeClock:

@@ -6,19 +6,28 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from aiogram import Bot
+from aiogram.client.telegram import TelegramAPIServer
 
-from adapters.telegram import Pacing
+from adapters.telegram import Outbox, Pacing
+from adapters.telegram.session import LeanSession
 from bot import presenters
 from bot.codec import Verb
 from bot.models import ChatRef, Game, Platform
+from bot.presenters import Screen
 from tests.adapters.telegram.harness import GROUP, Harness
+from tests.fakes.telegram import FakeTelegram
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 #: The fake allows 5 messages (sends + edits) per second into a group.
 STRICT = {"group_limit": 5, "window": 1.0}
-PACED = Pacing(group_limit=5, group_window=1.0, private_interval=0.0, global_limit=1000)
+PACED = Pacing(
+    group_limit=5, group_window=1.0, chat_interval=0.0, global_limit=1000, refresh=0.0, waiting=0.0
+)
 #: A bot that believes it may write 20 a second: the fake will answer 429.
-CARELESS = Pacing(group_limit=20, group_window=1.0, private_interval=0.0, global_limit=1000)
+CARELESS = Pacing(
+    group_limit=20, group_window=1.0, chat_interval=0.0, global_limit=1000, refresh=0.0, waiting=0.0
+)
 
 
 async def burst(h: Harness) -> tuple[Game, int]:
@@ -92,3 +101,27 @@ async def test_results_keep_their_order(h: Harness) -> None:
     table = h.table_message(game)
     assert table is not None and table.text == h.expected_table(game)
     assert alice.id in h.tg.users
+
+
+async def test_one_message_a_second_inside_a_chat_is_never_refused() -> None:
+    """The FAQ's one message a second inside a chat holds for groups and private
+    chats alike, edits included: a server that enforces it never refuses the outbox."""
+    user = 4242
+    async with FakeTelegram(chat_interval=1.0) as tg:
+        tg.add_user(user, "Player")
+        tg.user_starts(user)
+        tg.add_group(GROUP, "Table")
+        bot = Bot("123:TEST", session=LeanSession(api=TelegramAPIServer.from_base(tg.base_url)))
+        box = Outbox(bot, Pacing())
+        try:
+            for version in range(3):
+                box.show(GROUP, (1, "table"), Screen(f"table {version}"), version=version)
+                box.show(
+                    user, (1, "hand:0"), Screen(f"hand {version}"), version=version, urgent=True
+                )
+                box.send(GROUP, Screen(f"notice {version}"))
+                await box.drain()
+        finally:
+            await bot.session.close()
+        assert tg.too_many_requests_count == 0 and box.stats.retried_429 == 0
+        assert len(tg.calls_of("sendMessage", "editMessageText")) == 9
