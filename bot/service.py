@@ -53,9 +53,11 @@ from bot.rows import DuplicateAction, StaleGame
 from core.ai import (
     DEFAULT_LEVEL,
     LEVEL_NAMES,
+    BaselinePlayer,
+    EasyPlayer,
     Observer,
     Player,
-    SearchPlayer,
+    RandomPlayer,
     make_player,
     public_events,
     safe_move,
@@ -116,6 +118,10 @@ class _Step:
     logged: LoggedAction
     scored: list[DealScored]
     finished: list[SeriesFinished]
+
+
+#: The players whose choice is quicker than a worker thread's round trip.
+_QUICK = (BaselinePlayer, EasyPlayer, RandomPlayer)
 
 
 class GameService:
@@ -751,10 +757,11 @@ class GameService:
     async def _think(self, player: Player, view: SeatView) -> Action | None:
         """A computer player's choice. A search (the strong level) is worked out in a
         worker thread: it takes up to a few hundred milliseconds and must not hold up
-        the event loop (the game's lock keeps its state still meanwhile). The other
-        levels answer in well under a millisecond, less than the thread's round trip
-        costs the loop: they choose in place."""
-        if not isinstance(player, SearchPlayer):
+        the event loop (the game's lock keeps its state still meanwhile); so does any
+        player not known to be quick. The easy and normal levels answer in well under
+        a millisecond, less than the thread's round trip costs the loop: they choose in
+        place."""
+        if isinstance(player, _QUICK):
             return player.choose(view, self.rng)
         return await asyncio.to_thread(player.choose, view, self.rng)
 
