@@ -770,12 +770,13 @@ class GameService:
         return moment != chance.moment or chance.seat not in asked
 
     async def _think(self, player: Computer, view: Any) -> Action | None:
-        """A computer player's choice. A player that searches (``searches``, the
-        strong level) is worked out in a worker thread: it takes up to a few hundred
-        milliseconds and must not hold up the event loop (the game's lock keeps its
-        state still meanwhile). The others answer in well under a millisecond, less
-        than the thread's round trip costs the loop: they choose in place."""
-        if not getattr(player, "searches", False):
+        """A computer player's choice. A search (the strong level) is worked out in a
+        worker thread: it takes up to a few hundred milliseconds and must not hold up
+        the event loop (the game's lock keeps its state still meanwhile); so does any
+        player that does not say it answers at once (``searches`` false: the easy and
+        normal levels answer in well under a millisecond, less than the thread's round
+        trip costs the loop, so they choose in place)."""
+        if not getattr(player, "searches", True):
             return player.choose(view, self.rng)
         return await asyncio.to_thread(player.choose, view, self.rng)
 

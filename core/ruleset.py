@@ -182,9 +182,9 @@ class Chance:
 class Computer(Protocol):
     """A computer player for one seat of one game (:meth:`RuleSet.computer`).
 
-    A player whose choice takes long (a search) says so with a true ``searches``
-    attribute: the application then asks it off its event loop. Without it a player
-    is taken to answer at once."""
+    A player that answers at once says so with a false ``searches`` attribute: the
+    application asks it on its event loop. Any other (a search, with ``searches``
+    true or without the attribute) is asked off the loop, in a worker thread."""
 
     def choose(self, view: Any, rng: random.Random) -> Any | None:
         """One of ``view.legal`` (the seat's :meth:`Game.seat_view`), or None to let

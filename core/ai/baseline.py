@@ -241,6 +241,10 @@ class BaselinePlayer:
 
     __slots__ = ("counter", "weights")
 
+    #: It answers at once: the application asks it on its event loop
+    #: (core.ruleset.Computer).
+    searches = False
+
     def __init__(
         self, counter: CardCounter | None = None, weights: Weights = DEFAULT_WEIGHTS
     ) -> None:
@@ -305,6 +309,10 @@ class EasyPlayer:
     """
 
     __slots__ = ("careless",)
+
+    #: It answers at once: the application asks it on its event loop
+    #: (core.ruleset.Computer).
+    searches = False
 
     def __init__(self, careless: float = 0.4) -> None:
         self.careless = careless

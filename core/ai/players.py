@@ -52,6 +52,10 @@ class RandomPlayer:
 
     __slots__ = ()
 
+    #: It answers at once: the application asks it on its event loop
+    #: (core.ruleset.Computer).
+    searches = False
+
     def choose(self, view: SeatView, rng: random.Random) -> Action | None:
         if view.table.turn != view.seat or not view.legal:
             return None

@@ -821,6 +821,8 @@ async def test_a_finished_game_that_still_owes_its_result_is_shown_after_a_resta
 class _QuickThinker:
     """A computer player that does not search: it answers in place, on the loop."""
 
+    searches = False
+
     def __init__(self) -> None:
         self.inner = make_player("normal")
         self.threads: set[int] = set()
