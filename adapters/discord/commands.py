@@ -20,7 +20,8 @@ from adapters.discord.answer import Answer
 from adapters.discord.refs import chat_of, in_dm, is_admin, jump_url, user_of, user_ref
 from adapters.discord.translator import text
 from bot.interactions import Reply
-from bot.presenters import Button, Screen, rule_presenter_ids
+from bot.presenters import Button, Screen
+from core.ruleset import rule_set_ids
 
 if TYPE_CHECKING:
     from adapters.discord.adapter import DiscordAdapter
@@ -53,7 +54,7 @@ class KozelCommands(commands.Cog):
 
         rule_set_choices = [
             app_commands.Choice(name=text(tr, f"rules-name-{name}"), value=name)
-            for name in rule_presenter_ids()
+            for name in rule_set_ids()
         ]
 
         @app_commands.rename(rule_set=text(tr, "cmd-option-rules"))
