@@ -458,16 +458,10 @@ class Interactions:
     async def top_command(self, chat: ChatRef, words: str | None) -> Reply:
         """``/top [classic|yard] [all]``, the words in any order; a word that is neither
         gets the command's usage and no leaderboard."""
-        everywhere, rule_set = False, None
-        for word in (words or "").split():
-            if _folded(word) in self._all_words():
-                everywhere = True
-                continue
-            rule_set = self.rule_set_of(word)
-            if rule_set is None:
-                locale = await self.chat_locale(chat)
-                return Reply(screen=presenters.top_usage(word, self.tr, locale, chat.platform))
-        return await self.top(chat, everywhere=everywhere, rule_set=rule_set)
+        tokens = (words or "").split()
+        rest = " ".join(word for word in tokens if _folded(word) not in self._all_words())
+        everywhere = len(rest.split()) < len(tokens)
+        return await self.top(chat, everywhere=everywhere, rule_set=rest or None)
 
     def _all_words(self) -> set[str]:
         words = {"all", "global", "все"}

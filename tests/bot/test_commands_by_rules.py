@@ -59,7 +59,7 @@ async def test_stats_and_top_by_rules(ui: Interactions, tr: Translator) -> None:
 
     every = await ui.service.leaderboard(CHAT)
     assert [row.series_played for row in every] == [2]
-    for words in ("classic", "хвалёный", "CLASSIC"):
+    for words in ("classic", "хвалёный", "CLASSIC", "Хвалёный козёл"):
         top = await ui.top_command(CHAT, words)
         assert top.screen is not None
         assert tr.t("ru", "top-rules", rules=tr.t("ru", "rules-name-classic")) in top.screen.text
@@ -78,9 +78,12 @@ async def test_stats_and_top_by_rules(ui: Interactions, tr: Translator) -> None:
 
 
 async def test_top_with_a_word_it_does_not_take(ui: Interactions, tr: Translator) -> None:
-    reply = await ui.top_command(CHAT, "classic poker")
+    reply = await ui.top_command(CHAT, "poker all")
     assert reply.screen is not None
     assert reply.screen.text == tr.t("ru", "top-usage", word="poker", **ARGS)
+    both = await ui.top_command(CHAT, "classic yard")
+    assert both.screen is not None
+    assert both.screen.text == tr.t("ru", "top-usage", word="classic yard", **ARGS)
     forged = await ui.top(CHAT, rule_set="poker")  # Discord's choice, forged
     assert forged.screen is not None and forged.screen.text.startswith("«poker»")
 
