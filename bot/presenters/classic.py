@@ -684,7 +684,7 @@ def console_hand(game: Game, seat: int, tr: Translator, locale: str) -> list[str
     content = hand_content(game, seat)
     lines = _private_lines(content, tr, locale)
     ask = _ask(content)
-    if ask:
+    if ask and ask != "classic-ask-play":  # "tap a card": the numbers below say it
         lines.append(tr.t(locale, ask))
     numbered = "  ".join(
         f"{number}) {choice.label(tr, locale)}"
