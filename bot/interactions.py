@@ -386,12 +386,35 @@ class Interactions:
                 replies.append(Reply(hand=hand, seat=seat, game=game, private=True))
         return replies
 
-    async def kozel(self, chat: ChatRef, user: User, *, private: bool = False) -> Reply:
-        """``/kozel``: open a lobby, or point to the running game. In a private chat it
-        starts a solo game against three computer players at once."""
+    def rule_set_of(self, word: str | None) -> str | None:
+        """The rule set a command's word names: its id (``classic``, ``yard``) or its
+        name in any language, in any case; None for a word that names none."""
+        wanted = _folded(word or "")
+        for rule_set in presenters.rule_presenter_ids():
+            names = {rule_set}
+            for locale in LOCALES:
+                names.add(_folded(presenters.rules_name(rule_set, self.tr, locale)))
+                names.add(_folded(presenters.rules_short_name(rule_set, self.tr, locale)))
+            if wanted in names:
+                return rule_set
+        return None
+
+    async def kozel(
+        self, chat: ChatRef, user: User, *, private: bool = False, rules: str | None = None
+    ) -> Reply:
+        """``/kozel [classic|yard]``: open a lobby (of the rules named, else of the
+        default ones), or point to the running game. In a private chat it starts a solo
+        game against three computer players at once. A word that names no rules opens
+        nothing: the answer says so, with the help."""
         locale = await self.chat_locale(chat)
+        rule_set = None
+        if rules is not None and rules.strip():
+            rule_set = self.rule_set_of(rules)
+            if rule_set is None:
+                screen = presenters.unknown_rules(rules.strip(), self.tr, locale, chat.platform)
+                return Reply(screen=screen)
         try:
-            game = await self.service.open_table(chat, user, join=private)
+            game = await self.service.open_table(chat, user, join=private, rule_set=rule_set)
         except ServiceError as error:
             if error.code != ErrorCode.GAME_RUNNING or error.game_id is None:
                 raise
@@ -413,25 +436,64 @@ class Interactions:
             return Reply(alert=self.error_text(ErrorCode.NOT_ALLOWED, locale), game=game)
         return Reply(screen=presenters.cancel_confirm(game, self.tr, locale), game=game)
 
-    async def top(self, chat: ChatRef, *, everywhere: bool = False) -> Reply:
+    async def top(
+        self, chat: ChatRef, *, everywhere: bool = False, rule_set: str | None = None
+    ) -> Reply:
+        """The best players of the chat (``everywhere``: of every chat of its
+        platform), over every rule set's games or over ``rule_set``'s (a word naming
+        it, as :meth:`rule_set_of` reads it)."""
         locale = await self.chat_locale(chat)
-        rows = await self.service.leaderboard(chat, everywhere=everywhere)
+        if rule_set is not None:
+            named = self.rule_set_of(rule_set)
+            if named is None:
+                return Reply(screen=presenters.top_usage(rule_set, self.tr, locale, chat.platform))
+            rule_set = named
+        rows = await self.service.leaderboard(chat, everywhere=everywhere, rule_set=rule_set)
         return Reply(
             screen=presenters.leaderboard(
-                rows, self.tr, locale, global_=everywhere, platform=chat.platform
+                rows, self.tr, locale, global_=everywhere, platform=chat.platform, rule_set=rule_set
             )
         )
 
+    async def top_command(self, chat: ChatRef, words: str | None) -> Reply:
+        """``/top [classic|yard] [all]``, the words in any order; a word that is neither
+        gets the command's usage and no leaderboard."""
+        tokens = (words or "").split()
+        rest = " ".join(word for word in tokens if _folded(word) not in self._all_words())
+        everywhere = len(rest.split()) < len(tokens)
+        return await self.top(chat, everywhere=everywhere, rule_set=rest or None)
+
+    def _all_words(self) -> set[str]:
+        words = {"all", "global", "все"}
+        return words | {_folded(self.tr.t(locale, "cmd-option-all")) for locale in LOCALES}
+
     async def stats(self, chat: ChatRef, user: UserRef) -> Reply:
+        """A player's statistics, for each rule set he played."""
         locale = await self.chat_locale(chat)
-        found = await self.service.stats(user)
-        return Reply(screen=presenters.stats(found, self.tr, locale, platform=chat.platform))
+        found = await self.service.stats_by_rules(user)
+        return Reply(
+            screen=presenters.stats_by_rules(found, self.tr, locale, platform=chat.platform)
+        )
 
     async def rules(self, chat: ChatRef, rule_set: str | None = None) -> Reply:
+        """``/rules [classic|yard]``: the rules named; without a word, the rules of the
+        chat's open table with its options, else the default rules and how to read
+        the others."""
         locale = await self.chat_locale(chat)
-        name = (rule_set or "yard").strip().lower()
+        platform = chat.platform
+        if rule_set is not None and rule_set.strip():
+            named = self.rule_set_of(rule_set)
+            if named is None:
+                return Reply(
+                    screen=presenters.unknown_rules(rule_set.strip(), self.tr, locale, platform)
+                )
+            return Reply(screen=presenters.rules(self.tr, locale, named, platform=platform))
+        game = await self.service.open_game(chat)
+        if game is not None:
+            return Reply(screen=presenters.table_rules(game, self.tr, locale, platform=platform))
+        default = self.service.default_rule_set
         return Reply(
-            screen=presenters.rules(self.tr, locale, name or "yard", platform=chat.platform)
+            screen=presenters.rules(self.tr, locale, default, platform=platform, others=True)
         )
 
     async def help(self, chat: ChatRef) -> Reply:
@@ -643,6 +705,11 @@ def place_refusal(game: Game, user: UserRef, verb: Verb, where: Pressed) -> str 
 async def _admin(is_admin: ChatCheck | None, game: Game) -> bool:
     """Whether the presser is an admin of the game's chat (never of the pressed one)."""
     return is_admin is not None and await is_admin(game.chat)
+
+
+def _folded(word: str) -> str:
+    """A word as commands compare it: trimmed, lowercase, ё as е."""
+    return " ".join(word.split()).lower().replace("ё", "е")
 
 
 def _team(arg: str, game_id: int) -> Team:

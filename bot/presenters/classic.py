@@ -298,6 +298,22 @@ def _title(table: ClassicTableView, tr: Translator, locale: str) -> str:
 # --- Options --------------------------------------------------------------------------------
 
 
+def option_word(name: str, value: object, tr: Translator, locale: str) -> str:
+    """One option with a value (its JSON value) in words.
+
+    >>> tr = Translator.from_dir()
+    >>> option_word("trump_suit", "H", tr, "en"), option_word("kocherga", False, tr, "en")
+    ('trump always ♥ hearts', 'no kocherga')
+    """
+    stem = "classic-option-" + name.replace("_", "-")
+    if name == "trump_suit" and value is not None:
+        return tr.t(locale, stem, suit=suit_name(TrumpSuit(str(value)).suit, tr, locale))
+    if isinstance(value, bool):
+        return tr.t(locale, f"{stem}-{'on' if value else 'off'}")
+    word = "none" if value is None else str(value).replace("_", "-")
+    return tr.t(locale, f"{stem}-{word}")
+
+
 def option_words(options: ClassicOptions, tr: Translator, locale: str) -> list[str]:
     """Every option that differs from the default, in words (none: all defaults).
 
@@ -305,20 +321,12 @@ def option_words(options: ClassicOptions, tr: Translator, locale: str) -> list[s
     >>> option_words(ClassicOptions.from_json({"praise": "pants", "kocherga": False}), tr, "en")
     ['praise: pants', 'no kocherga']
     """
-    default = ClassicOptions()
-    words = []
-    for name in ClassicOptions.model_fields:
-        value = getattr(options, name)
-        if value == getattr(default, name):
-            continue
-        stem = "classic-option-" + name.replace("_", "-")
-        if isinstance(value, TrumpSuit):
-            words.append(tr.t(locale, stem, suit=suit_name(value.suit, tr, locale)))
-        elif isinstance(value, bool):
-            words.append(tr.t(locale, f"{stem}-{'on' if value else 'off'}"))
-        else:
-            words.append(tr.t(locale, f"{stem}-{value.value.replace('_', '-')}"))
-    return words
+    chosen, default = options.to_json(), ClassicOptions().to_json()
+    return [
+        option_word(name, value, tr, locale)
+        for name, value in chosen.items()
+        if value != default[name]
+    ]
 
 
 def options_line(options: ClassicOptions, tr: Translator, locale: str) -> str:
@@ -931,6 +939,7 @@ class ClassicPresenter:
     console_hand = staticmethod(console_hand)
     console_action = staticmethod(console_action)
     console_summary = staticmethod(console_summary)
+    option_word = staticmethod(option_word)
 
     def deal_result(self, game: Game, number: int, tr: Translator, locale: str) -> Screen | None:
         """The last dealing of deal ``number`` that ended (a redeal, or the deal's end)."""

@@ -11,6 +11,8 @@ suit-hearts = ♥ hearts
 suit-diamonds = ♦ diamonds
 rules-name-yard = Yard Kozel, 4 cards
 rules-name-classic = Classic Kozel
+rules-short-yard = Yard
+rules-short-classic = Classic
 lang-name-ru = Russian
 lang-name-en = English
 duration =
@@ -55,11 +57,11 @@ cmd-stop = Cancel this chat's game
 help-text =
     🐐 Kozel is a card game for four: two teams of two, partners sit opposite.
 
-    { $kozel } — set up a table in this chat (Yard Kozel), { $kozel } { $classic } — a table of Classic Kozel
+    { $kozel } — set up a table in this chat; { $kozel } { $yard } or { $kozel } { $classic } — of those rules (the lobby changes the rules and the house rules too)
     { $stop } — cancel this chat's game
-    { $rules } — the rules ({ $rules } { $classic } — about Classic Kozel)
-    { $stats } — your statistics
-    { $top } — best players of this chat, { $top } { $all } — of every chat
+    { $rules } — the rules of this chat's table ({ $rules } { $yard }, { $rules } { $classic } — of either game)
+    { $stats } — your statistics in each game
+    { $top } — best players of this chat, { $top } { $all } — of every chat, { $top } { $classic } — in one game's tables
     { $lang } — language: { $platform ->
         [discord] { $lang } and a language from the list
        *[other] { $lang } ru or { $lang } en
@@ -70,6 +72,7 @@ help-text =
 
 ## Rules
 
+rules-also = { $command } — { $rules }
 rules-yard =
     📜 Yard Kozel, 4 cards
 
@@ -135,6 +138,10 @@ lobby-cancel = Cancel the game
 lobby-timeout = ⏱ { $timeout }
 lobby-language = 🌐 { $lang }
 lobby-level = 🤖 { $level }
+lobby-rules = 📜 { $rules }
+lobby-house-rules = ⚙ House rules
+lobby-house-rules-hint = House rules: each button shows an option as it is now; press it to change it.
+lobby-back = ↩ Back to the seats
 level-easy = easy
 level-normal = normal
 level-strong = strong
@@ -261,6 +268,7 @@ stats-points =
        *[other] points
     } taken
 stats-empty = You have not played a series yet. Start one: { $kozel }
+stats-rules = 📜 { $rules }
 
 ## Best players
 
@@ -273,6 +281,8 @@ top-row =
     } of { $played } ({ $rate }%)
 top-empty = Nobody has finished a series yet.
 top-hint = Every chat: { $top } { $all }
+top-rules = 📜 { $rules }
+top-usage = “{ $word }”? { $top } takes the rules and { $all }, in any order: { $top } { $classic }, { $top } { $yard } { $all }
 
 ## Reminders and notices
 
@@ -349,6 +359,7 @@ err-bad-deck = The deck must hold 36 different cards.
 err-bad-record = This is not a game record.
 err-bad-dealer = The dealer must be the player before the one who took the last trick.
 err-unknown-rule-set = There are no such rules.
+err-no-such-rules = There are no rules called “{ $word }”: choose { $yard } or { $classic }.
 err-bad-options = These options do not fit these rules.
 err-game-finished = The game is already over: a team has six pairs.
 err-wrong-step = That move does not fit this moment of the deal.

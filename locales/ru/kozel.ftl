@@ -12,6 +12,8 @@ suit-hearts = ♥ черви
 suit-diamonds = ♦ бубны
 rules-name-yard = Козёл на 4 карты, дворовые правила
 rules-name-classic = Хвалёный козёл
+rules-short-yard = Дворовый
+rules-short-classic = Хвалёный
 lang-name-ru = русский
 lang-name-en = английский
 duration =
@@ -58,11 +60,11 @@ cmd-stop = Отменить игру в этом чате
 help-text =
     🐐 Козёл — карточная игра на четверых: две команды по двое, напарники сидят напротив.
 
-    { $kozel } — собрать стол в этом чате (козёл на 4 карты), { $kozel } { $classic } — стол хвалёного козла
+    { $kozel } — собрать стол в этом чате; { $kozel } { $yard } или { $kozel } { $classic } — с этими правилами (в лобби можно поменять и их, и правила стола)
     { $stop } — отменить игру в этом чате
-    { $rules } — правила ({ $rules } { $classic } — о хвалёном козле)
-    { $stats } — ваша статистика
-    { $top } — лучшие игроки чата, { $top } { $all } — всех чатов
+    { $rules } — правила стола в этом чате ({ $rules } { $yard }, { $rules } { $classic } — любой из игр)
+    { $stats } — ваша статистика в каждой игре
+    { $top } — лучшие игроки чата, { $top } { $all } — всех чатов, { $top } { $classic } — за столами одной игры
     { $lang } — язык: { $platform ->
         [discord] { $lang } и язык из списка
        *[other] { $lang } ru или { $lang } en
@@ -73,6 +75,7 @@ help-text =
 
 ## Правила
 
+rules-also = { $command } — { $rules }
 rules-yard =
     📜 Козёл на 4 карты — дворовые правила
 
@@ -140,6 +143,10 @@ lobby-cancel = Отменить игру
 lobby-timeout = ⏱ { $timeout }
 lobby-language = 🌐 { $lang }
 lobby-level = 🤖 { $level }
+lobby-rules = 📜 { $rules }
+lobby-house-rules = ⚙ Правила стола
+lobby-house-rules-hint = Правила стола: каждая кнопка показывает, как сейчас; нажмите, чтобы изменить.
+lobby-back = ↩ К местам
 level-easy = слабые
 level-normal = средние
 level-strong = сильные
@@ -284,6 +291,7 @@ stats-points =
        *[other] очка
     }
 stats-empty = Вы ещё не сыграли ни одной партии. Начните: { $kozel }
+stats-rules = 📜 { $rules }
 
 ## Лучшие игроки
 
@@ -298,6 +306,8 @@ top-row =
     } из { $played } ({ $rate }%)
 top-empty = Пока никто не доиграл ни одной партии.
 top-hint = Все чаты: { $top } { $all }
+top-rules = 📜 { $rules }
+top-usage = «{ $word }»? { $top } понимает правила и { $all }, в любом порядке: { $top } { $classic }, { $top } { $yard } { $all }
 
 ## Напоминания и уведомления
 
@@ -376,6 +386,7 @@ err-bad-deck = Колода должна состоять из 36 разных �
 err-bad-record = Это не запись игры.
 err-bad-dealer = Сдавать должен игрок, сидящий перед взявшим последнюю взятку.
 err-unknown-rule-set = Таких правил нет.
+err-no-such-rules = Нет правил «{ $word }»: выберите { $yard } или { $classic }.
 err-bad-options = Эти настройки не подходят к этим правилам.
 err-game-finished = Игра уже окончена: у одной из команд шесть пар.
 err-wrong-step = Сейчас такой ход невозможен.

@@ -16,14 +16,17 @@ from bot.interactions import Interactions
 from bot.models import Platform, UserRef
 
 
-async def kozel(message: Message, interactions: Interactions, outbox: Outbox) -> None:
-    """Open a lobby (a solo game in a private chat); point to a running game."""
+async def kozel(
+    message: Message, command: CommandObject, interactions: Interactions, outbox: Outbox
+) -> None:
+    """Open a lobby (a solo game in a private chat), ``/kozel classic`` one of those
+    rules; point to a running game."""
     if message.from_user is None:
         return
     private = is_private(message.chat)
     user = user_of(message.from_user)
-    reply = await interactions.kozel(chat_of(message), user, private=private)
-    if reply.alert:
+    reply = await interactions.kozel(chat_of(message), user, private=private, rules=command.args)
+    if reply.alert or reply.screen:
         answer(outbox, message, reply)
 
 
@@ -41,9 +44,9 @@ async def stop(message: Message, bot: Bot, interactions: Interactions, outbox: O
 async def top(
     message: Message, command: CommandObject, interactions: Interactions, outbox: Outbox
 ) -> None:
-    """This chat's best players; ``/top all``: every chat's."""
-    everywhere = (command.args or "").strip().lower() in ("all", "все", "global")
-    answer(outbox, message, await interactions.top(chat_of(message), everywhere=everywhere))
+    """This chat's best players; ``/top all``: every chat's; ``/top classic``: in one
+    rule set's games (the words in any order)."""
+    answer(outbox, message, await interactions.top_command(chat_of(message), command.args))
 
 
 async def stats(message: Message, interactions: Interactions, outbox: Outbox) -> None:
