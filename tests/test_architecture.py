@@ -51,3 +51,55 @@ def test_the_check_sees_a_wrong_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("import aiogram\nfrom adapters.sqlite import SqliteStorage\n")
     assert imported_modules(bad) == {"aiogram", "adapters.sqlite"}
+
+
+# --- The application speaks the rule-set contract only (core.ruleset) ------------------
+
+#: Each rule set's own packages in the core: only its presenter module imports them.
+RULE_SET_PACKAGES = {
+    "yard": ("core.yard", "core.ai"),  # core.ai: the yard game's computer players
+    "classic": ("core.classic",),
+}
+
+
+def rule_set_imports(modules: set[str]) -> dict[str, set[str]]:
+    """The imported modules that belong to a rule set's own packages, by rule set."""
+    found: dict[str, set[str]] = {}
+    for rule_set, packages in RULE_SET_PACKAGES.items():
+        hits = {m for m in modules if any(m == p or m.startswith(p + ".") for p in packages)}
+        if hits:
+            found[rule_set] = hits
+    return found
+
+
+def test_every_rule_set_is_listed() -> None:
+    from core.ruleset import rule_set_ids
+
+    assert set(rule_set_ids()) == set(RULE_SET_PACKAGES)
+
+
+@pytest.mark.parametrize(
+    "path",
+    sources("bot") + sources("adapters"),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_bot_and_adapters_import_no_rule_set_but_through_its_presenter(path: Path) -> None:
+    """bot/ and adapters/ hold a game through core.ruleset; only a rule set's presenter
+    (bot/presenters/<rule set id>.py) imports that rule set's own packages."""
+    relative = path.relative_to(ROOT)
+    found = rule_set_imports(imported_modules(path))
+    own = relative.parent == Path("bot/presenters") and relative.stem in RULE_SET_PACKAGES
+    allowed = {relative.stem} if own else set()
+    assert set(found) <= allowed, f"{relative} imports {found}"
+
+
+def test_the_check_sees_a_rule_set_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "import core.classic\nfrom core.yard.actions import Action\nfrom core import ruleset\n"
+        "from core.ruleset import get_rule_set\nimport core.yardstick\n"
+    )
+    assert rule_set_imports(imported_modules(bad)) == {
+        "yard": {"core.yard.actions"},
+        "classic": {"core.classic"},
+    }

@@ -21,6 +21,7 @@ from adapters.discord.refs import chat_of, in_dm, is_admin, jump_url, user_of, u
 from adapters.discord.translator import text
 from bot.interactions import Reply
 from bot.presenters import Button, Screen
+from core.ruleset import rule_set_ids
 
 if TYPE_CHECKING:
     from adapters.discord.adapter import DiscordAdapter
@@ -73,7 +74,7 @@ class KozelCommands(commands.Cog):
         @app_commands.choices(
             rule_set=[
                 app_commands.Choice(name=text(tr, f"rules-name-{name}"), value=name)
-                for name in ("yard", "classic")
+                for name in rule_set_ids()
             ]
         )
         async def rules(interaction: discord.Interaction[Any], rule_set: str | None = None) -> None:

@@ -27,8 +27,8 @@ from bot.i18n import LOCALES, Translator
 from bot.models import TURN_TIMEOUTS, Game, GameStatus, Platform, Seat, UserRef
 from bot.ports import LeaderboardRow, UserStats
 from bot.presenters.rule import presenter_of
-from core.ai import LEVEL_NAMES
 from core.cards import CARDS, Card, Rank, Suit
+from core.ruleset import LEVEL_NAMES, get_rule_set, rule_set_ids
 from core.seats import Team
 
 #: A face-down card on the table.
@@ -552,8 +552,9 @@ def rules(
     *,
     platform: Platform = Platform.TELEGRAM,
 ) -> Screen:
-    """The rules text of a rule set (``classic`` says it cannot be played yet)."""
-    msg_id = "rules-classic" if rule_set == "classic" else "rules-yard"
+    """The rules text of a rule set (:attr:`core.ruleset.RuleSet.rules_text`; the
+    yard game's for an unknown id)."""
+    msg_id = get_rule_set(rule_set if rule_set in rule_set_ids() else "yard").rules_text
     return text_screen([tr.t(locale, msg_id, **command_args(platform, tr, locale))])
 
 

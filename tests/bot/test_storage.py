@@ -31,7 +31,7 @@ from bot.models import (
 )
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, OwedKind, Storage, UserStats
 from bot.rows import MAX_SEND_TIMES, DuplicateAction, NoSuchGame, StaleGame
-from core.ruleset import GameOutcome
+from core.ruleset import DealOutcome, GameOutcome
 from core.seats import Team
 from core.yard.events import DealResult, SeriesResult, Title
 from core.yard.ruleset import YardGame, deal_outcome, game_outcome
@@ -656,6 +656,66 @@ async def test_leaderboard_of_a_chat(storage: Storage) -> None:
         LeaderboardRow(DAVE, "Dave", 1, 0),
     ]
     assert await storage.leaderboard(TG, ChatRef(TG, "-999")) == []
+
+
+async def test_stats_and_leaderboards_by_rule_set(storage: Storage) -> None:
+    """Results keep their game's rule set: figures count every rule set's games, or
+    one rule set's (the history is the yard game's; g8 is a classic game in chat X:
+    Alice and Carol of team A won its one deal 80-40 and the game, team B goats
+    with eggs and tails)."""
+    await build_history(storage)
+    yard_alice = await storage.user_stats(ALICE)
+    yard_board = await storage.leaderboard(TG, None)
+    seats = [human(ALICE, "Al"), human(BOB, "Bob"), human(CAROL, "Carol"), human(DAVE, "Dave")]
+    classic = Game(0, CHAT_X, ALICE, GameStatus.FINISHED, TableSettings(rule_set="classic"), seats)
+    classic = await storage.create_game(classic)
+    assert classic.play.rule_set_id == "classic"
+    won = DealOutcome(0, Team.A, (80, 40), (5, 3), (2, 0), False)
+    await storage.record_deal(classic, won, 80.0)
+    await storage.record_series(
+        classic, GameOutcome(Team.B, "goats_with_eggs_and_tails", (6, 0), 1, 1), 80.0
+    )
+
+    assert await storage.user_stats(ALICE, "yard") == yard_alice
+    assert await storage.user_stats(ALICE, "classic") == UserStats(
+        user=ALICE,
+        name="Alice",
+        series_played=1,
+        series_won=1,
+        deals_played=1,
+        deals_won=1,
+        points=80,
+    )
+    assert await storage.user_stats(BOB, "classic") == UserStats(
+        user=BOB,
+        name="Bob",
+        series_played=1,
+        goat=1,
+        goat_with_eggs=1,
+        deals_played=1,
+        deals_lost=1,
+        points=40,
+    )
+    every = await storage.user_stats(ALICE)
+    assert yard_alice is not None and every is not None
+    assert (every.series_played, every.series_won, every.deals_played, every.points) == (
+        yard_alice.series_played + 1,
+        yard_alice.series_won + 1,
+        yard_alice.deals_played + 1,
+        yard_alice.points + 80,
+    )
+    assert await storage.user_stats(EVE, "classic") is None
+    assert await storage.user_stats(ALICE_DC, "classic") is None
+
+    assert await storage.leaderboard(TG, None, rule_set="yard") == yard_board
+    assert await storage.leaderboard(TG, CHAT_X, rule_set="classic") == [
+        LeaderboardRow(ALICE, "Alice", 1, 1),
+        LeaderboardRow(CAROL, "Carol", 1, 1),
+        LeaderboardRow(BOB, "Bob", 1, 0),
+        LeaderboardRow(DAVE, "Dave", 1, 0),
+    ]
+    assert await storage.leaderboard(TG, CHAT_Y, rule_set="classic") == []
+    assert (await storage.leaderboard(TG, None))[0] == LeaderboardRow(BOB, "Bob", 3, 2)
 
 
 async def test_leaderboard_uses_the_latest_saved_name(storage: Storage) -> None:

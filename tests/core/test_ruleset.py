@@ -309,3 +309,114 @@ def test_kozel_replay_of_an_unknown_variant_exits_2_with_the_error_json(
     reason = "unknown variant 'hearts' (this replay knows 'yard', 'classic')"
     assert second == {"error": {"reason": reason}}
     assert err == ""
+
+
+# --- What a table runs: turns, chances, safe actions, outcomes, computers -------------
+
+
+def drive(game: AnyGame, rule_set_id: str, rng: random.Random, *, away: int) -> list[object]:
+    """Play a whole game as the application does, through the contract only: each
+    seat's computer (levels in turn) is asked about its chances once a moment, the
+    seat to act must act; seat ``away`` takes the safe action on its turns. Returns
+    the outcomes of the events, checking each step."""
+    rule_set = get_rule_set(rule_set_id)
+    levels = ("easy", "normal", "strong", "normal")
+    players = [rule_set.computer(level, game.options) for level in levels]
+    asked: set[tuple[int, tuple[int, ...]]] = set()
+    outcomes: list[object] = []
+    for _ in range(5000):
+        if game.is_over:
+            return outcomes
+        if game.needs_deal:
+            game.deal(rng)
+            continue
+        turn = game.turn
+        assert turn is not None and game.legal_actions(turn)
+        action = None
+        for chance in game.chances():
+            assert chance.actions and all(game.is_optional(a) for a in chance.actions)
+            assert all(game.can(a) and a.seat == chance.seat for a in chance.actions)
+            if chance.seat != away and (chance.seat, chance.moment) not in asked:
+                asked.add((chance.seat, chance.moment))
+                choice = players[chance.seat].choose(game.seat_view(chance.seat), rng)
+                if choice in chance.actions:
+                    action = choice
+                    break
+        if action is None and turn == away:
+            action = game.safe_action(turn)
+            assert not game.is_optional(action)
+        if action is None:
+            action = players[turn].choose(game.seat_view(turn), rng)
+            if action is None or game.is_optional(action) or not game.can(action):
+                action = game.safe_action(turn)
+        assert game.can(action)
+        as_json = game.action_to_json(action)
+        assert as_json["seat"] == action.seat and json.loads(json.dumps(as_json)) == as_json
+        outcomes.extend(o for o in map(game.outcome, game.apply(action)) if o is not None)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("rule_set_id", ["yard", "classic"])
+@pytest.mark.parametrize("seed", range(2))
+def test_a_table_runs_a_whole_game_through_the_contract(rule_set_id: str, seed: int) -> None:
+    from core.ruleset import DealOutcome, GameOutcome, Snapshots
+
+    rng = random.Random(seed)
+    rule_set = get_rule_set(rule_set_id)
+    game = rule_set.new_game(rng, first_dealer=seed)
+    outcomes = drive(game, rule_set_id, rng, away=seed + 1)
+    deals = [o for o in outcomes if isinstance(o, DealOutcome)]
+    (end,) = [o for o in outcomes if isinstance(o, GameOutcome)]
+    assert outcomes[-1] is end and game.turn is None and game.chances() == []
+    assert [d.number for d in deals] == sorted({d.number for d in deals})
+    assert end.deals >= 1 and end.winner is end.loser.other and end.detail is not None
+    assert all(d.winner is None or d.loser is d.winner.other for d in deals)
+    with pytest.raises(KozelError):
+        game.safe_action(0)
+    assert Snapshots().snapshot(game) == game.snapshot()
+
+
+def test_a_safe_action_only_for_the_seat_to_act() -> None:
+    for rule_set in rule_sets():
+        game = rule_set.new_game(random.Random(4))
+        turn = game.turn
+        assert turn is not None and game.can(game.safe_action(turn))
+        with pytest.raises(KozelError):
+            game.safe_action((turn + 1) % 4)
+
+
+def test_computer_levels() -> None:
+    from core.ruleset import LEVEL_NAMES
+
+    for rule_set in rule_sets():
+        for level in (*LEVEL_NAMES, "random"):
+            game = rule_set.new_game(random.Random(7))
+            turn = game.turn
+            assert turn is not None
+            choice = rule_set.computer(level).choose(game.seat_view(turn), random.Random(1))
+            assert choice is None or game.can(choice)
+        with pytest.raises(ValueError, match="unknown player level"):
+            rule_set.computer("grandmaster")
+
+
+def test_a_yard_computer_that_joins_mid_deal_learns_the_public_events() -> None:
+    game = YARD.new_game(random.Random(3))
+    for _ in range(3):
+        turn = game.turn
+        assert turn is not None
+        game.apply(game.safe_action(turn))
+    names = [type(event).__name__ for event in game.public_events()]
+    assert names[0] == "DealStarted" and names.count("CardsLed") >= 1
+    assert CLASSIC.new_game(random.Random(3)).public_events() == []
+
+
+def test_the_yard_molodka_is_a_chance_at_the_start_of_a_trick() -> None:
+    for seed in range(200):
+        game = YARD.new_game(random.Random(seed))
+        chances = game.chances()
+        if chances:
+            (chance,) = chances
+            assert chance.actions[0].kind.value == "molodka" and chance.moment == (0, 0)
+            assert game.is_optional(chance.actions[0])
+            return
+    raise AssertionError("no molodka dealt in 200 deals")

@@ -8,6 +8,7 @@ which runs on this server too.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from dataclasses import replace
 from typing import Any
 
@@ -28,6 +29,7 @@ from adapters.sqlite import SqliteStorage
 from adapters.storage import describe, open_storage
 from bot.models import ChatRef, Game, Platform, Seat, SeatKind, User, UserRef
 from bot.ports import LoggedAction
+from tests.adapters import release_v4
 from tests.conftest import DATABASE
 
 TG = Platform.TELEGRAM
@@ -113,6 +115,7 @@ async def test_migrations_are_applied_once_and_the_version_is_visible(new_databa
         (2, "set_aside_games"),
         (3, "secrets"),
         (4, "owed_messages"),
+        (5, "result_rule_sets"),
     ]
 
 
@@ -177,6 +180,40 @@ async def test_a_failing_migration_leaves_the_version_before_it(
         assert await conn.fetchval("SELECT to_regclass('extra')") is None
     finally:
         await conn.close()
+
+
+async def test_a_database_of_the_release_before_rule_set_results_keeps_games_and_stats(
+    new_database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows of the release before results carried their rule set (the SQLite
+    fixture of tests/adapters/release_v4.py, which that release wrote through the
+    shared row codec) in a database of its schema (version 4): the next start migrates
+    it; its games and stats are intact, its running game plays on."""
+    with monkeypatch.context() as patched:
+        patched.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:4])
+        patched.setattr(migrations, "SCHEMA_VERSION", 4)
+        async with await PostgresStorage.open(new_database) as storage:
+            assert storage.schema_version == 4
+    with sqlite3.connect(release_v4.FIXTURE) as old:
+        old.row_factory = sqlite3.Row
+        rows = {
+            table: old.execute(f"SELECT * FROM {table}").fetchall() for table in release_v4.TABLES
+        }
+    old.close()
+    conn = await asyncpg.connect(new_database)
+    try:
+        for table, table_rows in rows.items():
+            columns = list(table_rows[0].keys())
+            values = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
+            await conn.executemany(
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({values})",
+                [tuple(row) for row in table_rows],
+            )
+    finally:
+        await conn.close()
+    async with await PostgresStorage.open(new_database) as storage:
+        assert storage.schema_version == SCHEMA_VERSION
+        await release_v4.check_games_and_stats(storage)
 
 
 async def test_a_newer_schema_is_refused(new_database: str) -> None:

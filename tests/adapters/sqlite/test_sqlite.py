@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import sqlite3
 import subprocess
 import sys
@@ -21,10 +20,10 @@ from adapters.sqlite import SCHEMA_VERSION, SchemaTooNew, SqliteStorage, databas
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, SeatKind, User, UserRef
 from bot.ports import ChatInfo, LoggedAction, Owed, OwedKind
 from bot.rows import DatabaseInUse, DuplicateAction
-from bot.service import GameService
 from core.seats import Team
 from core.yard.events import DealResult, SeriesResult, Title
 from core.yard.ruleset import deal_outcome, game_outcome
+from tests.adapters import release_v4
 
 ROOT = Path(__file__).resolve().parents[3]
 TG = Platform.TELEGRAM
@@ -203,61 +202,19 @@ async def test_a_database_of_the_release_before_the_sql_files_opens_unchanged(
     assert schema(fresh) == after
 
 
-#: The players of fixtures/schema_v4.db, and what the release that made it counted.
-_V4_USERS = [UserRef(TG, user_id) for user_id in ("101", "102", "103", "104")]
-_V4_STATS = [  # series played, won, goat; deals played, won, lost; points
-    ((1, 1, 0), (4, 4, 0), 395),
-    ((1, 0, 1), (4, 0, 4), 85),
-    ((1, 1, 0), (4, 4, 0), 395),
-    ((1, 0, 1), (3, 0, 3), 52),
-]
-
-
 async def test_a_database_of_the_release_before_rule_set_results_keeps_games_and_stats(
     tmp_path: Path,
 ) -> None:
-    """fixtures/schema_v4.db was made by the release whose results carried no rule set
-    (schema version 4): four players (Alice, Bob, Carol, Dave of a group) finished a
-    yard series (game 1: 80 moves, 3 deals, team B the goats), and three of them and a
-    computer play a rematch (game 2, version 37, in its second deal, Alice to move).
-    It migrates; its results count as the yard game's, every figure as the release
-    counted it; the running game loads and plays on."""
+    """fixtures/schema_v4.db (see tests/adapters/release_v4.py) migrates; its games
+    and stats are intact, its running game plays on."""
     old = tmp_path / "old.sqlite3"
-    old.write_bytes((Path(__file__).parent / "fixtures" / "schema_v4.db").read_bytes())
-    chat = ChatRef(TG, "-100500")
+    old.write_bytes(release_v4.FIXTURE.read_bytes())
     async with await SqliteStorage.open(old) as storage:
         assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION
         assert (
             await scalar(storage, "SELECT COUNT(*) FROM deal_results WHERE rule_set = 'yard'") == 4
         )
-        for user, (series, deals, points) in zip(_V4_USERS, _V4_STATS, strict=True):
-            stats = await storage.user_stats(user)
-            assert stats is not None and await storage.user_stats(user, "yard") == stats
-            assert (stats.series_played, stats.series_won, stats.goat) == series
-            assert (stats.deals_played, stats.deals_won, stats.deals_lost) == deals
-            assert stats.points == points and stats.goat_with_eggs == stats.deals_eggs == 0
-            assert await storage.user_stats(user, "classic") is None
-        board = await storage.leaderboard(TG, chat)
-        assert [row.name for row in board] == ["Alice", "Carol", "Bob", "Dave"]
-        assert await storage.leaderboard(TG, None, rule_set="yard") == board
-        assert await storage.leaderboard(TG, chat, rule_set="classic") == []
-        done = await storage.load_game(1)
-        assert done is not None and done.status is GameStatus.FINISHED and done.play.is_over
-        (running,) = await storage.active_games()
-        assert (running.id, running.version, running.rematch_of) == (2, 37, 1)
-        assert running.settings.rule_set == "yard" and running.settings.options == {}
-        assert running.play.turn == 0 and running.messages == {"table": "77"}
-        assert len(await storage.game_actions(running.id)) == 37
-        service = GameService(storage, rng=random.Random(1), computer_delay=0)
-        try:
-            played = await service.play(2, 37, _V4_USERS[0], running.play.safe_action(0))
-            assert played.game.version == 38
-        finally:
-            await service.close()
-    async with await SqliteStorage.open(old) as storage:
-        reloaded = await storage.load_game(2)
-        assert reloaded is not None and reloaded.version == 38
-        assert len(await storage.game_actions(2)) == 38
+        await release_v4.check_games_and_stats(storage)
 
 
 def test_the_sql_files_split_into_whole_statements() -> None:
