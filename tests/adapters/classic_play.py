@@ -396,13 +396,13 @@ class Plan:
     """Decks and a script for a game whose first deal is redealt (the player after
     the dealer asks, holding 0 points), whose second dealing has a last-trump exchange
     (that player holds one trump, A♣, and gives it to his partner, who gives back a
-    card his DM offers), and whose second and third deals are praised: pants, then
-    mirror (``praises``). ``redeal`` False: the first dealing is the exchange's."""
+    card his DM offers), and whose later deals are praised: pants, mirror, then
+    simple (``praises``). ``redeal`` False: the first dealing is the exchange's."""
 
     dealer: int
     redeal: bool = True
     #: The praise kinds of deals 1, 2...
-    praises: tuple[Praise, ...] = (Praise.PANTS, Praise.MIRROR)
+    praises: tuple[Praise, ...] = (Praise.PANTS, Praise.MIRROR, Praise.SIMPLE)
 
     @property
     def offerer(self) -> int:

@@ -21,11 +21,13 @@ from tests.adapters.classic_play import (
     DeckRandom,
     Plan,
     Reader,
+    Secrets,
     check_results,
     classic,
     kinds_in,
     play_classic,
     restarts_mid_dealing,
+    settled,
 )
 from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, CHAT, DAVE, Harness
 from tests.fakes.discord import FakeDiscord
@@ -110,7 +112,10 @@ class DiscordTable:
                 continue
             body = call.json or {}
             if found := _MESSAGE.fullmatch(call.path):
-                out.append((channels[int(found[1])], _text(body)))
+                reader = channels[int(found[1])]
+                if reader is None:  # the channel: never a decision
+                    assert Verb.PLAY not in _verbs(body), body
+                out.append((reader, _text(body)))
             elif found := _CALLBACK.fullmatch(call.path):
                 rec = dc.interactions[int(found[1])]
                 data = body.get("data") or {}
@@ -125,6 +130,17 @@ class DiscordTable:
                     (seats[rec.user_id] if private else channels[rec.channel_id], _text(body))
                 )
         return out
+
+
+def _verbs(body: dict[str, Any]) -> list[Verb]:
+    verbs = []
+    for row in body.get("components") or []:
+        for item in row.get("components") or []:
+            try:
+                verbs.append(decode(str(item.get("custom_id"))).verb)
+            except CodecError:
+                continue
+    return verbs
 
 
 def _text(body: dict[str, Any]) -> str:
@@ -152,7 +168,7 @@ def channel_texts(dc: FakeDiscord) -> list[str]:
 async def test_four_users_play_a_whole_classic_game_through_dm_buttons(
     dc: FakeDiscord, tr: Translator
 ) -> None:
-    rng = DeckRandom(5)
+    rng = DeckRandom(2)
     h = Harness(dc, MemoryStorage(), tr, rng=rng)
     await h.start()
     try:
@@ -166,7 +182,14 @@ async def test_four_users_play_a_whole_classic_game_through_dm_buttons(
         assert game.status is GameStatus.FINISHED and classic(game).is_over
         record = check_results(game, channel_texts(dc), tr, game.settings.locale)
         kinds = kinds_in(record)
-        for kind in ("redeal", "offer_trump", "accept_trump", "praise:pants", "praise:mirror"):
+        for kind in (
+            "redeal",
+            "offer_trump",
+            "accept_trump",
+            "praise:pants",
+            "praise:mirror",
+            "praise:simple",
+        ):
             assert kind in kinds, kinds
         assert "cut" in kinds and "lay" in kinds
         assert len(kinds) == played.presses  # every action of the game went through a button
@@ -209,7 +232,15 @@ async def test_a_restart_mid_dealing_resumes_exactly_and_old_buttons_work(
         rng.decks.extend(plan.decks())
         await h.click(ALICE, lobby, h.t("lobby-start"))
         played = await restarts_mid_dealing(table, game.id, plan)
-        assert table.h.table_id(played.game) == lobby  # the same table message throughout
+        h = table.h
+        assert h.table_id(played.game) == lobby  # the same table message throughout
+        # The table's "My hand" answers each player with his hand, as his DM shows it.
+        for user in (ALICE, BOB, CAROL, DAVE):
+            rec = await h.click(user, lobby, h.t("table-hand-button"))
+            assert (
+                rec.ephemeral and rec.content == dc.message(h.hand_id(played.game, user))["content"]
+            )
+        game, _ = await settled(table, game.id, Secrets())
     finally:
         await table.h.stop()
         await table.h.storage.close()  # type: ignore[attr-defined]
