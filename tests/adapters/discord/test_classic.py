@@ -203,7 +203,8 @@ async def test_one_user_and_three_computers_finish_a_classic_game_then_top_shows
 ) -> None:
     h = harness
     game, table = await h.open_table()
-    game.settings = replace(game.settings, rule_set="classic")
+    options = {"praise": "mirror", "kocherga": False, "follow": "any_trump"}
+    game.settings = replace(game.settings, rule_set="classic", options=options)
     await h.seat(table, ALICE, "A")
     for team in ("b", "a", "b"):
         await h.click(ALICE, table, h.t(f"lobby-add-computer-{team}"))
@@ -217,6 +218,15 @@ async def test_one_user_and_three_computers_finish_a_classic_game_then_top_shows
     assert [row.name for row in rows] == ["alice"]
     rec = await h.slash(ALICE, "top")
     assert "alice" in (rec.content or "")
+
+    # A rematch plays classic again, with the same options.
+    rematch = next(int(m["id"]) for m in dc.messages(CHANNEL) if Verb.REMATCH in h.verbs(m))
+    await h.click(ALICE, rematch, h.t("result-rematch"))
+    await h.settled()
+    again = await h.game()
+    assert again.rematch_of == game.id and again.status is GameStatus.PLAYING
+    assert again.settings.rule_set == "classic"
+    assert classic(again).options == classic(game).options
 
 
 async def test_a_restart_mid_dealing_resumes_exactly_and_old_buttons_work(

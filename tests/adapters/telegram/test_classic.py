@@ -173,7 +173,8 @@ async def test_one_user_and_three_computers_finish_a_classic_game_then_top_shows
     lobby = await h.command(alice, GROUP, "/kozel")
     game = await h.service.open_game(CHAT)
     assert game is not None
-    game.settings = replace(game.settings, rule_set="classic")
+    options = {"praise": "pants", "ace_ban": False, "trump_lead": "team"}
+    game.settings = replace(game.settings, rule_set="classic", options=options)
     await h.press_lobby(alice, lobby, Verb.JOIN, "A")
     for team in ("B", "A", "B"):
         await h.press_lobby(alice, lobby, Verb.ADD_COMPUTER, team)
@@ -188,6 +189,15 @@ async def test_one_user_and_three_computers_finish_a_classic_game_then_top_shows
     assert [row.name for row in rows if row.name == "Alice"] == ["Alice"]
     top = await h.command(alice, GROUP, "/top")
     assert "Alice" in (top.text or "")
+
+    # A rematch plays classic again, with the same options.
+    [result] = [m for m in h.tg.messages(GROUP) if m.text == group[-1]]
+    await h.press_verb(alice, result, Verb.REMATCH)
+    await h.settle()
+    again = await h.service.open_game(CHAT)
+    assert again is not None and again.rematch_of == game.id
+    assert again.status is GameStatus.PLAYING and again.settings.rule_set == "classic"
+    assert classic(again).options == classic(game).options
 
 
 @pytest.mark.parametrize("storage", ["sqlite"], indirect=True)
