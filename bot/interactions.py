@@ -386,12 +386,35 @@ class Interactions:
                 replies.append(Reply(hand=hand, seat=seat, game=game, private=True))
         return replies
 
-    async def kozel(self, chat: ChatRef, user: User, *, private: bool = False) -> Reply:
-        """``/kozel``: open a lobby, or point to the running game. In a private chat it
-        starts a solo game against three computer players at once."""
+    def rule_set_of(self, word: str | None) -> str | None:
+        """The rule set a command's word names: its id (``classic``, ``yard``) or its
+        name in any language, in any case; None for a word that names none."""
+        wanted = _folded(word or "")
+        for rule_set in presenters.rule_presenter_ids():
+            names = {rule_set}
+            for locale in LOCALES:
+                names.add(_folded(presenters.rules_name(rule_set, self.tr, locale)))
+                names.add(_folded(presenters.rules_short_name(rule_set, self.tr, locale)))
+            if wanted in names:
+                return rule_set
+        return None
+
+    async def kozel(
+        self, chat: ChatRef, user: User, *, private: bool = False, rules: str | None = None
+    ) -> Reply:
+        """``/kozel [classic|yard]``: open a lobby (of the rules named, else of the
+        default ones), or point to the running game. In a private chat it starts a solo
+        game against three computer players at once. A word that names no rules opens
+        nothing: the answer says so, with the help."""
         locale = await self.chat_locale(chat)
+        rule_set = None
+        if rules is not None and rules.strip():
+            rule_set = self.rule_set_of(rules)
+            if rule_set is None:
+                screen = presenters.unknown_rules(rules.strip(), self.tr, locale, chat.platform)
+                return Reply(screen=screen)
         try:
-            game = await self.service.open_table(chat, user, join=private)
+            game = await self.service.open_table(chat, user, join=private, rule_set=rule_set)
         except ServiceError as error:
             if error.code != ErrorCode.GAME_RUNNING or error.game_id is None:
                 raise
@@ -643,6 +666,11 @@ def place_refusal(game: Game, user: UserRef, verb: Verb, where: Pressed) -> str 
 async def _admin(is_admin: ChatCheck | None, game: Game) -> bool:
     """Whether the presser is an admin of the game's chat (never of the pressed one)."""
     return is_admin is not None and await is_admin(game.chat)
+
+
+def _folded(word: str) -> str:
+    """A word as commands compare it: trimmed, lowercase, ё as е."""
+    return " ".join(word.split()).lower().replace("ё", "е")
 
 
 def _team(arg: str, game_id: int) -> Team:

@@ -110,6 +110,9 @@ class TableSettings:
     #: The seed the series was shuffled with (``kozel play --seed``), kept for its record.
     seed: int | None = None
     options: dict[str, Any] = field(default_factory=dict, hash=False)
+    #: Which page the lobby shows: "" its seats, "o" the rule set's options (kept with
+    #: the game, so every process and a restart show the same page).
+    lobby_page: str = ""
 
     def rule_options(self) -> RuleOptions:
         """The options, validated by the rule set (raises

@@ -17,7 +17,15 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -37,6 +45,7 @@ from bot.models import (
     User,
     UserRef,
 )
+from bot.options import options_of, parse_option_arg, with_option
 from bot.ports import (
     Change,
     ChangeKind,
@@ -61,6 +70,7 @@ from core.ruleset import (
     GameOutcome,
     Observer,
     get_rule_set,
+    rule_set_ids,
 )
 from core.seats import Team
 
@@ -69,7 +79,6 @@ log = logging.getLogger(__name__)
 #: Computer players' names are locale ids: ``bot-name-1`` .. ``bot-name-8``.
 COMPUTER_NAMES = tuple(f"bot-name-{i}" for i in range(1, 9))
 LOCALES = ("ru", "en")
-RULE_SETS = ("yard",)
 #: An action or an event of the game's rule set (the service only passes them on).
 Action = Any
 Event = Any
@@ -131,6 +140,7 @@ class GameService:
         max_missed: int = 3,
         default_locale: str = "ru",
         computer_level: str = DEFAULT_LEVEL,
+        default_rule_set: str = "yard",
         players: Callable[[str], Computer] | None = None,
         sleep: Sleep = asyncio.sleep,
         user_cache: int = 10_000,
@@ -149,6 +159,8 @@ class GameService:
         self.max_missed = max_missed
         self.default_locale = default_locale
         self.computer_level = computer_level
+        #: The rule set of a table opened without naming one.
+        self.default_rule_set = default_rule_set
         self._players = players
         self._sleep = sleep
         self._publishers: dict[Platform, Publisher] = {}
@@ -375,10 +387,25 @@ class GameService:
     # --- The lobby -----------------------------------------------------------------------
 
     async def open_table(
-        self, chat: ChatRef, creator: User, *, join: bool = False, seed: int | None = None
+        self,
+        chat: ChatRef,
+        creator: User,
+        *,
+        join: bool = False,
+        seed: int | None = None,
+        rule_set: str | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Game:
         """Open a lobby in a chat; a chat has one open game at most. ``seed``: the seed
-        of the service's random source, kept for the game's record."""
+        of the service's random source, kept for the game's record. ``rule_set``: the
+        table's rules (default: :attr:`default_rule_set`), with ``options`` (default:
+        every default); unknown rules or options the rules refuse are refused
+        (``unknown-rule-set``, ``bad-options``)."""
+        rule_set = rule_set or self.default_rule_set
+        try:
+            get_rule_set(rule_set).options(options or {})
+        except KozelError as error:
+            raise ServiceError.from_rules(error) from None
         async with self._chat_lock(chat):
             running = await self.open_game(chat)
             if running is not None:
@@ -394,6 +421,8 @@ class GameService:
                 ),
                 seed=seed,
                 computer_level=self.computer_level,
+                rule_set=rule_set,
+                options=dict(options or {}),
             )
             now = self.clock.now()
             game = Game(
@@ -469,7 +498,11 @@ class GameService:
         self, game_id: int, version: int | None, user: UserRef, arg: str
     ) -> Game:
         """``t<seconds>`` sets the turn timeout, ``l<locale>`` the table's language,
-        ``c<level>`` its computer players' level (those seated and those to come)."""
+        ``c<level>`` its computer players' level (those seated and those to come),
+        ``r<rule set>`` its rules (every option back to its default), ``o...`` one of
+        the rules' options (:func:`bot.options.option_arg`), ``po`` and ``p`` show the
+        lobby's options page and its seats page. Only the creator changes them; an
+        argument that names none of these is refused (``bad-setting``)."""
 
         def change(game: Game) -> None:
             if user != game.creator:
@@ -477,6 +510,9 @@ class GameService:
             settings = _parse_setting(game.settings, arg)
             if settings is None:
                 raise ServiceError(ErrorCode.BAD_SETTING, game.id)
+            rules = (settings.rule_set, settings.options)
+            if rules != (game.settings.rule_set, game.settings.options):
+                game.play = settings.new_game()  # the game of the rules chosen, not dealt
             game.settings = settings
             for index, seat in enumerate(game.seats):
                 if seat is not None and seat.is_computer:
@@ -499,14 +535,14 @@ class GameService:
                     game.id,
                 )
             _check_version(game, version)
-            seats, settings = list(game.seats), game.settings
+            seats, settings, play = list(game.seats), game.settings, game.play
             change(game)
             game.version += 1
             game.updated_at = self.clock.now()
             try:
                 await self._store(game, base=game.version - 1)
             except BaseException:
-                game.seats, game.settings = seats, settings
+                game.seats, game.settings, game.play = seats, settings, play
                 game.version -= 1
                 raise
             await self._publish(game, Change(ChangeKind.LOBBY))
@@ -1047,6 +1083,17 @@ def _free_seat(game: Game, team: Team | None) -> int:
 
 
 def _parse_setting(settings: TableSettings, arg: str) -> TableSettings | None:
+    if arg.startswith("r") and arg[1:] in rule_set_ids():
+        return replace(settings, rule_set=arg[1:], options={}, lobby_page="")
+    if arg == "p" or (arg == "po" and options_of(settings.rule_set)):
+        return replace(settings, lobby_page=arg[1:])
+    option = parse_option_arg(settings.rule_set, arg)
+    if option is not None:
+        try:
+            options = with_option(settings.rule_set, settings.options, *option)
+        except KozelError:
+            return None
+        return replace(settings, options=options)
     if arg.startswith("t") and arg[1:].isdigit() and int(arg[1:]) in TURN_TIMEOUTS:
         return replace(settings, turn_timeout=int(arg[1:]))
     if arg.startswith("l") and arg[1:] in LOCALES:

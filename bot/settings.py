@@ -17,6 +17,8 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from core.ruleset import rule_set_ids
+
 #: The URL schemes of ``DATABASE_URL``: SQLite's (a plain path is one too) and
 #: PostgreSQL's.
 DATABASE_SCHEMES = (
@@ -95,6 +97,10 @@ class Settings(BaseSettings):
     computer_level: Literal["easy", "normal", "strong"] = Field(
         default="strong", description="the computer players' level at new tables"
     )
+    default_rule_set: str = Field(
+        default="yard",
+        description="the rules of a table opened by /kozel without naming any: yard or classic",
+    )
     max_missed_turns: int = Field(default=3, ge=1, le=20)
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
     log_format: str = Field(default="text", pattern="^(text|json)$", description="text or json")
@@ -128,6 +134,14 @@ class Settings(BaseSettings):
         if value.upper() not in LOG_LEVELS:
             raise ValueError(f"one of {', '.join(LOG_LEVELS)}")
         return value.upper()
+
+    @field_validator("default_rule_set")
+    @classmethod
+    def _rules_we_have(cls, value: str) -> str:
+        ids = rule_set_ids()
+        if value.strip().lower() not in ids:
+            raise ValueError(f"one of {', '.join(ids)}")
+        return value.strip().lower()
 
     @field_validator("telegram_webhook_secret")
     @classmethod

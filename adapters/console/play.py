@@ -23,11 +23,12 @@ from bot import presenters
 from bot.errors import ServiceError
 from bot.i18n import Translator, normalize_locale
 from bot.models import ChatRef, Game, GameStatus, Platform, User, UserRef
+from bot.options import parse_option_words
 from bot.ports import Change, ChangeKind, Owed
 from bot.rows import DatabaseInUse
 from bot.service import GameService
 from bot.settings import Settings
-from core.ruleset import DEFAULT_LEVEL, LEVEL_NAMES, DealOutcome, GameOutcome
+from core.ruleset import DEFAULT_LEVEL, LEVEL_NAMES, DealOutcome, GameOutcome, rule_set_ids
 from core.seats import Team
 
 #: The human; the name is a locale id, read in the language of each run.
@@ -127,10 +128,13 @@ class ConsoleGame:
         seats: Sequence[str],
         seed: int | None = None,
         level: str | None = None,
+        rule_set: str | None = None,
+        options: dict[str, Any] | None = None,
     ) -> Game:
-        """Resume the open game of the chat (its computers go on), or open a table,
-        seat everybody (its computers of ``level``, by default the table's), start.
-        ``seed``: the one the service's random source got."""
+        """Resume the open game of the chat (its computers go on), or open a table of
+        ``rule_set`` with ``options``, seat everybody (its computers of ``level``, by
+        default the table's), start. ``seed``: the one the service's random source
+        got."""
         game = await self.service.open_game(chat)
         if game is not None and game.status is GameStatus.PLAYING:
             self.say(self.t("console-resumed"))
@@ -144,7 +148,9 @@ class ConsoleGame:
             return game
         if game is not None:
             await self.service.cancel(game.id, None, game.creator, is_admin=True)
-        game = await self.service.open_table(chat, self.you, seed=seed)
+        game = await self.service.open_table(
+            chat, self.you, seed=seed, rule_set=rule_set, options=options
+        )
         await self.service.change_setting(game.id, None, YOU.ref, f"l{self.locale}")
         if level is not None:
             await self.service.change_setting(game.id, None, YOU.ref, f"c{level}")
@@ -283,6 +289,12 @@ async def run(
             "e.g. you,bot,bot,bot or bot,bot,bot,bot\n"
         )
         return 2
+    rule_set = args.rules or settings.default_rule_set
+    try:
+        options = parse_option_words(rule_set, args.option or [])
+    except ValueError as problem:
+        out.write(f"--option {problem}\n")
+        return 2
     rng = random.Random(args.seed) if args.seed is not None else None
     delay = args.delay if args.delay is not None else (settings.computer_delay if humans else 0)
     try:
@@ -313,7 +325,7 @@ async def run(
         console = ConsoleGame(service, tr, locale, out, read_line or StdinLines())
         chat = HUMAN_CHAT if humans else COMPUTER_CHAT
         try:
-            game = await console.set_up(chat, seats, args.seed, args.level)
+            game = await console.set_up(chat, seats, args.seed, args.level, rule_set, options)
             if humans:
                 status = await console.play_human(game.id)
             else:
@@ -357,6 +369,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seats",
         default="you,bot,bot,bot",
         help="who sits at seats 0-3: you or bot (default: you,bot,bot,bot)",
+    )
+    parser.add_argument(
+        "--rules",
+        choices=rule_set_ids(),
+        default=None,
+        help="the rules: yard or classic (default: DEFAULT_RULE_SET, yard)",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a house rule of the rules, e.g. praise=pants or kocherga=off (repeatable)",
     )
     parser.add_argument("--seed", type=int, default=None, help="shuffle and play reproducibly")
     parser.add_argument("--lang", choices=("ru", "en"), default=None)

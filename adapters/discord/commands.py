@@ -9,7 +9,7 @@ options and choices come from the Fluent files (through
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -52,8 +52,16 @@ class KozelCommands(commands.Cog):
     def _build(self) -> list[AnyCommand]:
         tr = self.tr
 
-        async def kozel(interaction: discord.Interaction[Any]) -> None:
-            await self.kozel(interaction)
+        rule_set_choices = [
+            app_commands.Choice(name=text(tr, f"rules-name-{name}"), value=name)
+            for name in rule_set_ids()
+        ]
+
+        @app_commands.rename(rule_set=text(tr, "cmd-option-rules"))
+        @app_commands.describe(rule_set=text(tr, "cmd-option-rules-about"))
+        @app_commands.choices(rule_set=rule_set_choices)
+        async def kozel(interaction: discord.Interaction[Any], rule_set: str | None = None) -> None:
+            await self.kozel(interaction, rule_set)
 
         @app_commands.rename(everywhere=text(tr, "cmd-option-all"))
         @app_commands.describe(everywhere=text(tr, "cmd-option-all-about"))
@@ -71,12 +79,7 @@ class KozelCommands(commands.Cog):
 
         @app_commands.rename(rule_set=text(tr, "cmd-option-rules"))
         @app_commands.describe(rule_set=text(tr, "cmd-option-rules-about"))
-        @app_commands.choices(
-            rule_set=[
-                app_commands.Choice(name=text(tr, f"rules-name-{name}"), value=name)
-                for name in rule_set_ids()
-            ]
-        )
+        @app_commands.choices(rule_set=rule_set_choices)
         async def rules(interaction: discord.Interaction[Any], rule_set: str | None = None) -> None:
             await self._answer(interaction, self.interactions.rules(chat_of(interaction), rule_set))
 
@@ -103,7 +106,7 @@ class KozelCommands(commands.Cog):
             )
             await self._answer(interaction, work, ephemeral=True)
 
-        callbacks = {
+        callbacks: dict[str, Callable[..., Coroutine[Any, Any, None]]] = {
             "kozel": kozel,
             "top": top,
             "stats": stats,
@@ -121,22 +124,29 @@ class KozelCommands(commands.Cog):
             for name, callback in callbacks.items()
         ]
 
-    async def kozel(self, interaction: discord.Interaction[Any]) -> None:
-        """Open a lobby here (in a DM: a solo game against three computers). The
-        command's answer becomes the game's table message."""
+    async def kozel(self, interaction: discord.Interaction[Any], rules: str | None = None) -> None:
+        """Open a lobby here (of ``rules``, else of the default ones; in a DM: a solo
+        game against three computers). The command's answer becomes the game's table
+        message."""
         with self.adapter.running.track():
-            await self._kozel(interaction)
+            await self._kozel(interaction, rules)
 
-    async def _kozel(self, interaction: discord.Interaction[Any]) -> None:
+    async def _kozel(self, interaction: discord.Interaction[Any], rules: str | None) -> None:
         chat, user = chat_of(interaction), user_of(interaction)
         answer = Answer(interaction, defer_after=self.adapter.defer_after)
         await answer.defer(new_message=True, ephemeral=False)
         self.publisher.expect_table(chat, interaction)
         try:
-            reply = await self.interactions.kozel(chat, user, private=in_dm(interaction))
+            reply = await self.interactions.kozel(
+                chat, user, private=in_dm(interaction), rules=rules
+            )
         except BaseException:
             self.publisher.forget_table(chat)
             raise
+        if reply.screen is not None:  # no such rules: nothing opened
+            self.publisher.forget_table(chat)
+            await answer.send(reply.screen, ephemeral=False)
+            return
         if reply.alert is None:
             return
         # A game runs here already: say so, with a link to its table.

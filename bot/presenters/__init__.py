@@ -68,11 +68,13 @@ from bot.presenters.common import (
     lobby,
     names_pair,
     notice,
+    option_buttons,
     parse_selection,
     player_name,
     reminder,
     rules,
     rules_name,
+    rules_short_name,
     seat_name,
     seat_names,
     seconds_left,
@@ -88,6 +90,7 @@ from bot.presenters.common import (
     text_screen,
     timeout_label,
     turn_line,
+    unknown_rules,
 )
 from bot.presenters.rule import RulePresenter, presenter_of, rule_presenter, rule_presenter_ids
 from bot.presenters.yard import HandContent, deal_result, series_result
@@ -184,6 +187,7 @@ __all__ = [
     "lobby",
     "names_pair",
     "notice",
+    "option_buttons",
     "owed_deal_result",
     "parse_selection",
     "player_name",
@@ -193,6 +197,7 @@ __all__ = [
     "rule_presenter_ids",
     "rules",
     "rules_name",
+    "rules_short_name",
     "seat_name",
     "seat_names",
     "seconds_left",
@@ -210,4 +215,5 @@ __all__ = [
     "text_screen",
     "timeout_label",
     "turn_line",
+    "unknown_rules",
 ]

@@ -298,6 +298,22 @@ def _title(table: ClassicTableView, tr: Translator, locale: str) -> str:
 # --- Options --------------------------------------------------------------------------------
 
 
+def option_word(name: str, value: object, tr: Translator, locale: str) -> str:
+    """One option with a value (its JSON value) in words.
+
+    >>> tr = Translator.from_dir()
+    >>> option_word("trump_suit", "H", tr, "en"), option_word("kocherga", False, tr, "en")
+    ('trump always ♥ hearts', 'no kocherga')
+    """
+    stem = "classic-option-" + name.replace("_", "-")
+    if name == "trump_suit" and value is not None:
+        return tr.t(locale, stem, suit=suit_name(TrumpSuit(str(value)).suit, tr, locale))
+    if isinstance(value, bool):
+        return tr.t(locale, f"{stem}-{'on' if value else 'off'}")
+    word = "none" if value is None else str(value).replace("_", "-")
+    return tr.t(locale, f"{stem}-{word}")
+
+
 def option_words(options: ClassicOptions, tr: Translator, locale: str) -> list[str]:
     """Every option that differs from the default, in words (none: all defaults).
 
@@ -305,20 +321,12 @@ def option_words(options: ClassicOptions, tr: Translator, locale: str) -> list[s
     >>> option_words(ClassicOptions.from_json({"praise": "pants", "kocherga": False}), tr, "en")
     ['praise: pants', 'no kocherga']
     """
-    default = ClassicOptions()
-    words = []
-    for name in ClassicOptions.model_fields:
-        value = getattr(options, name)
-        if value == getattr(default, name):
-            continue
-        stem = "classic-option-" + name.replace("_", "-")
-        if isinstance(value, TrumpSuit):
-            words.append(tr.t(locale, stem, suit=suit_name(value.suit, tr, locale)))
-        elif isinstance(value, bool):
-            words.append(tr.t(locale, f"{stem}-{'on' if value else 'off'}"))
-        else:
-            words.append(tr.t(locale, f"{stem}-{value.value.replace('_', '-')}"))
-    return words
+    chosen, default = options.to_json(), ClassicOptions().to_json()
+    return [
+        option_word(name, value, tr, locale)
+        for name, value in chosen.items()
+        if value != default[name]
+    ]
 
 
 def options_line(options: ClassicOptions, tr: Translator, locale: str) -> str:
@@ -918,36 +926,29 @@ def parse_action_arg(seat: int, arg: str) -> ClassicAction:
 
 
 class ClassicPresenter:
-    """The classic game's :class:`~bot.presenters.rule.RulePresenter`."""
+    """The classic game's :class:`~bot.presenters.rule.RulePresenter`: this module's
+    functions, and the results as the game holds them."""
 
     rule_set = RULE_SET
-
-    def table(
-        self,
-        game: Game,
-        tr: Translator,
-        locale: str,
-        now: float,
-        *,
-        with_hand_button: bool = False,
-        viewer: int | None = None,
-    ) -> Screen:
-        return table(game, tr, locale, now, with_hand_button=with_hand_button, viewer=viewer)
-
-    def hand(self, game: Game, seat: int, selection: int, tr: Translator, locale: str) -> Screen:
-        return hand(game, seat, selection, tr, locale)
-
-    def hand_content(self, game: Game, seat: int) -> ClassicHandContent:
-        return hand_content(game, seat)
+    table = staticmethod(table)
+    hand = staticmethod(hand)
+    hand_content = staticmethod(hand_content)
+    event_line = staticmethod(event_line)
+    action_arg = staticmethod(action_arg)
+    parse_action_arg = staticmethod(parse_action_arg)
+    console_hand = staticmethod(console_hand)
+    console_action = staticmethod(console_action)
+    console_summary = staticmethod(console_summary)
+    option_word = staticmethod(option_word)
 
     def deal_result(self, game: Game, number: int, tr: Translator, locale: str) -> Screen | None:
+        """The last dealing of deal ``number`` that ended (a redeal, or the deal's end)."""
         play = classic_game(game)
-        if play is None:
+        ended = [] if play is None else [d.result for d in play.dealings if d.number == number]
+        result = next((r for r in reversed(ended) if r is not None), None)
+        if play is None or result is None:
             return None
-        dealings = [d for d in play.dealings if d.number == number and d.result is not None]
-        if not dealings or dealings[-1].result is None:
-            return None
-        return deal_result(game, number, dealings[-1].result, play.pairs, tr, locale)
+        return deal_result(game, number, result, play.pairs, tr, locale)
 
     def game_result(self, game: Game, tr: Translator, locale: str) -> Screen | None:
         play = classic_game(game)
@@ -955,28 +956,8 @@ class ClassicPresenter:
             return None
         return game_result(game, play.result, tr, locale)
 
-    def event_line(
-        self, game: Game, event: object, tr: Translator, locale: str, *, viewer: int | None = None
-    ) -> str | None:
-        return event_line(game, event, tr, locale, viewer=viewer)
-
     def option_lines(self, game: Game, tr: Translator, locale: str) -> list[str]:
         return [options_line(classic_options(game), tr, locale)]
-
-    def action_arg(self, action: ClassicAction) -> str:
-        return action_arg(action)
-
-    def console_hand(self, game: Game, seat: int, tr: Translator, locale: str) -> list[str]:
-        return console_hand(game, seat, tr, locale)
-
-    def console_action(self, game: Game, seat: int, line: str) -> ClassicAction:
-        return console_action(game, seat, line)
-
-    def console_summary(self, game: Game, tr: Translator, locale: str) -> str:
-        return console_summary(game, tr, locale)
-
-    def parse_action_arg(self, seat: int, arg: str) -> ClassicAction:
-        return parse_action_arg(seat, arg)
 
 
 #: The classic game's presenter, as :func:`bot.presenters.rule.rule_presenter` finds it.

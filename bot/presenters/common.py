@@ -25,8 +25,9 @@ from enum import StrEnum
 from bot.codec import CodecError, Command, Verb, decode, encode
 from bot.i18n import LOCALES, Translator
 from bot.models import TURN_TIMEOUTS, Game, GameStatus, Platform, Seat, UserRef
+from bot.options import current_value, option_arg, options_of
 from bot.ports import LeaderboardRow, UserStats
-from bot.presenters.rule import presenter_of
+from bot.presenters.rule import presenter_of, rule_presenter_ids
 from core.cards import CARDS, Card, Rank, Suit
 from core.ruleset import LEVEL_NAMES, get_rule_set, rule_set_ids
 from core.seats import Team
@@ -261,6 +262,12 @@ def rules_name(rule_set: str, tr: Translator, locale: str) -> str:
     return tr.t(locale, msg_id) if tr.has(msg_id) else rule_set
 
 
+def rules_short_name(rule_set: str, tr: Translator, locale: str) -> str:
+    """A rule set's name in a word, for a button."""
+    msg_id = f"rules-short-{rule_set}"
+    return tr.t(locale, msg_id) if tr.has(msg_id) else rules_name(rule_set, tr, locale)
+
+
 def duration(seconds: int, tr: Translator, locale: str) -> str:
     """``1 мин 30 сек.`` / ``45 s``."""
     minutes, rest = divmod(max(seconds, 0), 60)
@@ -284,8 +291,8 @@ def computer_name(index: int, tr: Translator, locale: str) -> str:
 
 def command_args(platform: Platform, tr: Translator, locale: str) -> dict[str, str]:
     """The commands as a platform's users see them, for the texts that name them: one
-    argument per command (``kozel`` is ``/kozel``), the options ``all`` and
-    ``classic``, and ``platform`` for the texts whose wording differs.
+    argument per command (``kozel`` is ``/kozel``), the options ``all``, ``classic``
+    and ``yard``, and ``platform`` for the texts whose wording differs.
 
     Telegram's commands and their words are Latin in every language (``/top all``);
     Discord shows its slash commands, options and choices in the client's language,
@@ -295,9 +302,10 @@ def command_args(platform: Platform, tr: Translator, locale: str) -> dict[str, s
         args = {name: "/" + tr.t(locale, f"cmd-name-{name}") for name in COMMANDS}
         args["all"] = tr.t(locale, "cmd-option-all")
         args["classic"] = rules_name("classic", tr, locale)
+        args["yard"] = rules_name("yard", tr, locale)
     else:
         args = {name: f"/{name}" for name in COMMANDS}
-        args["all"], args["classic"] = "all", "classic"
+        args["all"], args["classic"], args["yard"] = "all", "classic", "yard"
     args["platform"] = platform.value
     return args
 
@@ -347,9 +355,43 @@ def _next_locale(current: str) -> str:
     return LOCALES[(LOCALES.index(current) + 1) % len(LOCALES)]
 
 
+def _next_rule_set(current: str) -> str:
+    ids = rule_presenter_ids()
+    return ids[(ids.index(current) + 1) % len(ids)] if current in ids else ids[0]
+
+
+def option_buttons(game: Game, tr: Translator, locale: str) -> list[Button]:
+    """A button per option of the table's rule set, named by its current value in
+    words (the rule set's presenter's); a press sets the next value."""
+    rule_set, chosen = game.settings.rule_set, game.settings.options
+    words = presenter_of(game)
+    buttons = []
+    for option in options_of(rule_set):
+        value = current_value(option, chosen)
+        label = words.option_word(option.name, value, tr, locale)
+        arg = option_arg(option, option.next_value(value))
+        buttons.append(Button(label, game_token(game, Verb.SETTING, arg)))
+    return buttons
+
+
+def _options_page(game: Game, lines: list[str], tr: Translator, locale: str) -> Screen:
+    """The lobby's second page, in the same message: the house rules, a button each,
+    and the way back to the seats."""
+    buttons = [
+        *option_buttons(game, tr, locale),
+        Button(tr.t(locale, "lobby-back"), game_token(game, Verb.SETTING, "p")),
+    ]
+    per_row = max(2, math.ceil(len(buttons) / MAX_ROWS))
+    rows = [buttons[start : start + per_row] for start in range(0, len(buttons), per_row)]
+    lines = [*lines, "", tr.t(locale, "lobby-house-rules-hint")]
+    return text_screen(lines, button_rows(*rows))
+
+
 def lobby(game: Game, tr: Translator, locale: str) -> Screen:
-    """The lobby: seats by team, the host, the settings; buttons to sit down, add and
-    remove computer players, change the settings, start and cancel."""
+    """The lobby: seats by team, the host, the settings and rules; buttons to sit
+    down, add and remove computer players, change the settings, choose the rules,
+    start and cancel. With the rules' options page open (``lobby_page`` "o") the
+    buttons are the house rules' and a way back."""
     settings = game.settings
     lines = [tr.t(locale, "lobby-title", rules=rules_name(settings.rule_set, tr, locale))]
     host = game.seat_of(game.creator)
@@ -376,6 +418,9 @@ def lobby(game: Game, tr: Translator, locale: str) -> Screen:
         lines.append(tr.t(locale, "table-cancelled"))
     if game.status is not GameStatus.LOBBY:
         return text_screen(lines)
+    has_options = bool(options_of(settings.rule_set))
+    if settings.lobby_page == "o" and has_options:
+        return _options_page(game, lines, tr, locale)
 
     join: list[Button] = []
     computers: list[Button] = []
@@ -410,7 +455,15 @@ def lobby(game: Game, tr: Translator, locale: str) -> Screen:
             tr.t(locale, "lobby-level", level=level_name(settings.computer_level, tr, locale)),
             game_token(game, Verb.SETTING, f"c{_next_level(settings.computer_level)}"),
         ),
+        Button(
+            tr.t(locale, "lobby-rules", rules=rules_short_name(settings.rule_set, tr, locale)),
+            game_token(game, Verb.SETTING, f"r{_next_rule_set(settings.rule_set)}"),
+        ),
     ]
+    if has_options:
+        setting_row.append(
+            Button(tr.t(locale, "lobby-house-rules"), game_token(game, Verb.SETTING, "po"))
+        )
     last: list[Button] = []
     if game.is_full:
         last.append(Button(tr.t(locale, "lobby-start"), game_token(game, Verb.START)))
@@ -561,6 +614,20 @@ def rules(
 def help(tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM) -> Screen:
     """What the commands do, named as the platform's users see them."""
     return text_screen([tr.t(locale, "help-text", **command_args(platform, tr, locale))])
+
+
+def unknown_rules(
+    word: str, tr: Translator, locale: str, platform: Platform = Platform.TELEGRAM
+) -> Screen:
+    """A command named rules that do not exist: which ones do, then the help."""
+    args = command_args(platform, tr, locale)
+    return text_screen(
+        [
+            tr.t(locale, "err-no-such-rules", word=word, **args),
+            "",
+            tr.t(locale, "help-text", **args),
+        ]
+    )
 
 
 def error(code: str, tr: Translator, locale: str, *, console: bool = False) -> Screen:

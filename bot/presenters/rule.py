@@ -89,6 +89,11 @@ class RulePresenter(Protocol):
         """The lobby's lines about the table's rule-set options (none: ``[]``)."""
         ...
 
+    def option_word(self, name: str, value: Any, tr: Translator, locale: str) -> str:
+        """An option of this rule set with a value (a JSON value, as
+        :mod:`bot.options` lists them) in a few words, for the lobby's buttons."""
+        ...
+
     def action_arg(self, action: Any) -> str:
         """The PLAY argument of an action of this rule set (its seat is implied by who
         presses): at most 40 characters of ``[0-9A-Za-z]``."""

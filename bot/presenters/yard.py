@@ -597,6 +597,10 @@ class YardPresenter:
         """The yard game has no options."""
         return []
 
+    def option_word(self, name: str, value: object, tr: Translator, locale: str) -> str:
+        """The yard game has no options: never asked."""
+        return f"{name}: {value}"
+
     def action_arg(self, action: Action) -> str:
         return action_arg(action)
 

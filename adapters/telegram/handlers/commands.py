@@ -16,14 +16,17 @@ from bot.interactions import Interactions
 from bot.models import Platform, UserRef
 
 
-async def kozel(message: Message, interactions: Interactions, outbox: Outbox) -> None:
-    """Open a lobby (a solo game in a private chat); point to a running game."""
+async def kozel(
+    message: Message, command: CommandObject, interactions: Interactions, outbox: Outbox
+) -> None:
+    """Open a lobby (a solo game in a private chat), ``/kozel classic`` one of those
+    rules; point to a running game."""
     if message.from_user is None:
         return
     private = is_private(message.chat)
     user = user_of(message.from_user)
-    reply = await interactions.kozel(chat_of(message), user, private=private)
-    if reply.alert:
+    reply = await interactions.kozel(chat_of(message), user, private=private, rules=command.args)
+    if reply.alert or reply.screen:
         answer(outbox, message, reply)
 
 

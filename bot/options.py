@@ -1,0 +1,180 @@
+"""A rule set's options as a lobby offers them: each field of its options model
+(:class:`core.ruleset.RuleOptions`) with the values it cycles through, whatever the
+rules.
+
+- a ``bool`` field: ``False``, ``True`` (off, on);
+- an enum field: its values, in the enum's order;
+- an optional enum field: ``None``, then its values.
+
+Values are the options' JSON values (an enum's string), as
+:attr:`bot.models.TableSettings.options` keeps them. A field of another type is not
+offered (it keeps its default). A button names a field by its :attr:`Option.key`
+(the name without underscores) and a value by its index, so a lobby's buttons stay
+within the codec's ``[0-9A-Za-z]`` (:mod:`bot.codec`).
+
+>>> [(option.name, option.values) for option in options_of("classic")][:2]
+[('praise', ('simple', 'pants', 'mirror', 'choose')), ('kocherga', (False, True))]
+>>> options_of("yard")
+()
+>>> option_arg(options_of("classic")[6], "H"), parse_option_arg("classic", "otrumpsuit3")
+('otrumpsuit3', ('trump_suit', 'H'))
+>>> parse_option_arg("classic", "otrumpsuit9"), parse_option_arg("classic", "onothing1")
+(None, None)
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from core.errors import KozelError
+from core.ruleset import get_rule_set
+
+#: What an option button's argument looks like: ``o<key><value index>``.
+_ARG = re.compile(r"o([a-z]{1,30})([0-9]{1,2})")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a rule set: its field's name, the values it takes (JSON values)
+    and its default."""
+
+    name: str
+    values: tuple[Any, ...]
+    default: Any
+
+    @property
+    def key(self) -> str:
+        """The name as a button carries it (letters only)."""
+        return self.name.replace("_", "")
+
+    def next_value(self, current: Any) -> Any:
+        """The value after ``current`` (the first after the last, or after a value it
+        does not take)."""
+        if current not in self.values:
+            return self.values[0]
+        return self.values[(self.values.index(current) + 1) % len(self.values)]
+
+
+def _json(value: Any) -> Any:
+    return value.value if isinstance(value, Enum) else value
+
+
+def _values(annotation: Any) -> tuple[Any, ...] | None:
+    """The JSON values a field of this type takes, or None for a type not offered."""
+    if annotation is bool:
+        return (False, True)
+    if isinstance(annotation, type) and issubclass(annotation, Enum):
+        return tuple(_json(member) for member in annotation)
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        members = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        if len(members) == 1 and len(typing.get_args(annotation)) == 2:
+            inner = _values(members[0])
+            if inner is not None and members[0] is not bool:
+                return (None, *inner)
+    return None
+
+
+@functools.cache
+def options_of(rule_set_id: str) -> tuple[Option, ...]:
+    """The options a lobby offers for a rule set, in the model's order (raises
+    :class:`~core.errors.KozelError` for an unknown rule set)."""
+    model = type(get_rule_set(rule_set_id).options())
+    defaults = model()
+    out = []
+    for name, field in model.model_fields.items():
+        values = _values(field.annotation)
+        if values is None or not name.replace("_", "").isalpha():
+            continue
+        out.append(Option(name, values, _json(getattr(defaults, name))))
+    return tuple(out)
+
+
+def option_arg(option: Option, value: Any) -> str:
+    """The SETTING argument that sets ``option`` to ``value``."""
+    return f"o{option.key}{option.values.index(value)}"
+
+
+def parse_option_arg(rule_set_id: str, arg: str) -> tuple[str, Any] | None:
+    """The option name and value an argument of :func:`option_arg` sets, or None for
+    one that names no option of the rule set (a forged or foreign button)."""
+    match = _ARG.fullmatch(arg)
+    if match is None:
+        return None
+    key, index = match.group(1), int(match.group(2))
+    for option in options_of(rule_set_id):
+        if option.key == key:
+            return (option.name, option.values[index]) if index < len(option.values) else None
+    return None
+
+
+def current_value(option: Option, options: Mapping[str, Any]) -> Any:
+    """The value a table's options (``TableSettings.options``) give ``option``."""
+    return options.get(option.name, option.default)
+
+
+def with_option(
+    rule_set_id: str, options: Mapping[str, Any], name: str, value: Any
+) -> dict[str, Any]:
+    """The options with ``name`` set to ``value``, keeping only the values that differ
+    from the defaults, validated by the rule set (raises
+    :class:`~core.errors.KozelError` for options it refuses)."""
+    defaults = {option.name: option.default for option in options_of(rule_set_id)}
+    changed = {**options, name: value}
+    out = {key: item for key, item in changed.items() if defaults.get(key, object()) != item}
+    get_rule_set(rule_set_id).options(out)
+    return out
+
+
+def parse_option_words(rule_set_id: str, words: list[str]) -> dict[str, Any]:
+    """Options from ``name=value`` words (``kozel play --option``): a bool takes
+    ``on``/``off`` (or true/false, yes/no, 1/0), an optional one ``none``; raise
+    :class:`ValueError` saying what is wrong."""
+    known = {option.name: option for option in options_of(rule_set_id)}
+    options: dict[str, Any] = {}
+    for word in words:
+        name, separator, text = word.partition("=")
+        name, text = name.strip().replace("-", "_"), text.strip()
+        option = known.get(name)
+        if not separator or option is None:
+            names = ", ".join(known) or "none"
+            raise ValueError(f"{word!r}: not name=value of an option of {rule_set_id} ({names})")
+        value = _parse_value(option, text)
+        try:
+            options = with_option(rule_set_id, options, name, value)
+        except KozelError as error:  # pragma: no cover - every offered value is valid
+            raise ValueError(str(error)) from None
+    return options
+
+
+_TRUE = ("on", "true", "yes", "1")
+_FALSE = ("off", "false", "no", "0")
+
+
+def _parse_value(option: Option, text: str) -> Any:
+    lowered = text.lower()
+    for value in option.values:
+        if value is True and lowered in _TRUE:
+            return True
+        if value is False and lowered in _FALSE:
+            return False
+        if value is None and lowered in ("none", "null", "-"):
+            return None
+        if isinstance(value, str) and lowered == value.lower():
+            return value
+    words = ", ".join(_word(value) for value in option.values)
+    raise ValueError(f"{option.name}={text}: {option.name} takes {words}")
+
+
+def _word(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
