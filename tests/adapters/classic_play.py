@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from bot.codec import CodecError, Command, Verb, decode, encode
 from bot.i18n import Translator
 from bot.models import Game, GameStatus
+from bot.options import current_value, option_arg, options_of
 from bot.presenters import classic as screens
 from bot.service import GameService
 from core.cards import Card
@@ -174,6 +175,33 @@ class Secrets:
             assert not leaked, f"{reader=} may not see {sorted(c.code for c in leaked)}: {text!r}"
             self.checked += 1
         self.look(game)
+
+
+# --- The lobby's house rules -----------------------------------------------------------------
+
+#: The house rules of the four users' games: the declarer chooses the praise.
+HOUSE_RULES = {"praise": "choose"}
+#: The house rules of the restarted games: more than the praise.
+RESTART_RULES = {"praise": "choose", "ace_ban": False, "follow": "any_trump", "trump_lead": "team"}
+#: The house-rules page of a lobby, opened and closed (SETTING arguments).
+OPEN_HOUSE_RULES, CLOSE_HOUSE_RULES = "po", "p"
+
+
+def house_rule_presses(game: Game, wanted: Mapping[str, Any]) -> list[str]:
+    """The SETTING arguments a lobby's creator presses, in order, on its house-rules
+    page to set ``wanted`` (each option's button cycles its values)."""
+    presses = []
+    for option in options_of(game.settings.rule_set):
+        if option.name not in wanted:
+            continue
+        value = current_value(option, game.settings.options)
+        for _ in option.values:
+            if value == wanted[option.name]:
+                break
+            value = option.next_value(value)
+            presses.append(option_arg(option, value))
+        assert value == wanted[option.name], (option, wanted)
+    return [OPEN_HOUSE_RULES, *presses, CLOSE_HOUSE_RULES]
 
 
 # --- The platform's side ---------------------------------------------------------------------

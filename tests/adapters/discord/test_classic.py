@@ -7,32 +7,37 @@ a button the presser's DM shows; no message shows a card its reader may not see 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import discord
 
 from adapters.sqlite import SqliteStorage
 from bot.codec import CodecError, Verb, decode
 from bot.i18n import Translator
 from bot.memory import MemoryStorage
-from bot.models import Game, GameStatus, Platform
+from bot.models import ChatRef, Game, GameStatus, Platform
 from core.classic.options import Praise
+from core.classic.ruleset import CLASSIC
 from tests.adapters.classic_play import (
+    HOUSE_RULES,
+    RESTART_RULES,
     DeckRandom,
     Plan,
     Reader,
     Secrets,
     check_results,
     classic,
+    house_rule_presses,
     kinds_in,
     play_classic,
     restarts_mid_dealing,
     settled,
 )
-from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, CHAT, DAVE, Harness
+from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, DAVE, Harness
 from tests.fakes.discord import FakeDiscord
 
-OPTIONS = {"praise": "choose"}
 EPHEMERAL = 64
 _MESSAGE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?")
 _CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback")
@@ -153,12 +158,30 @@ def _text(body: dict[str, Any]) -> str:
 
 
 async def open_classic(h: Harness, users: list[int], options: dict[str, Any]) -> tuple[Game, int]:
-    """``/kozel`` in the channel, the table made classic, the users seated A, B, A, B."""
-    game, table = await h.open_table(users[0])
-    game.settings = replace(game.settings, rule_set="classic", options=dict(options))
+    """``/kozel`` with the classic rules in the channel, the house rules set with the
+    lobby's buttons, the users seated A, B, A, B."""
+    rec = await h.slash(users[0], "kozel", {"set": "classic"})
+    assert rec.original is not None
+    await h.settled()
+    game = await h.game()
+    table = h.table_id(game)
+    assert game.settings.rule_set == "classic" and table == int(rec.original["id"])
+    for arg in house_rule_presses(game, options):
+        pressed = await h.click(users[0], table, lambda _, cid, arg=arg: _arg(cid) == arg)
+        assert pressed.callback_type in (6, 7) and not pressed.ephemeral, pressed.content
+        await h.settled()
+    assert game.settings.rule_options() == classic(game).options == CLASSIC.options(options)
     for user, team in zip(users, "ABAB", strict=False):
         await h.seat(table, user, team)
     return game, table
+
+
+def _arg(custom_id: str) -> str | None:
+    try:
+        command = decode(custom_id)
+    except CodecError:
+        return None
+    return command.arg if command.verb is Verb.SETTING else None
 
 
 def channel_texts(dc: FakeDiscord) -> list[str]:
@@ -172,7 +195,7 @@ async def test_four_users_play_a_whole_classic_game_through_dm_buttons(
     h = Harness(dc, MemoryStorage(), tr, rng=rng)
     await h.start()
     try:
-        game, table = await open_classic(h, [ALICE, BOB, CAROL, DAVE], OPTIONS)
+        game, table = await open_classic(h, [ALICE, BOB, CAROL, DAVE], HOUSE_RULES)
         plan = Plan(rng.next_dealer())
         rng.decks.extend(plan.decks())
         await h.click(ALICE, table, h.t("lobby-start"))
@@ -202,28 +225,31 @@ async def test_one_user_and_three_computers_finish_a_classic_game_then_top_shows
     harness: Harness, dc: FakeDiscord
 ) -> None:
     h = harness
-    game, table = await h.open_table()
-    options = {"praise": "mirror", "kocherga": False, "follow": "any_trump"}
-    game.settings = replace(game.settings, rule_set="classic", options=options)
-    await h.seat(table, ALICE, "A")
-    for team in ("b", "a", "b"):
-        await h.click(ALICE, table, h.t(f"lobby-add-computer-{team}"))
-    await h.click(ALICE, table, h.t("lobby-start"))
+    await h.adapter.bot.create_dm(discord.Object(ALICE))  # alice opens a DM with the bot
+    dm = dc.dm_channel(ALICE)
+    assert dm is not None
+    chat = ChatRef(Platform.DISCORD, str(dm))
+    await h.slash(ALICE, "kozel", {"set": "classic"}, channel=dm)  # a solo game there
+    await h.settled()
+    game = await h.game(chat)
+    assert game.settings.rule_set == "classic" and game.status is GameStatus.PLAYING
     played = await play_classic(DiscordTable(h), game.id)
 
     game = played.game
     assert game.status is GameStatus.FINISHED and played.presses > 0
-    check_results(game, channel_texts(dc), h.tr, game.settings.locale)
-    rows = await h.storage.leaderboard(Platform.DISCORD, CHAT, rule_set="classic")
+    assert [s is not None and s.is_computer for s in game.seats] == [False, True, True, True]
+    texts = [str(m["content"]) for m in dc.messages(dm)]
+    check_results(game, texts, h.tr, game.settings.locale)
+    rows = await h.storage.leaderboard(Platform.DISCORD, chat, rule_set="classic")
     assert [row.name for row in rows] == ["alice"]
-    rec = await h.slash(ALICE, "top")
+    rec = await h.slash(ALICE, "top", channel=dm)
     assert "alice" in (rec.content or "")
 
     # A rematch plays classic again, with the same options.
-    rematch = next(int(m["id"]) for m in dc.messages(CHANNEL) if Verb.REMATCH in h.verbs(m))
+    rematch = next(int(m["id"]) for m in dc.messages(dm) if Verb.REMATCH in h.verbs(m))
     await h.click(ALICE, rematch, h.t("result-rematch"))
     await h.settled()
-    again = await h.game()
+    again = await h.game(chat)
     assert again.rematch_of == game.id and again.status is GameStatus.PLAYING
     assert again.settings.rule_set == "classic"
     assert classic(again).options == classic(game).options
@@ -237,7 +263,7 @@ async def test_a_restart_mid_dealing_resumes_exactly_and_old_buttons_work(
     await h.start()
     table = DiscordTable(h, path=db_path)
     try:
-        game, lobby = await open_classic(h, [ALICE, BOB, CAROL, DAVE], OPTIONS)
+        game, lobby = await open_classic(h, [ALICE, BOB, CAROL, DAVE], RESTART_RULES)
         plan = Plan(rng.next_dealer(), redeal=False, praises=(Praise.MIRROR,))
         rng.decks.extend(plan.decks())
         await h.click(ALICE, lobby, h.t("lobby-start"))

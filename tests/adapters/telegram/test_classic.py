@@ -7,7 +7,7 @@ see (see :mod:`tests.adapters.classic_play`)."""
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +17,16 @@ from adapters.sqlite import SqliteStorage
 from bot.codec import Verb
 from bot.models import ChatRef, Game, GameStatus, Platform
 from core.classic.options import Praise
+from core.classic.ruleset import CLASSIC
 from tests.adapters.classic_play import (
+    HOUSE_RULES,
+    RESTART_RULES,
     DeckRandom,
     Plan,
     Reader,
     check_results,
     classic,
+    house_rule_presses,
     kinds_in,
     play_classic,
     restarts_mid_dealing,
@@ -31,7 +35,6 @@ from tests.adapters.telegram.harness import GROUP, Harness, _command
 from tests.fakes.telegram import FakeMessage, FakeUser
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
-OPTIONS = {"praise": "choose"}
 SENDS = ("sendmessage", "editmessagetext", "editmessagereplymarkup")
 
 
@@ -125,13 +128,17 @@ class TelegramTable:
         return out
 
 
-async def open_classic(h: Harness, users: list[FakeUser]) -> tuple[Game, FakeMessage]:
-    """``/kozel`` in the group, the table made classic (praise of the declarer's
-    choice), the users seated A, B, A, B."""
-    lobby = await h.command(users[0], GROUP, "/kozel")
+async def open_classic(
+    h: Harness, users: list[FakeUser], options: dict[str, Any]
+) -> tuple[Game, FakeMessage]:
+    """``/kozel classic`` in the group, the house rules set with the lobby's buttons,
+    the users seated A, B, A, B."""
+    lobby = await h.command(users[0], GROUP, "/kozel classic")
     game = await h.service.open_game(CHAT)
-    assert game is not None
-    game.settings = replace(game.settings, rule_set="classic", options=dict(OPTIONS))
+    assert game is not None and game.settings.rule_set == "classic"
+    for arg in house_rule_presses(game, options):
+        await h.press_lobby(users[0], lobby, Verb.SETTING, arg)
+    assert game.settings.rule_options() == classic(game).options == CLASSIC.options(options)
     for user, team in zip(users, "ABAB", strict=False):
         await h.press_lobby(user, lobby, Verb.JOIN, team)
     return game, lobby
@@ -140,7 +147,7 @@ async def open_classic(h: Harness, users: list[FakeUser]) -> tuple[Game, FakeMes
 async def test_four_users_play_a_whole_classic_game_through_dm_buttons(h: Harness) -> None:
     users = [h.user(1, "Alice"), h.user(2, "Bob"), h.user(3, "Carol"), h.user(4, "Dave")]
     h.rng = h.service.rng = rng = DeckRandom(2)
-    game, lobby = await open_classic(h, users)
+    game, lobby = await open_classic(h, users, HOUSE_RULES)
     plan = Plan(rng.next_dealer())
     rng.decks.extend(plan.decks())
     await h.press_verb(users[0], lobby, Verb.START)
@@ -170,31 +177,27 @@ async def test_one_user_and_three_computers_finish_a_classic_game_then_top_shows
     h: Harness,
 ) -> None:
     alice = h.user(1, "Alice")
-    lobby = await h.command(alice, GROUP, "/kozel")
-    game = await h.service.open_game(CHAT)
-    assert game is not None
-    options = {"praise": "pants", "ace_ban": False, "trump_lead": "team"}
-    game.settings = replace(game.settings, rule_set="classic", options=options)
-    await h.press_lobby(alice, lobby, Verb.JOIN, "A")
-    for team in ("B", "A", "B"):
-        await h.press_lobby(alice, lobby, Verb.ADD_COMPUTER, team)
-    await h.press_verb(alice, lobby, Verb.START)
+    chat = ChatRef(Platform.TELEGRAM, str(alice.id))
+    await h.command(alice, alice.id, "/kozel classic")  # a solo game in his private chat
+    game = await h.service.open_game(chat)
+    assert game is not None and game.settings.rule_set == "classic"
     played = await play_classic(TelegramTable(h), game.id)
 
     game = played.game
     assert game.status is GameStatus.FINISHED and played.presses > 0
-    group = [m.text or "" for m in h.tg.messages(GROUP) if m.from_id == h.tg.bot_id]
-    check_results(game, group, h.tr, game.settings.locale)
-    rows = await h.storage.leaderboard(Platform.TELEGRAM, CHAT, rule_set="classic")
-    assert [row.name for row in rows if row.name == "Alice"] == ["Alice"]
-    top = await h.command(alice, GROUP, "/top")
+    assert [s is not None and s.is_computer for s in game.seats] == [False, True, True, True]
+    texts = [m.text or "" for m in h.tg.messages(alice.id) if m.from_id == h.tg.bot_id]
+    check_results(game, texts, h.tr, game.settings.locale)
+    rows = await h.storage.leaderboard(Platform.TELEGRAM, chat, rule_set="classic")
+    assert [row.name for row in rows] == ["Alice"]
+    top = await h.command(alice, alice.id, "/top")
     assert "Alice" in (top.text or "")
 
     # A rematch plays classic again, with the same options.
-    [result] = [m for m in h.tg.messages(GROUP) if m.text == group[-1]]
+    [result] = [m for m in h.tg.messages(alice.id) if m.text == texts[-1]]
     await h.press_verb(alice, result, Verb.REMATCH)
     await h.settle()
-    again = await h.service.open_game(CHAT)
+    again = await h.service.open_game(chat)
     assert again is not None and again.rematch_of == game.id
     assert again.status is GameStatus.PLAYING and again.settings.rule_set == "classic"
     assert classic(again).options == classic(game).options
@@ -206,7 +209,7 @@ async def test_a_restart_mid_dealing_resumes_exactly_and_old_buttons_work(
 ) -> None:
     users = [h.user(1, "Alice"), h.user(2, "Bob"), h.user(3, "Carol"), h.user(4, "Dave")]
     h.rng = h.service.rng = rng = DeckRandom(8)
-    game, lobby = await open_classic(h, users)
+    game, lobby = await open_classic(h, users, RESTART_RULES)
     plan = Plan(rng.next_dealer(), redeal=False, praises=(Praise.MIRROR,))
     rng.decks.extend(plan.decks())
     await h.press_verb(users[0], lobby, Verb.START)
