@@ -205,6 +205,7 @@ class ClassicComputerPlayer:
         self.player, self.options, self.careless = player, options, careless
 
     def choose(self, view: ClassicSeatView, rng: random.Random) -> ClassicAction | None:
+        self.player.rng = rng  # its random choices come from the table's source
         if self.careless and ai.must_act(view) and rng.random() < self.careless:
             obligatory = [a for a in view.legal if a.kind not in OPTIONAL_KINDS]
             return rng.choice(obligatory or list(view.legal))
