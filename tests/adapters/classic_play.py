@@ -275,12 +275,11 @@ def shown_decisions(table: Table, game: Game) -> dict[int, list[ClassicAction]]:
 
 @dataclass
 class Played:
-    """What :func:`play_classic` saw: the game at the end, the presses, the kinds of
-    actions pressed and the checks of hidden cards made."""
+    """What :func:`play_classic` saw: the game at the end, the presses and the
+    messages checked for hidden cards."""
 
     game: Game
     presses: int = 0
-    kinds: list[ClassicActionKind] = field(default_factory=list)
     checked: int = 0
 
 
@@ -315,7 +314,6 @@ async def play_classic(
         idle = 0
         await table.press(game, action.seat, token(game, action))
         played.presses += 1
-        played.kinds.append(action.kind)
 
 
 async def settled(
@@ -411,6 +409,31 @@ def kinds_in(record: Mapping[str, Any]) -> list[str]:
             kind = action["type"]
             out.append(f"{kind}:{action['kind']}" if kind == "praise" else kind)
     return out
+
+
+#: Every kind of decision the four users' game has (RULES.md §3.5's action types).
+EVERY_DECISION = (
+    "redeal",
+    "offer_trump",
+    "accept_trump",
+    "praise:pants",
+    "praise:mirror",
+    "praise:simple",
+    "lay",
+    "cut",
+    "name_trump",
+    "play",
+)
+
+
+def check_whole_game(played: Played, record: Mapping[str, Any]) -> None:
+    """The four users' game is over, had every kind of decision, and each of its
+    actions was a button pressed; its messages were checked for hidden cards."""
+    assert played.game.status is GameStatus.FINISHED and classic(played.game).is_over
+    kinds = kinds_in(record)
+    assert set(EVERY_DECISION) <= set(kinds), kinds
+    assert len(kinds) == played.presses  # every action of the game went through a button
+    assert played.checked > 100
 
 
 # --- The plan of a game with every dealing decision ----------------------------------------
