@@ -436,25 +436,64 @@ class Interactions:
             return Reply(alert=self.error_text(ErrorCode.NOT_ALLOWED, locale), game=game)
         return Reply(screen=presenters.cancel_confirm(game, self.tr, locale), game=game)
 
-    async def top(self, chat: ChatRef, *, everywhere: bool = False) -> Reply:
+    async def top(
+        self, chat: ChatRef, *, everywhere: bool = False, rule_set: str | None = None
+    ) -> Reply:
+        """The best players of the chat (``everywhere``: of every chat of its
+        platform), over every rule set's games or over ``rule_set``'s (a word naming
+        it, as :meth:`rule_set_of` reads it)."""
         locale = await self.chat_locale(chat)
-        rows = await self.service.leaderboard(chat, everywhere=everywhere)
+        if rule_set is not None:
+            named = self.rule_set_of(rule_set)
+            if named is None:
+                return Reply(screen=presenters.top_usage(rule_set, self.tr, locale, chat.platform))
+            rule_set = named
+        rows = await self.service.leaderboard(chat, everywhere=everywhere, rule_set=rule_set)
         return Reply(
             screen=presenters.leaderboard(
-                rows, self.tr, locale, global_=everywhere, platform=chat.platform
+                rows, self.tr, locale, global_=everywhere, platform=chat.platform, rule_set=rule_set
             )
         )
 
+    async def top_command(self, chat: ChatRef, words: str | None) -> Reply:
+        """``/top [classic|yard] [all]``, the words in any order; a word that is neither
+        gets the command's usage and no leaderboard."""
+        tokens = (words or "").split()
+        rest = " ".join(word for word in tokens if _folded(word) not in self._all_words())
+        everywhere = len(rest.split()) < len(tokens)
+        return await self.top(chat, everywhere=everywhere, rule_set=rest or None)
+
+    def _all_words(self) -> set[str]:
+        words = {"all", "global", "все"}
+        return words | {_folded(self.tr.t(locale, "cmd-option-all")) for locale in LOCALES}
+
     async def stats(self, chat: ChatRef, user: UserRef) -> Reply:
+        """A player's statistics, for each rule set he played."""
         locale = await self.chat_locale(chat)
-        found = await self.service.stats(user)
-        return Reply(screen=presenters.stats(found, self.tr, locale, platform=chat.platform))
+        found = await self.service.stats_by_rules(user)
+        return Reply(
+            screen=presenters.stats_by_rules(found, self.tr, locale, platform=chat.platform)
+        )
 
     async def rules(self, chat: ChatRef, rule_set: str | None = None) -> Reply:
+        """``/rules [classic|yard]``: the rules named; without a word, the rules of the
+        chat's open table with its options, else the default rules and how to read
+        the others."""
         locale = await self.chat_locale(chat)
-        name = (rule_set or "yard").strip().lower()
+        platform = chat.platform
+        if rule_set is not None and rule_set.strip():
+            named = self.rule_set_of(rule_set)
+            if named is None:
+                return Reply(
+                    screen=presenters.unknown_rules(rule_set.strip(), self.tr, locale, platform)
+                )
+            return Reply(screen=presenters.rules(self.tr, locale, named, platform=platform))
+        game = await self.service.open_game(chat)
+        if game is not None:
+            return Reply(screen=presenters.table_rules(game, self.tr, locale, platform=platform))
+        default = self.service.default_rule_set
         return Reply(
-            screen=presenters.rules(self.tr, locale, name or "yard", platform=chat.platform)
+            screen=presenters.rules(self.tr, locale, default, platform=platform, others=True)
         )
 
     async def help(self, chat: ChatRef) -> Reply:

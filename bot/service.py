@@ -370,13 +370,28 @@ class GameService:
             if game.status is GameStatus.PLAYING and game.seat_of(user) is not None
         ]
 
-    async def stats(self, user: UserRef) -> UserStats | None:
-        return await self.storage.user_stats(user)
+    async def stats(self, user: UserRef, rule_set: str | None = None) -> UserStats | None:
+        """A user's statistics over every rule set's games, or over ``rule_set``'s."""
+        return await self.storage.user_stats(user, rule_set)
 
-    async def leaderboard(self, chat: ChatRef, everywhere: bool = False) -> list[LeaderboardRow]:
-        if everywhere:
-            return await self.storage.leaderboard(chat.platform, None, limit=10, min_series=3)
-        return await self.storage.leaderboard(chat.platform, chat, limit=10, min_series=1)
+    async def stats_by_rules(self, user: UserRef) -> list[tuple[str, UserStats]]:
+        """A user's statistics for each rule set he played, in the rule sets' order."""
+        found = []
+        for rule_set in rule_set_ids():
+            stats = await self.storage.user_stats(user, rule_set)
+            if stats is not None and (stats.series_played or stats.deals_played):
+                found.append((rule_set, stats))
+        return found
+
+    async def leaderboard(
+        self, chat: ChatRef, everywhere: bool = False, rule_set: str | None = None
+    ) -> list[LeaderboardRow]:
+        """The best players of a chat (or of every chat of its platform), over every
+        rule set's games or over ``rule_set``'s."""
+        where, least = (None, 3) if everywhere else (chat, 1)
+        return await self.storage.leaderboard(
+            chat.platform, where, limit=10, min_series=least, rule_set=rule_set
+        )
 
     async def record(self, game_id: int) -> dict[str, object]:
         """The game as a game record (RULES.md §3), with the seed it was shuffled

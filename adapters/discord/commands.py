@@ -63,10 +63,22 @@ class KozelCommands(commands.Cog):
         async def kozel(interaction: discord.Interaction[Any], rule_set: str | None = None) -> None:
             await self.kozel(interaction, rule_set)
 
-        @app_commands.rename(everywhere=text(tr, "cmd-option-all"))
-        @app_commands.describe(everywhere=text(tr, "cmd-option-all-about"))
-        async def top(interaction: discord.Interaction[Any], everywhere: bool = False) -> None:
-            work = self.interactions.top(chat_of(interaction), everywhere=everywhere)
+        @app_commands.rename(
+            everywhere=text(tr, "cmd-option-all"), rule_set=text(tr, "cmd-option-rules")
+        )
+        @app_commands.describe(
+            everywhere=text(tr, "cmd-option-all-about"),
+            rule_set=text(tr, "cmd-option-rules-about"),
+        )
+        @app_commands.choices(rule_set=rule_set_choices)
+        async def top(
+            interaction: discord.Interaction[Any],
+            everywhere: bool = False,
+            rule_set: str | None = None,
+        ) -> None:
+            work = self.interactions.top(
+                chat_of(interaction), everywhere=everywhere, rule_set=rule_set
+            )
             await self._answer(interaction, work)
 
         @app_commands.rename(player=text(tr, "cmd-option-user"))

@@ -534,6 +534,28 @@ def _percent(rate: float) -> int:
     return round(rate * 100)
 
 
+def _stats_lines(s: UserStats, tr: Translator, locale: str) -> list[str]:
+    return [
+        tr.t(
+            locale,
+            "stats-series",
+            played=s.series_played,
+            won=s.series_won,
+            rate=_percent(s.win_rate),
+        ),
+        tr.t(locale, "stats-goats", goat=s.goat, eggs=s.goat_with_eggs),
+        tr.t(
+            locale,
+            "stats-deals",
+            played=s.deals_played,
+            won=s.deals_won,
+            lost=s.deals_lost,
+            eggs=s.deals_eggs,
+        ),
+        tr.t(locale, "stats-points", points=s.points),
+    ]
+
+
 def stats(
     user_stats: UserStats | None,
     tr: Translator,
@@ -545,28 +567,27 @@ def stats(
     if user_stats is None or (user_stats.series_played == 0 and user_stats.deals_played == 0):
         return text_screen([tr.t(locale, "stats-empty", **command_args(platform, tr, locale))])
     s = user_stats
-    return text_screen(
-        [
-            tr.t(locale, "stats-title", name=display_name(s.name, s.user)),
-            tr.t(
-                locale,
-                "stats-series",
-                played=s.series_played,
-                won=s.series_won,
-                rate=_percent(s.win_rate),
-            ),
-            tr.t(locale, "stats-goats", goat=s.goat, eggs=s.goat_with_eggs),
-            tr.t(
-                locale,
-                "stats-deals",
-                played=s.deals_played,
-                won=s.deals_won,
-                lost=s.deals_lost,
-                eggs=s.deals_eggs,
-            ),
-            tr.t(locale, "stats-points", points=s.points),
-        ]
-    )
+    title = tr.t(locale, "stats-title", name=display_name(s.name, s.user))
+    return text_screen([title, *_stats_lines(s, tr, locale)])
+
+
+def stats_by_rules(
+    found: Sequence[tuple[str, UserStats]],
+    tr: Translator,
+    locale: str,
+    *,
+    platform: Platform = Platform.TELEGRAM,
+) -> Screen:
+    """A player's statistics, a part for each rule set he played (or "no series yet")."""
+    played = [(rule_set, s) for rule_set, s in found if s.series_played or s.deals_played]
+    if not played:
+        return stats(None, tr, locale, platform=platform)
+    first = played[0][1]
+    lines = [tr.t(locale, "stats-title", name=display_name(first.name, first.user))]
+    for rule_set, s in played:
+        lines.extend(["", tr.t(locale, "stats-rules", rules=rules_name(rule_set, tr, locale))])
+        lines.extend(_stats_lines(s, tr, locale))
+    return text_screen(lines)
 
 
 def leaderboard(
@@ -576,9 +597,13 @@ def leaderboard(
     global_: bool = False,
     *,
     platform: Platform = Platform.TELEGRAM,
+    rule_set: str | None = None,
 ) -> Screen:
-    """The best players of a chat (or of every chat with ``global_``)."""
+    """The best players of a chat (or of every chat with ``global_``), in the games of
+    every rule set or of ``rule_set``."""
     lines = [tr.t(locale, "top-title-global" if global_ else "top-title-chat")]
+    if rule_set is not None:
+        lines.append(tr.t(locale, "top-rules", rules=rules_name(rule_set, tr, locale)))
     if not rows:
         lines.append(tr.t(locale, "top-empty"))
     for place, row in enumerate(rows, start=1):
@@ -598,17 +623,43 @@ def leaderboard(
     return text_screen(lines)
 
 
+def top_usage(word: str, tr: Translator, locale: str, platform: Platform) -> Screen:
+    """``/top`` with a word it does not take."""
+    return text_screen([tr.t(locale, "top-usage", word=word, **command_args(platform, tr, locale))])
+
+
 def rules(
     tr: Translator,
     locale: str,
     rule_set: str = "yard",
     *,
     platform: Platform = Platform.TELEGRAM,
+    others: bool = False,
 ) -> Screen:
     """The rules text of a rule set (:attr:`core.ruleset.RuleSet.rules_text`; the
-    yard game's for an unknown id)."""
-    msg_id = get_rule_set(rule_set if rule_set in rule_set_ids() else "yard").rules_text
-    return text_screen([tr.t(locale, msg_id, **command_args(platform, tr, locale))])
+    yard game's for an unknown id); ``others``: then how to read every other rule
+    set's."""
+    rule_set = rule_set if rule_set in rule_set_ids() else "yard"
+    args = command_args(platform, tr, locale)
+    lines = [tr.t(locale, get_rule_set(rule_set).rules_text, **args)]
+    if others:
+        lines.append("")
+        for other in rule_set_ids():
+            if other != rule_set:
+                command = f"{args['rules']} {args.get(other, other)}"
+                lines.append(
+                    tr.t(locale, "rules-also", command=command, rules=rules_name(other, tr, locale))
+                )
+    return text_screen(lines)
+
+
+def table_rules(
+    game: Game, tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM
+) -> Screen:
+    """The rules a table plays, with its options (``/rules`` while it is open)."""
+    text = rules(tr, locale, game.settings.rule_set, platform=platform).text
+    options = presenter_of(game).option_lines(game, tr, locale)
+    return text_screen([text, *(["", *options] if options else [])])
 
 
 def help(tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM) -> Screen:

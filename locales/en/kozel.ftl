@@ -57,11 +57,11 @@ cmd-stop = Cancel this chat's game
 help-text =
     🐐 Kozel is a card game for four: two teams of two, partners sit opposite.
 
-    { $kozel } — set up a table in this chat (Yard Kozel), { $kozel } { $classic } — a table of Classic Kozel
+    { $kozel } — set up a table in this chat; { $kozel } { $yard } or { $kozel } { $classic } — of those rules (the lobby changes the rules and the house rules too)
     { $stop } — cancel this chat's game
-    { $rules } — the rules ({ $rules } { $classic } — about Classic Kozel)
-    { $stats } — your statistics
-    { $top } — best players of this chat, { $top } { $all } — of every chat
+    { $rules } — the rules of this chat's table ({ $rules } { $yard }, { $rules } { $classic } — of either game)
+    { $stats } — your statistics in each game
+    { $top } — best players of this chat, { $top } { $all } — of every chat, { $top } { $classic } — in one game's tables
     { $lang } — language: { $platform ->
         [discord] { $lang } and a language from the list
        *[other] { $lang } ru or { $lang } en
@@ -72,6 +72,7 @@ help-text =
 
 ## Rules
 
+rules-also = { $command } — { $rules }
 rules-yard =
     📜 Yard Kozel, 4 cards
 
@@ -267,6 +268,7 @@ stats-points =
        *[other] points
     } taken
 stats-empty = You have not played a series yet. Start one: { $kozel }
+stats-rules = 📜 { $rules }
 
 ## Best players
 
@@ -279,6 +281,8 @@ top-row =
     } of { $played } ({ $rate }%)
 top-empty = Nobody has finished a series yet.
 top-hint = Every chat: { $top } { $all }
+top-rules = 📜 { $rules }
+top-usage = “{ $word }”? { $top } takes the rules and { $all }, in any order: { $top } { $classic }, { $top } { $yard } { $all }
 
 ## Reminders and notices
 

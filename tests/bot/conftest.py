@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from adapters.sqlite import SqliteStorage
+from bot.i18n import Translator
+from bot.interactions import Interactions
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ports import Change, Storage
@@ -101,3 +103,19 @@ async def service(
         yield svc
     finally:
         await svc.close()
+
+
+@pytest.fixture
+async def quick_ui() -> AsyncIterator[Interactions]:
+    """Interactions over a service in memory with easy computers that move at once."""
+    service = GameService(
+        MemoryStorage(),
+        clock=FakeClock(),
+        rng=random.Random(3),
+        computer_delay=0,
+        computer_level="easy",
+    )
+    try:
+        yield Interactions(service, Translator.from_dir())
+    finally:
+        await service.close()

@@ -4,21 +4,17 @@ refused with nothing changed."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from bot import presenters
 from bot.codec import MAX_TOKEN_BYTES, Command, Verb, decode, encode
 from bot.i18n import Translator
 from bot.interactions import Interactions, Pressed, Reply
-from bot.memory import MemoryStorage
 from bot.models import Game, GameStatus
 from bot.options import Option, option_arg, options_of
 from bot.presenters import MAX_ROW, MAX_ROWS
-from bot.service import GameService
 from core.classic.options import ClassicOptions
-from tests.bot.conftest import ALICE, BOB, CHAT, PLAYERS, FakeClock
+from tests.bot.conftest import ALICE, BOB, CHAT, PLAYERS
 
 HERE = Pressed(CHAT)
 
@@ -29,15 +25,8 @@ def tr() -> Translator:
 
 
 @pytest.fixture
-async def ui(tr: Translator) -> Interactions:
-    service = GameService(
-        MemoryStorage(),
-        clock=FakeClock(),
-        rng=random.Random(3),
-        computer_delay=0,
-        computer_level="easy",
-    )
-    return Interactions(service, tr)
+def ui(quick_ui: Interactions) -> Interactions:
+    return quick_ui
 
 
 async def setting(ui: Interactions, game: Game, arg: str, user: object = ALICE) -> Reply:
@@ -254,3 +243,14 @@ def test_options_are_read_from_the_model() -> None:
     assert follow.values == ("suit_first", "any_trump")
     assert trump_lead.values == ("declarer", "team")
     assert kocherga.next_value(True) is False and trump_suit.next_value("D") is None
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_every_value_of_every_option_has_its_words(tr: Translator, locale: str) -> None:
+    """In both languages, distinct for each value of an option, fitting a button."""
+    words = presenters.rule_presenter("classic")
+    for option in options_of("classic"):
+        labels = [words.option_word(option.name, value, tr, locale) for value in option.values]
+        assert len(set(labels)) == len(labels), labels
+        for label in labels:
+            assert not label.startswith("classic-option") and 0 < len(label) <= 64, label

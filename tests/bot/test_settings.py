@@ -137,3 +137,14 @@ def test_a_database_url_of_another_kind_is_refused(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("DATABASE_URL", "mysql://kozel@db/kozel")
     with pytest.raises(ValidationError, match="postgresql://"):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def test_default_rule_set_is_one_the_bot_has(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DEFAULT_RULE_SET", raising=False)
+    assert Settings(_env_file=None).default_rule_set == "yard"  # type: ignore[call-arg]
+    monkeypatch.setenv("DEFAULT_RULE_SET", " Classic ")
+    assert Settings(_env_file=None).default_rule_set == "classic"  # type: ignore[call-arg]
+    monkeypatch.setenv("DEFAULT_RULE_SET", "poker")
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)  # type: ignore[call-arg]
+    assert "DEFAULT_RULE_SET: one of yard, classic" in settings_problem(refused.value)

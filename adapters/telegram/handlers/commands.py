@@ -44,9 +44,9 @@ async def stop(message: Message, bot: Bot, interactions: Interactions, outbox: O
 async def top(
     message: Message, command: CommandObject, interactions: Interactions, outbox: Outbox
 ) -> None:
-    """This chat's best players; ``/top all``: every chat's."""
-    everywhere = (command.args or "").strip().lower() in ("all", "все", "global")
-    answer(outbox, message, await interactions.top(chat_of(message), everywhere=everywhere))
+    """This chat's best players; ``/top all``: every chat's; ``/top classic``: in one
+    rule set's games (the words in any order)."""
+    answer(outbox, message, await interactions.top_command(chat_of(message), command.args))
 
 
 async def stats(message: Message, interactions: Interactions, outbox: Outbox) -> None:

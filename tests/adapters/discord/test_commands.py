@@ -32,7 +32,11 @@ async def test_commands_are_registered_with_localized_names_and_descriptions(
         for localized in names.values():
             assert NAME.match(localized) and localized == localized.lower()
     assert dc.command("kozel")["name_localizations"]["ru"] == "козёл"
-    (everywhere,) = dc.command("top")["options"]
+    everywhere, rule_set = dc.command("top")["options"]
+    assert rule_set["name"] == "set" and {c["value"] for c in rule_set["choices"]} == {
+        "yard",
+        "classic",
+    }
     assert everywhere["name"] == "all" and everywhere["type"] == 5
     assert everywhere["name_localizations"]["ru"] == "все"
     assert everywhere["description_localizations"]["ru"] == tr.t("ru", "cmd-option-all-about")

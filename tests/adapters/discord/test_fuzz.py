@@ -284,10 +284,10 @@ def pick(
     roll = rng.random()
     if roll < 0.15:  # the human to move presses a button of his DM hand
         for game in games.games.values():
-            deal = game.play.series.current
-            if game.status is GameStatus.PLAYING and deal is not None and deal.turn is not None:
-                player = game.seats[deal.turn]
-                key = f"hand:{deal.turn}"
+            turn = game.play.turn  # any rule set's: the lobby may switch a table's rules
+            if game.status is GameStatus.PLAYING and turn is not None:
+                player = game.seats[turn]
+                key = f"hand:{turn}"
                 if player and player.user and not player.plays_itself and key in game.messages:
                     hand = dc._messages.get(int(game.messages[key]))
                     buttons = [cid for _, cid, off in dc.buttons(hand or {}) if cid and not off]

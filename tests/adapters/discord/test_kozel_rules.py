@@ -48,3 +48,12 @@ async def test_kozel_yard_opens_a_yard_lobby(harness: Harness) -> None:
     await harness.slash(ALICE, "kozel", {"set": "yard"})
     await harness.settled()
     assert (await harness.game()).settings.rule_set == "yard"
+
+
+async def test_top_takes_the_rules_choice(harness: Harness) -> None:
+    rec = await harness.slash(ALICE, "top", {"set": "classic", "all": True})
+    assert rec.content is not None
+    assert rec.content.startswith(harness.t("top-title-global"))
+    assert harness.t("top-rules", rules=harness.t("rules-name-classic")) in rec.content
+    rec = await harness.slash(ALICE, "top")
+    assert rec.content is not None and "📜" not in rec.content  # every rule set's

@@ -59,7 +59,7 @@ async def test_one_user_and_three_computers_finish_a_series_then_top_shows_it(
         rec = await h.slash(ALICE, "stats", channel=dm)
         stats = await h.service.stats(ref(ALICE))
         assert stats is not None and stats.series_played == 1
-        assert rec.content == presenters.stats(stats, tr, "ru").text
+        assert rec.content == presenters.stats_by_rules([("yard", stats)], tr, "ru").text
 
         # Another series: a new table message and a new hand message.
         rematch = next(int(m["id"]) for m in dc.messages(dm) if Verb.REMATCH in h.verbs(m))

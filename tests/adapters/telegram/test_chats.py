@@ -100,7 +100,10 @@ async def test_commands(h: Harness) -> None:
     tg, tr = h.tg, h.tr
     alice, bob = h.user(1, "Alice"), h.user(2, "Bob")
     assert (await h.command(alice, GROUP, "/help")).text == presenters.help(tr, "ru").text
-    assert (await h.command(alice, GROUP, "/rules")).text == tr.t("ru", "rules-yard")
+    # No table: the default rules, and the way to the others.
+    assert (await h.command(alice, GROUP, "/rules")).text == presenters.rules(
+        tr, "ru", "yard", others=True
+    ).text
     assert (await h.command(alice, GROUP, "/rules classic")).text == presenters.rules(
         tr, "ru", "classic"
     ).text
@@ -160,7 +163,7 @@ async def test_stats_of_a_finished_series_in_a_group(h: Harness) -> None:
     stats = await h.command(bob, GROUP, "/stats", reply_to=said["message"]["message_id"])
     found = await h.storage.user_stats(UserRef(Platform.TELEGRAM, str(alice.id)))
     assert found is not None and found.series_played == 1
-    assert stats.text == presenters.stats(found, tr, "ru").text
+    assert stats.text == presenters.stats_by_rules([("yard", found)], tr, "ru").text
     top = await h.command(bob, GROUP, "/top")
     assert "Alice" in (top.text or "")
 
@@ -189,7 +192,8 @@ async def test_feed_update_runs_a_handler_inline(h: Harness) -> None:
         await outbox.drain()
     finally:
         await bot.session.close()
-    assert tg.last_message(GROUP).text == h.tr.t("ru", "rules-yard")  # type: ignore[union-attr]
+    rules = presenters.rules(h.tr, "ru", "yard", others=True).text
+    assert tg.last_message(GROUP).text == rules  # type: ignore[union-attr]
 
 
 async def test_a_name_with_markup_is_sent_as_plain_text_never_formatted(h: Harness) -> None:

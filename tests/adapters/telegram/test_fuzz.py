@@ -259,9 +259,9 @@ def pick(
     roll = rng.random()
     if roll < 0.15:  # a genuine press: the human to move, on his own hand
         for game in world.games.values():
-            deal = game.play.series.current
-            if game.status is GameStatus.PLAYING and deal is not None and deal.turn is not None:
-                player = game.seats[deal.turn]
+            turn = game.play.turn  # any rule set's: the lobby may switch a table's rules
+            if game.status is GameStatus.PLAYING and turn is not None:
+                player = game.seats[turn]
                 if player is not None and player.user is not None and not player.plays_itself:
                     uid = int(player.user.id)
                     mine = [m for m in messages if m.chat_id == uid and m.reply_markup]

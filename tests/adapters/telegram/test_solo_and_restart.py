@@ -55,7 +55,8 @@ async def test_solo_game_a_whole_series_then_stats_and_top(h: Harness) -> None:
 
     me = UserRef(Platform.TELEGRAM, str(alice.id))
     stats = await h.command(alice, alice.id, "/stats")
-    assert stats.text == presenters.stats(await h.storage.user_stats(me), tr, "ru").text
+    expected = presenters.stats_by_rules(await h.service.stats_by_rules(me), tr, "ru")
+    assert stats.text == expected.text
     assert presenters.stats(None, tr, "ru").text != stats.text
     top = await h.command(alice, alice.id, "/top")
     assert "Alice" in (top.text or "")
