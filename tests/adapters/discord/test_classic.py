@@ -229,8 +229,12 @@ async def test_one_user_and_three_computers_finish_a_classic_game_then_top_shows
     check_results(game, texts, h.tr, game.settings.locale)
     rows = await h.storage.leaderboard(Platform.DISCORD, chat, rule_set="classic")
     assert [row.name for row in rows] == ["alice"]
-    rec = await h.slash(ALICE, "top", channel=dm)
+    rec = await h.slash(ALICE, "top", {"set": "classic"}, channel=dm)
+    expected = await h.interactions.top(chat, rule_set="classic")
+    assert expected.screen is not None and rec.content == expected.screen.text
     assert "alice" in (rec.content or "")
+    yard = await h.interactions.top(chat, rule_set="yard")
+    assert yard.screen is not None and "alice" not in yard.screen.text
 
     # A rematch plays classic again, with the same options.
     rematch = next(int(m["id"]) for m in dc.messages(dm) if Verb.REMATCH in h.verbs(m))

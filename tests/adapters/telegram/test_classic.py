@@ -177,8 +177,12 @@ async def test_one_user_and_three_computers_finish_a_classic_game_then_top_shows
     check_results(game, texts, h.tr, game.settings.locale)
     rows = await h.storage.leaderboard(Platform.TELEGRAM, chat, rule_set="classic")
     assert [row.name for row in rows] == ["Alice"]
-    top = await h.command(alice, alice.id, "/top")
+    top = await h.command(alice, alice.id, "/top classic")
+    expected = await h.interactions.top(chat, rule_set="classic")
+    assert expected.screen is not None and top.text == expected.screen.text
     assert "Alice" in (top.text or "")
+    yard = await h.interactions.top(chat, rule_set="yard")
+    assert yard.screen is not None and "Alice" not in yard.screen.text
 
     # A rematch plays classic again, with the same options.
     [result] = [m for m in h.tg.messages(alice.id) if m.text == texts[-1]]
