@@ -66,6 +66,8 @@ class Harness:
     tr: Translator
     seed: int = 7
     defer_after: float = 1.5
+    #: The service's random source; None: seeded with ``seed``.
+    rng: random.Random | None = None
     clock: FixedClock = field(default_factory=FixedClock)
     service: GameService = field(init=False)
     interactions: Interactions = field(init=False)
@@ -78,7 +80,7 @@ class Harness:
         self.service = GameService(
             self.storage,
             clock=self.clock,
-            rng=random.Random(self.seed),
+            rng=self.rng or random.Random(self.seed),
             computer_delay=0,
             computer_level="normal",  # quick; the strong level has its own tests
         )

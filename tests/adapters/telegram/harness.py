@@ -70,6 +70,8 @@ class Harness:
     webhook: bool = False
     clock: FakeClock = field(default_factory=FakeClock)
     seed: int = 7
+    #: The service's random source (kept over restarts); None: seeded with ``seed``.
+    rng: random.Random | None = None
     errors: list[BaseException] = field(default_factory=list)
     service: GameService = field(init=False)
     interactions: Interactions = field(init=False)
@@ -82,7 +84,7 @@ class Harness:
         self.service = GameService(
             self.storage,
             clock=self.clock,
-            rng=random.Random(self.seed),
+            rng=self.rng or random.Random(self.seed),
             computer_delay=0,
             computer_level="normal",  # quick; the strong level has its own tests
         )

@@ -134,3 +134,30 @@ def test_kozel_replay_of_an_illegal_classic_action_names_its_place(
     assert main(["replay", write(tmp_path, "illegal.json", record)]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
     assert (error["deal"], error["action"], error["seat"]) == (0, 0, (leader + 1) % 4)
+
+
+def test_a_classic_computer_cuts_with_the_random_source_it_is_given() -> None:
+    """Regression: the classic computer player drew its mirror cuts from a source of
+    its own, seeded by the system, not from the ``rng`` the contract passes to
+    ``choose``: a table with a seeded source (``kozel play --seed``, the tests) did
+    not play the same game twice."""
+    options = CLASSIC.options({"praise": "mirror"})
+    game = CLASSIC.new_game(options=options, first_dealer=3)
+    game.deal_from(plain_deck({}, 3))
+    while game.game.current is not None and not game.game.current.is_over:
+        game.apply(game.safe_action(game.turn))  # type: ignore[arg-type]
+    game.deal(random.Random(4))
+    seat = game.turn
+    assert seat is not None
+    game.apply(game.legal_actions(seat)[-1])  # the player after the dealer praises
+    seat = game.turn
+    assert seat is not None and game.game.current.phase.value == "cut"  # type: ignore[union-attr]
+    view = game.seat_view(seat)
+    cuts = [
+        CLASSIC.computer("normal", options).choose(view, random.Random(seed)) for seed in range(8)
+    ]
+    again = [
+        CLASSIC.computer("normal", options).choose(view, random.Random(seed)) for seed in range(8)
+    ]
+    assert cuts == again
+    assert len(set(cuts)) > 1  # the source decides
