@@ -192,7 +192,7 @@ class ConsoleGame:
                 return 0
             line = line.strip()
             if line in ("?", "h", "help"):
-                self.say(self.t("console-help"))
+                self.say(self.t(rules.console_help))
                 continue
             if line in ("t", ""):
                 continue

@@ -930,6 +930,7 @@ class ClassicPresenter:
     functions, and the results as the game holds them."""
 
     rule_set = RULE_SET
+    console_help = "classic-console-help"
     table = staticmethod(table)
     hand = staticmethod(hand)
     hand_content = staticmethod(hand_content)

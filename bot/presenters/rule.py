@@ -42,6 +42,11 @@ class RulePresenter(Protocol):
         """The id of the rule set it draws (:func:`core.ruleset.get_rule_set`)."""
         ...
 
+    @property
+    def console_help(self) -> str:
+        """The locale id of the terminal's help: how to type its moves."""
+        ...
+
     def table(
         self,
         game: Game,

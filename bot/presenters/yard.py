@@ -559,6 +559,7 @@ class YardPresenter:
     """The yard game's :class:`~bot.presenters.rule.RulePresenter`."""
 
     rule_set = "yard"
+    console_help = "console-help"
 
     def table(
         self,

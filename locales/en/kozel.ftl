@@ -632,5 +632,11 @@ classic-log-trick-you = You take the trick
 classic-log-kocherga = { $name } catches the queen of clubs with the kocherga!
 classic-log-kocherga-you = You catch the queen of clubs with the kocherga!
 classic-console-no-such-choice = There is no choice { $number }.
+classic-console-help =
+    Your choices are numbered after “You may:”.
+      3       take choice 3 (a card, a decision, an answer)
+      a       let the computer choose your move
+      t       show the table
+      q       stop; the game is saved and goes on next time
 classic-console-summary =
     Deals: { $deals }. Pairs: team A { $a }, team B { $b }.

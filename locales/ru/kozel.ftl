@@ -673,5 +673,11 @@ classic-log-trick-you = Вы берёте взятку
 classic-log-kocherga = { $name } ловит даму треф кочергой!
 classic-log-kocherga-you = Вы ловите даму треф кочергой!
 classic-console-no-such-choice = Нет варианта { $number }.
+classic-console-help =
+    Ваши варианты пронумерованы после «Можно:».
+      3       выбрать вариант 3 (карту, решение, ответ)
+      a       пусть ход выберет компьютер
+      t       показать стол
+      q       выйти; игра сохранена и продолжится в следующий раз
 classic-console-summary =
     Конов: { $deals }. Пары: команда A { $a }, команда B { $b }.
