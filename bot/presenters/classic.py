@@ -62,11 +62,13 @@ from bot.presenters.common import (
     button_rows,
     card_label,
     cards_label,
+    duration,
     game_token,
     hand_button,
     rules_name,
     seat_name,
     seat_names,
+    seconds_left,
     squeeze,
     suit_name,
     team_label,
@@ -282,7 +284,13 @@ def _decision_line(
     if seat is None or table.phase is Phase.OVER:
         return ""
     if table.phase is not Phase.PLAY:
-        return about(tr, locale, _DECISION_IDS[table.phase], seat, viewer, name=names[seat])
+        line = about(tr, locale, _DECISION_IDS[table.phase], seat, viewer, name=names[seat])
+        left = None if now is None or game.settings.turn_timeout <= 0 else seconds_left(game, now)
+        if left is None:
+            return line
+        if left <= 0:
+            return about(tr, locale, "table-waiting", seat, viewer, name=names[seat])
+        return tr.t(locale, "classic-decision-time", line=line, time=duration(left, tr, locale))
     if now is None:
         return about(tr, locale, "table-turn", seat, viewer, name=names[seat])
     return turn_line(game, seat, names, tr, locale, now, viewer)

@@ -519,6 +519,7 @@ classic-egg-pairs =
        *[other] pairs wait
     } for the next deal's winners
 classic-fixed-suits = Roulette suits: { $suits }
+classic-decision-time = { $line }, { $time } left
 classic-wait-praise = ⏳ { $name } decides: deal or praise
 classic-wait-praise-you = ⏳ Your decision: deal or praise
 classic-wait-lay = ⏳ { $name } chooses a card to lay

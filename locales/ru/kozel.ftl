@@ -554,6 +554,7 @@ classic-egg-pairs =
        *[other] { $count } яичной пары ждут
     } победителя следующего кона
 classic-fixed-suits = Масти рулетки: { $suits }
+classic-decision-time = { $line }, осталось { $time }
 classic-wait-praise = ⏳ { $name } решает: сдавать или хвалиться
 classic-wait-praise-you = ⏳ Ваше решение: сдавать или хвалиться
 classic-wait-lay = ⏳ { $name } выбирает, какую карту положить

@@ -497,3 +497,24 @@ def test_a_classic_table_is_drawn_by_the_classic_presenter(tr: Translator) -> No
     assert presenters.hand(game, seat, 0, tr, "en") == cp.hand(game, seat, 0, tr, "en")
     assert presenters.hand_content(game, seat) == cp.hand_content(game, seat)
     assert presenters.is_hand([b.token for b in cp.hand(game, seat, 0, tr, "en").buttons], GAME_ID)
+
+
+def test_a_decision_shows_its_time_left_on_the_table(tr: Translator) -> None:
+    """The turn timer runs on every decision, and the table says how long is left, as
+    it does for a card to play."""
+    play = later_game(opts(praise="choose"), ends_deck(""))
+    chooser = play.current.turn  # type: ignore[union-attr]
+    assert chooser is not None
+    game = table_of(play)
+    game.turn_deadline = 1_000.0
+    assert game.settings.turn_timeout > 0
+    text = cp.table(game, tr, "en", now=1_000.0 - 90).text
+    assert f"⏳ {NAMES[chooser]} decides: deal or praise, 1 min 30 s left" in text
+    assert "осталось" in cp.table(game, tr, "ru", now=1_000.0 - 90).text
+    late = cp.table(game, tr, "en", now=1_000.0 + 1).text
+    assert f"Waiting for {NAMES[chooser]}" in late
+    game.settings = TableSettings(
+        rule_set="classic", options=play.options.to_json(), turn_timeout=0
+    )
+    untimed = cp.table(game, tr, "en", now=1_000.0 - 90).text
+    assert "left" not in untimed and "decides: deal or praise" in untimed
