@@ -63,7 +63,9 @@ from bot.presenters.common import (
     card_label,
     cards_label,
     duration,
+    game_over,
     game_token,
+    goats_lines,
     hand_button,
     rules_name,
     seat_name,
@@ -72,7 +74,6 @@ from bot.presenters.common import (
     squeeze,
     suit_name,
     team_label,
-    team_names,
     text_screen,
     turn_line,
 )
@@ -788,12 +789,7 @@ _TITLE_IDS = {
 
 
 def _goats_lines(game: Game, result: ClassicGameResult, tr: Translator, locale: str) -> list[str]:
-    goats = team_names(game, result.loser, tr, locale)
-    winners = team_names(game, result.winner, tr, locale)
-    return [
-        tr.t(locale, _TITLE_IDS[result.title], names=goats),
-        tr.t(locale, "result-winners", names=winners),
-    ]
+    return goats_lines(game, result.loser, _TITLE_IDS[result.title], tr, locale)
 
 
 def game_result(game: Game, result: ClassicGameResult, tr: Translator, locale: str) -> Screen:
@@ -805,8 +801,7 @@ def game_result(game: Game, result: ClassicGameResult, tr: Translator, locale: s
         *_goats_lines(game, result, tr, locale),
         tr.t(locale, "classic-pairs", a=a, b=b, limit=PAIR_LIMIT),
     ]
-    rematch = Button(tr.t(locale, "result-rematch"), game_token(game, Verb.REMATCH))
-    return text_screen(lines, button_rows([rematch]))
+    return game_over(game, lines, tr, locale)
 
 
 # --- The play log: one line per public event --------------------------------------------------

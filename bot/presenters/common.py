@@ -495,6 +495,20 @@ def squeeze(lines: list[str]) -> list[str]:
     return out
 
 
+def goats_lines(game: Game, loser: Team, title_id: str, tr: Translator, locale: str) -> list[str]:
+    """The end of a game in two lines: the losers under their title's locale id, the
+    winners."""
+    goats = team_names(game, loser, tr, locale)
+    winners = team_names(game, loser.other, tr, locale)
+    return [tr.t(locale, title_id, names=goats), tr.t(locale, "result-winners", names=winners)]
+
+
+def game_over(game: Game, lines: list[str], tr: Translator, locale: str) -> Screen:
+    """A game's result message: its lines and a rematch button."""
+    rematch = Button(tr.t(locale, "result-rematch"), game_token(game, Verb.REMATCH))
+    return text_screen(lines, button_rows([rematch]))
+
+
 def turn_line(
     game: Game,
     seat: int,

@@ -36,7 +36,9 @@ from bot.presenters.common import (
     button_rows,
     card_label,
     cards_label,
+    game_over,
     game_token,
+    goats_lines,
     hand_button,
     player_name,
     rules_name,
@@ -46,7 +48,6 @@ from bot.presenters.common import (
     squeeze,
     suit_name,
     team_label,
-    team_names,
     text_screen,
     turn_line,
 )
@@ -109,10 +110,8 @@ def _loss_line(game: Game, msg_id: str, tr: Translator, locale: str) -> str:
 
 
 def _goats_lines(game: Game, result: SeriesResult, tr: Translator, locale: str) -> list[str]:
-    goats = team_names(game, result.loser, tr, locale)
     title = "result-goats-eggs" if result.title is Title.GOATS_WITH_EGGS else "result-goats"
-    winners = team_names(game, result.loser.other, tr, locale)
-    return [tr.t(locale, title, names=goats), tr.t(locale, "result-winners", names=winners)]
+    return goats_lines(game, result.loser, title, tr, locale)
 
 
 def table(
@@ -386,8 +385,7 @@ def series_result(game: Game, result: SeriesResult, tr: Translator, locale: str)
         *_goats_lines(game, result, tr, locale),
         tr.t(locale, "result-loss", a=a, b=b, limit=LOSS_LIMIT),
     ]
-    rematch = Button(tr.t(locale, "result-rematch"), game_token(game, Verb.REMATCH))
-    return text_screen(lines, button_rows([rematch]))
+    return game_over(game, lines, tr, locale)
 
 
 # --- The play log: one line per public event ---------------------------------------------

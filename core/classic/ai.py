@@ -58,9 +58,6 @@ _OPTIONAL = frozenset({K.OFFER_TRUMP, K.REDEAL})
 
 
 class ClassicPlayer(Protocol):
-    #: Where its random choices (a mirror cut) come from.
-    rng: random.Random
-
     def choose(self, view: ClassicSeatView, options: ClassicOptions) -> ClassicAction | None:
         """One of ``view.legal``; None to let an optional moment pass."""
         ...
