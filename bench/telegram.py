@@ -87,6 +87,8 @@ from adapters.telegram import Pacing, TelegramAdapter
 from bot.codec import CodecError, Verb, decode
 from bot.i18n import Translator
 from bot.interactions import Interactions
+from bot.loop import available
+from bot.loop import run as run_loop
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, Platform, User, UserRef
 from bot.ports import Storage
@@ -170,7 +172,7 @@ class Load:
 
 def telegram_main(conn: Connection, load: Load) -> None:
     """The child process: serve the fake Bot API, play the humans, report timings."""
-    asyncio.run(_telegram(conn, load))
+    run_loop(_telegram(conn, load))  # the simulation: uvloop where installed
 
 
 async def _telegram(conn: Connection, load: Load) -> None:
@@ -606,11 +608,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--level", choices=("easy", "normal", "strong"), default="normal", help="computers' level"
     )
+    parser.add_argument(
+        "--loop",
+        choices=("uvloop", "asyncio"),
+        default="uvloop",
+        help="the bot's event loop (EVENT_LOOP), as python -m bot runs it",
+    )
     args = parser.parse_args(argv)
     limits = (args.humans > 1 or args.think > 0) if args.limits is None else args.limits
     logging.basicConfig(level=logging.WARNING)
     if args.runs == 1 and len(args.games) == 1:
-        result = asyncio.run(
+        result = run_loop(
             run_bot(
                 args.games[0],
                 args.deals,
@@ -623,8 +631,10 @@ def main(argv: list[str] | None = None) -> int:
                 seconds=args.seconds,
                 global_rate=args.global_rate,
                 database_url=args.database_url,
-            )
+            ),
+            args.loop,
         )
+        result["loop"] = available(args.loop)
         by_games = {args.games[0]: [result]}
     else:  # each run in a fresh process, so that peak memory is that run's
         by_games = {}
@@ -634,7 +644,7 @@ def main(argv: list[str] | None = None) -> int:
             command += ["--storage", args.storage, "--think", str(args.think)]
             command += ["--database-url", args.database_url] if args.database_url else []
             command += ["--webhook"] if args.webhook else []
-            command += ["--level", args.level]
+            command += ["--level", args.level, "--loop", args.loop]
             command += ["--humans", str(args.humans), "--seconds", str(args.seconds)]
             command += ["--limits" if limits else "--no-limits"]
             command += ["--global-rate", str(args.global_rate)]

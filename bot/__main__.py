@@ -21,7 +21,7 @@ from collections.abc import Callable, Collection, Sequence
 
 from pydantic import ValidationError
 
-from bot import redact
+from bot import loop, redact
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.logs import configure
@@ -169,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return play_main([], settings=settings)
     try:
-        asyncio.run(run_platforms(settings, platforms))
+        loop.run(run_platforms(settings, platforms), settings.event_loop)
     except KeyboardInterrupt:
         return 0
     except DatabaseInUse as in_use:

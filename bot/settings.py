@@ -109,6 +109,9 @@ class Settings(BaseSettings):
         default=None, ge=0, le=65535, description="/healthz, /readyz, /metrics; unset: off"
     )
     metrics_host: str = Field(default="127.0.0.1", description="address the metrics listen on")
+    event_loop: Literal["uvloop", "asyncio"] = Field(
+        default="uvloop", description="uvloop (where installed) or asyncio's own loop"
+    )
 
     @field_validator("*", mode="before")
     @classmethod

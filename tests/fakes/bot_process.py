@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from adapters.sqlite import SqliteStorage
+from bot import loop
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.models import Game
@@ -114,6 +115,12 @@ def fast_pacing() -> Pacing:
     )
 
 
+def _loop_logged() -> None:
+    """Say which event loop the process runs on (the kill tests read it)."""
+    kind = type(asyncio.get_running_loop()).__module__.split(".")[0]
+    logging.getLogger(__name__).info("event loop: %s", kind)
+
+
 async def telegram(api_url: str, database: str) -> None:
     from aiogram import Bot
     from aiogram.client.telegram import TelegramAPIServer
@@ -121,6 +128,7 @@ async def telegram(api_url: str, database: str) -> None:
     from adapters.telegram import TelegramAdapter
     from adapters.telegram.session import LeanSession
 
+    _loop_logged()
     fast = fast_pacing()
     async with await SqliteStorage.open(database) as storage:
         tr = Translator.from_dir()
@@ -137,6 +145,8 @@ async def discord_bot(api_base: str, gateway: str, database: str) -> None:
     from adapters.discord import DiscordAdapter
     from adapters.discord.client import KozelBot
     from tests.fakes.discord import patched_discord
+
+    _loop_logged()
 
     with patched_discord(api_base, gateway):
         async with await SqliteStorage.open(database) as storage:
@@ -157,10 +167,12 @@ def main(argv: list[str]) -> None:
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    # On the loop ``python -m bot`` runs (uvloop where installed), with the real
+    # storage, client libraries and the adapter's signal handling.
     if argv[0] == "telegram":
-        asyncio.run(telegram(argv[1], argv[2]))
+        loop.run(telegram(argv[1], argv[2]), Settings().event_loop)
     else:
-        asyncio.run(discord_bot(argv[1], argv[2], argv[3]))
+        loop.run(discord_bot(argv[1], argv[2], argv[3]), Settings().event_loop)
 
 
 if __name__ == "__main__":

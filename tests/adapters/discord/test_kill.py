@@ -237,6 +237,7 @@ async def test_kill_at_the_press_that_ends_a_deal_loses_no_result_and_no_screen(
         assert table.channel_texts().count(text) == 1
         assert table.game().version == game.version
         assert table.bot.errors() == []
+        assert "event loop: uvloop" in table.bot.output()  # as python -m bot runs
     finally:
         await table.bot.kill()
 

@@ -1,0 +1,65 @@
+"""The bot's event loop: uvloop by default, asyncio's own when asked or missing."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from pathlib import Path
+
+import pytest
+import uvloop
+
+from bot import __main__ as main
+from bot import loop
+from bot.settings import Settings
+
+
+async def _kind() -> str:
+    return type(asyncio.get_running_loop()).__module__.split(".")[0]
+
+
+def test_the_bot_runs_on_uvloop_by_default() -> None:
+    assert Settings(_env_file=None).event_loop == "uvloop"  # type: ignore[call-arg]
+    assert loop.run(_kind()) == "uvloop"
+    assert isinstance(loop.run(_loop()), uvloop.Loop)
+
+
+def test_event_loop_asyncio_runs_the_standard_loop() -> None:
+    assert loop.run(_kind(), "asyncio") == "asyncio"
+
+
+def test_without_uvloop_installed_the_standard_loop_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "uvloop" else real(name, *a)
+    )
+    assert loop.available("uvloop") == "asyncio"
+    assert loop.run(_kind()) == "asyncio"
+
+
+def test_a_bad_event_loop_setting_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVENT_LOOP", "trio")
+    with pytest.raises(ValueError, match="event_loop"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def test_python_m_bot_runs_the_platforms_on_the_setting_s_loop(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env
+    seen: list[str] = []
+
+    async def run_platforms(settings: Settings, platforms: object) -> None:
+        seen.append(await _kind())
+
+    monkeypatch.setattr(main, "run_platforms", run_platforms)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "1:telegram")
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///:memory:")
+    for kind in ("uvloop", "asyncio"):
+        monkeypatch.setenv("EVENT_LOOP", kind)
+        assert main.main(["--platform", "telegram"]) == 0
+    assert seen == ["uvloop", "asyncio"]
+
+
+async def _loop() -> asyncio.AbstractEventLoop:
+    return asyncio.get_running_loop()
