@@ -10,7 +10,8 @@ transaction (and each read) whole: another task never slips a statement into it
 nor reads what it has not committed yet.
 
 Saving a game is the hot path (every move saves), so :meth:`SqliteStorage.save_game`
-commits in groups. A call turns the game into rows at once, queues them and waits;
+commits in groups (and so does :meth:`SqliteStorage.save_send_times`, which the
+Telegram outbox calls before each request into a group). A call turns the game into rows at once, queues them and waits;
 one writer task takes every save queued so far and, holding the lock, writes them
 all in ONE transaction by ONE call on the connection's worker thread (aiosqlite's
 ``Connection._execute``, see :func:`_on_connection_thread`), so a batch costs one
@@ -299,6 +300,29 @@ class _Save:
     series: SeriesRow | None
     owed: list[OwedRow]
 
+    def write(self, db: sqlite3.Connection) -> None:
+        _write_save(db, self)
+
+
+@dataclass(frozen=True, slots=True)
+class _SendTimes:
+    """One :meth:`SqliteStorage.save_send_times` call: a chat's kept send times."""
+
+    platform: str
+    chat: str
+    times: str
+
+    def write(self, db: sqlite3.Connection) -> None:
+        db.execute(
+            "INSERT INTO send_times (platform, chat_id, times) VALUES (?, ?, ?)"
+            " ON CONFLICT (platform, chat_id) DO UPDATE SET times = excluded.times",
+            (self.platform, self.chat, self.times),
+        )
+
+
+_Write = _Save | _SendTimes
+"""What the group commit writes (see :meth:`SqliteStorage._commit`)."""
+
 
 def _write_save(db: sqlite3.Connection, save: _Save) -> None:
     """One save's statements (the caller holds a transaction)."""
@@ -341,7 +365,7 @@ def _rollback(db: sqlite3.Connection) -> None:
             db.execute("ROLLBACK")
 
 
-def _write_batch(db: sqlite3.Connection, saves: Sequence[_Save]) -> list[Exception | None]:
+def _write_batch(db: sqlite3.Connection, saves: Sequence[_Write]) -> list[Exception | None]:
     """Write ``saves`` in one transaction, each in a savepoint; return what each one
     raised (None: kept). A save that raised kept nothing; the others are committed.
 
@@ -358,7 +382,7 @@ def _write_batch(db: sqlite3.Connection, saves: Sequence[_Save]) -> list[Excepti
         for save in saves:
             db.execute("SAVEPOINT save")
             try:
-                _write_save(db, save)
+                save.write(db)
             except Exception as error:
                 if not db.in_transaction:
                     raise  # the error ended the whole transaction
@@ -425,7 +449,7 @@ class SqliteStorage:
         self._file_lock = lock
         self._lock = asyncio.Lock()
         #: Saves waiting for the writer, each with the future its caller awaits.
-        self._queue: list[tuple[_Save, asyncio.Future[None]]] = []
+        self._queue: list[tuple[_Write, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
         #: Every save snapshots the game's series: this keeps the deals' text.
         self._snapshots = Snapshots()
@@ -623,15 +647,21 @@ class SqliteStorage:
             None if series is None else series_row(game, series, game.updated_at),
             owed_rows,
         )
+        await self._commit(save)
+
+    async def _commit(self, write: _Write) -> None:
+        """Queue ``write`` for the group commit and wait until it is kept (or raise
+        what it raised): every write queued while a batch is being written goes into
+        the next batch, one transaction on the worker thread."""
         done = asyncio.get_running_loop().create_future()
-        self._queue.append((save, done))
+        self._queue.append((write, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_queued(), name="sqlite-group-commit")
         await done
 
     async def _write_queued(self) -> None:
         """The writer: commit queued saves, a batch at a time, until none is left."""
-        batch: list[tuple[_Save, asyncio.Future[None]]] = []
+        batch: list[tuple[_Write, asyncio.Future[None]]] = []
         try:
             while self._queue:
                 async with self._lock:
@@ -740,12 +770,9 @@ class SqliteStorage:
         return {row["chat_id"]: send_times_from_text(row["times"]) for row in rows}
 
     async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO send_times (platform, chat_id, times) VALUES (?, ?, ?)"
-                " ON CONFLICT (platform, chat_id) DO UPDATE SET times = excluded.times",
-                (platform.value, chat, send_times_to_text(times)),
-            )
+        """Kept through the group commit: a busy bot keeps a group's times before
+        each request into it, and those share a transaction with the games' saves."""
+        await self._commit(_SendTimes(platform.value, chat, send_times_to_text(times)))
 
     # --- Results ------------------------------------------------------------------------
 

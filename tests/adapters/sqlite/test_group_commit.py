@@ -62,13 +62,16 @@ async def versions(storage: SqliteStorage, game: Game) -> list[int]:
 
 
 @pytest.fixture
-def batches(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
-    """The game ids of each batch the writer sends to the worker thread."""
-    seen: list[list[int]] = []
+def batches(monkeypatch: pytest.MonkeyPatch) -> list[list[int | str]]:
+    """The game ids of each batch the writer sends to the worker thread (a chat's
+    send times as ``times:<chat>``)."""
+    seen: list[list[int | str]] = []
     write_batch = module._write_batch
 
-    def spy(db: sqlite3.Connection, saves: list[module._Save]) -> list[Exception | None]:
-        seen.append([save.game_id for save in saves])
+    def spy(db: sqlite3.Connection, saves: list[module._Write]) -> list[Exception | None]:
+        seen.append(
+            [s.game_id if isinstance(s, module._Save) else f"times:{s.chat}" for s in saves]
+        )
         return write_batch(db, saves)
 
     monkeypatch.setattr(module, "_write_batch", spy)
@@ -115,7 +118,7 @@ async def gate(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Gate]:
 
 
 async def test_concurrent_saves_share_one_transaction(
-    storage: SqliteStorage, batches: list[list[int]]
+    storage: SqliteStorage, batches: list[list[int | str]]
 ) -> None:
     games = await new_games(storage, 30)
     for game in games:
@@ -126,8 +129,25 @@ async def test_concurrent_saves_share_one_transaction(
         assert await storage.load_game(game.id) == game
 
 
+async def test_send_times_share_the_games_transaction_and_the_last_call_wins(
+    storage: SqliteStorage, batches: list[list[int | str]]
+) -> None:
+    games = await new_games(storage, 3)
+    for game in games:
+        game.version = 1
+    await asyncio.gather(
+        storage.save_send_times(TG, "-7", [1.0]),
+        *(storage.save_game(game, [action(game, 1)]) for game in games),
+        storage.save_send_times(TG, "-7", [1.0, 2.0]),
+    )
+    assert batches == [["times:-7", *(game.id for game in games), "times:-7"]]
+    assert await storage.send_times(TG) == {"-7": [1.0, 2.0]}
+    for game in games:
+        assert await storage.load_game(game.id) == game
+
+
 async def test_a_batch_keeps_every_save_but_the_failing_ones(
-    storage: SqliteStorage, batches: list[list[int]]
+    storage: SqliteStorage, batches: list[list[int | str]]
 ) -> None:
     first, duplicate, last = await new_games(storage, 3)
     duplicate.version = 1
@@ -170,7 +190,7 @@ async def test_a_batch_keeps_every_save_but_the_failing_ones(
 
 
 async def test_saves_of_one_game_in_one_batch_apply_in_order(
-    storage: SqliteStorage, batches: list[list[int]], gate: Gate
+    storage: SqliteStorage, batches: list[list[int | str]], gate: Gate
 ) -> None:
     blocker, game = await new_games(storage, 2)
     gate.hold(blocker)
@@ -206,7 +226,9 @@ async def test_a_game_is_saved_as_it_was_when_save_was_called(storage: SqliteSto
     assert loaded is not None and loaded.version == 1
 
 
-async def test_many_concurrent_saves_are_durable(db_file: Path, batches: list[list[int]]) -> None:
+async def test_many_concurrent_saves_are_durable(
+    db_file: Path, batches: list[list[int | str]]
+) -> None:
     async with await SqliteStorage.open(db_file) as storage:
         games = await new_games(storage, 100)
 
@@ -265,7 +287,7 @@ async def check_only_the_poisoned_save_failed(
 
 
 async def test_an_error_that_ends_the_transaction_retries_each_save_alone(
-    storage: SqliteStorage, batches: list[list[int]], monkeypatch: pytest.MonkeyPatch
+    storage: SqliteStorage, batches: list[list[int | str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     games = await new_games(storage, 4)
 
@@ -279,7 +301,7 @@ async def test_an_error_that_ends_the_transaction_retries_each_save_alone(
 
 
 async def test_a_failing_commit_retries_each_save_alone(
-    storage: SqliteStorage, batches: list[list[int]], monkeypatch: pytest.MonkeyPatch
+    storage: SqliteStorage, batches: list[list[int | str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     games = await new_games(storage, 4)
 
