@@ -11,15 +11,15 @@ nor reads what it has not committed yet.
 
 Saving a game is the hot path (every move saves), so :meth:`SqliteStorage.save_game`
 commits in groups (and so does :meth:`SqliteStorage.save_send_times`, which the
-Telegram outbox calls before each request into a group). A call turns the game into rows at once, queues them and waits;
-one writer task takes every save queued so far and, holding the lock, writes them
-all in ONE transaction by ONE call on the connection's worker thread (aiosqlite's
-``Connection._execute``, see :func:`_on_connection_thread`), so a batch costs one
-thread round trip and one commit instead of several of each per save. (A second,
-plain sqlite3 connection on an executor thread would avoid aiosqlite's private
-method, but ``sqlite://`` in memory would then be two databases, and the two
-connections' write transactions would wait on each other through SQLite's file
-lock and busy timeout instead of the lock.)
+Telegram outbox calls before each request into a group). A call turns the game into
+rows at once, queues them and waits; one writer task takes every save queued so far
+and, holding the lock, writes them all in ONE transaction by ONE call on the
+connection's worker thread (aiosqlite's ``Connection._execute``, see
+:func:`_on_connection_thread`), so a batch costs one thread round trip and one commit
+instead of several of each per save. (A second, plain sqlite3 connection on an
+executor thread would avoid aiosqlite's private method, but ``sqlite://`` in memory
+would then be two databases, and the two connections' write transactions would wait on
+each other through SQLite's file lock and busy timeout instead of the lock.)
 
 Inside the transaction each save runs in a savepoint: a save that fails
 (``NoSuchGame``, ``DuplicateAction``, any error) is rolled back to its savepoint and

@@ -19,6 +19,8 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import AnswerCallbackQuery
 from aiogram.types import CallbackQuery, TelegramObject
 
+from adapters.telegram.session import LeanSession
+
 log = logging.getLogger(__name__)
 
 #: Telegram shows at most 200 characters of a callback answer.
@@ -43,11 +45,24 @@ class CallbackAnswer:
             return
         self.answered = True
         text = alert[:MAX_ANSWER] if alert else None
-        method = self.query.answer(text=text, show_alert=True if text else None)
         if self.into_webhook:
-            self.method = method
-        else:
-            await self._send(method)
+            self.method = self._method(text)
+            return
+        bot = self.query.bot
+        if bot is None or not isinstance(bot.session, LeanSession):
+            await self._send(self._method(text))
+            return
+        # The request without its model (built only if the answer is an error).
+        fields: dict[str, object] = {"callback_query_id": self.query.id}
+        if text:
+            fields.update(text=text, show_alert=True)
+        try:
+            await bot.session.post(bot, "answerCallbackQuery", fields, lambda: self._method(text))
+        except TelegramAPIError as error:
+            log.warning("could not answer a callback query: %s", error.message)
+
+    def _method(self, text: str | None) -> AnswerCallbackQuery:
+        return self.query.answer(text=text, show_alert=True if text else None)
 
     async def flush(self) -> None:
         """Answer now with a request (what was kept for the webhook, or nothing)."""

@@ -73,7 +73,8 @@ from aiogram.methods import EditMessageText
 from aiogram.types import Message, ReplyParameters
 from pydantic import BaseModel
 
-from adapters.telegram.render import keyboard, text_of
+from adapters.telegram.render import keyboard, keyboard_json, text_of
+from adapters.telegram.session import LeanSession
 from bot.presenters import Screen
 
 log = logging.getLogger(__name__)
@@ -590,17 +591,10 @@ class Outbox:
         self, chat_id: int, message_id: int, screen: Screen, urgent: bool = False
     ) -> bool:
         """Edit a message; False when it is gone (deleted, too old, another chat)."""
-        text, markup = text_of(screen), keyboard(screen)
+        text = text_of(screen)
         try:
-            await self._call(
-                chat_id,
-                True,
-                lambda cid: self.bot(
-                    _EditText(text=text, chat_id=cid, message_id=message_id, reply_markup=markup)
-                ),
-                follows=False,
-                urgent=urgent,
-            )
+            edit = self._edit_request(message_id, text, screen)
+            await self._call(chat_id, True, edit, follows=False, urgent=urgent)
         except _Moved:
             return False
         except TelegramBadRequest as error:
@@ -613,6 +607,30 @@ class Outbox:
         except TelegramForbiddenError:
             log.info("chat %s refuses the edit of message %s", chat_id, message_id)
         return True
+
+    def _edit_request(
+        self, message_id: int, text: str, screen: Screen
+    ) -> Callable[[int], Awaitable[object]]:
+        """The edit of a message into a chat (given its id): through the lean session's
+        :meth:`~adapters.telegram.session.LeanSession.post` when the bot has one (no
+        models are built unless the answer is an error), else through aiogram."""
+
+        def method(chat: int) -> _EditText:
+            markup = keyboard(screen)
+            return _EditText(text=text, chat_id=chat, message_id=message_id, reply_markup=markup)
+
+        session = self.bot.session
+        if not isinstance(session, LeanSession):
+            return lambda chat: self.bot(method(chat))
+
+        async def post(chat: int) -> None:
+            fields: dict[str, object] = {"chat_id": chat, "message_id": message_id, "text": text}
+            markup = keyboard_json(screen)
+            if markup is not None:
+                fields["reply_markup"] = markup
+            await session.post(self.bot, "editMessageText", fields, lambda: method(chat))
+
+        return post
 
     async def _call(
         self,

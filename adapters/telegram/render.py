@@ -11,6 +11,8 @@ InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text='Go', ...
 
 from __future__ import annotations
 
+from typing import Any
+
 from aiogram import types
 from aiogram.enums import ChatType
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -41,6 +43,20 @@ def keyboard(screen: Screen) -> InlineKeyboardMarkup | None:
     rows = [[_button(b) for b in row if b.token or b.url] for row in screen.rows]
     rows = [row for row in rows if row]
     return _KEYBOARD.model_copy(update={"inline_keyboard": rows}) if rows else None
+
+
+def keyboard_json(screen: Screen) -> dict[str, Any] | None:
+    """:func:`keyboard` as the Bot API's JSON (what that model dumps to), for a
+    request made without models (:meth:`~adapters.telegram.session.LeanSession.post`)."""
+    rows = [[_button_json(b) for b in row if b.token or b.url] for row in screen.rows]
+    rows = [row for row in rows if row]
+    return {"inline_keyboard": rows} if rows else None
+
+
+def _button_json(button: Button) -> dict[str, Any]:
+    if button.url:
+        return {"text": button.label, "url": button.url}
+    return {"text": button.label, "callback_data": button.token}
 
 
 def _button(button: Button) -> InlineKeyboardButton:

@@ -8,6 +8,12 @@ pydantic). The Bot API takes ``application/json`` bodies as well, so
 with files still goes as the parent's form) and validates the answer's bytes with
 pydantic's JSON parser through a response model kept per result type.
 
+The two requests a press costs most often, a message's edit and a callback query's
+answer, can skip the models altogether: :meth:`LeanSession.post` sends a JSON
+payload as it is and reads only whether the answer is ``ok`` (the outbox never
+reads an edited message, nor the ``True`` of an answer). Their models are built only
+when an answer is an error, for aiogram's exceptions.
+
 Nothing else changes: results are bound to the bot (``context={"bot": bot}``), and
 an error answer (or one that does not parse) is handed to aiogram's own
 ``check_response``, so the same exceptions are raised (``TelegramRetryAfter`` with
@@ -18,7 +24,7 @@ an error answer (or one that does not parse) is handed to aiogram's own
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -137,6 +143,53 @@ class LeanSession(AiohttpSession):
         self._observed(method, resp.status)
         return self.parse_response(bot, method, resp.status, raw)
 
+    async def post(
+        self,
+        bot: Bot,
+        api_method: str,
+        fields: Mapping[str, Any],
+        method: Callable[[], TelegramMethod[Any]],
+        timeout: int | None = None,  # noqa: ASYNC109 (as make_request's)
+    ) -> None:
+        """Make the request ``method()`` stands for, the Bot API's ``api_method`` with
+        ``fields`` (as the Bot API names them, JSON values) as its body, without
+        building the method: the answer is read only for being ``ok``. A failure
+        raises what :meth:`make_request` raises for ``method()`` (built then, and only
+        then)."""
+        session = await self.create_session()
+        url = self.api.api_url(token=bot.token, method=api_method)
+        body = json.dumps(fields, ensure_ascii=False).encode()
+        try:
+            async with session.post(
+                url,
+                data=body,
+                headers=_JSON,
+                timeout=ClientTimeout(total=self.timeout if timeout is None else timeout),
+            ) as resp:
+                raw = await resp.read()
+        except TimeoutError as e:
+            self._observed_name(api_method, None)
+            raise TelegramNetworkError(method=method(), message="Request timeout error") from e
+        except ClientError as e:
+            self._observed_name(api_method, None)
+            raise TelegramNetworkError(method=method(), message=f"{type(e).__name__}: {e}") from e
+        self._observed_name(api_method, resp.status)
+        if resp.status == HTTPStatus.OK and _is_ok(raw):
+            return
+        self.parse_response(bot, method(), resp.status, raw)
+
     def _observed(self, method: TelegramMethod[Any], status: int | None) -> None:
+        self._observed_name(method.__api_method__, status)
+
+    def _observed_name(self, api_method: str, status: int | None) -> None:
         if self.observe is not None:
-            self.observe(method.__api_method__, status)
+            self.observe(api_method, status)
+
+
+def _is_ok(raw: bytes) -> bool:
+    """Whether a Bot API answer says ``"ok": true``."""
+    try:
+        answer = json.loads(raw)
+    except ValueError:
+        return False
+    return isinstance(answer, dict) and answer.get("ok") is True

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from adapters.telegram.render import keyboard
+from adapters.telegram.render import keyboard, keyboard_json
 from bot.presenters import Button, Screen
 
 
@@ -71,3 +71,10 @@ def test_keyboards_share_nothing() -> None:
     first.inline_keyboard.append([])
     assert second == validated(screen) and keyboard(screen) == validated(screen)
     assert keyboard(SCREENS[3]) == validated(SCREENS[3])
+
+
+def test_keyboard_json_is_what_the_keyboard_dumps_to() -> None:
+    for screen in SCREENS:
+        built = keyboard(screen)
+        dumped = None if built is None else built.model_dump(mode="json", exclude_none=True)
+        assert keyboard_json(screen) == dumped

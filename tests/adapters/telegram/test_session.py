@@ -20,6 +20,7 @@ from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
     TelegramMigrateToChat,
+    TelegramNetworkError,
     TelegramNotFound,
     TelegramRetryAfter,
 )
@@ -35,18 +36,24 @@ from aiogram.types import (
     BotCommand,
     BotCommandScopeAllGroupChats,
     BufferedInputFile,
+    CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
     ReplyParameters,
     Update,
+    User,
 )
 
 from adapters.telegram import Pacing, TelegramAdapter
+from adapters.telegram.middlewares import CallbackAnswer
+from adapters.telegram.outbox import Outbox
+from adapters.telegram.render import keyboard
 from adapters.telegram.session import LeanSession
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.memory import MemoryStorage
+from bot.presenters import Button, Screen
 from bot.service import GameService
 from bot.settings import Settings
 from tests.fakes.telegram import FakeTelegram
@@ -308,3 +315,101 @@ async def test_every_request_is_observed_with_its_status(tg: FakeTelegram, bot: 
     with pytest.raises(TelegramRetryAfter):
         await bot.send_message(GROUP, "two")  # the fake's group limit: a 429
     assert seen == [("sendMessage", 200), ("sendMessage", 429)]
+
+
+# --- Requests without models (LeanSession.post) ------------------------------------------
+
+
+SCREENS = [
+    Screen("no buttons"),
+    Screen("only a label", ((Button("nothing"),),)),
+    Screen(
+        "hand ♠",
+        (
+            (Button("✅ 10♥", "k:h:1:2:0"), Button("A♠", "k:h:1:2:3")),
+            (Button("inert"),),
+            (Button("Web", url="https://t.me/x?start=j1_A"), Button("✖", "k:f:1:2:")),
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=[s.text for s in SCREENS])
+async def test_an_outbox_edit_sends_what_the_model_would(
+    tg: FakeTelegram, bot: Bot, screen: Screen
+) -> None:
+    """The lean edit's body is the one aiogram's model makes for the same edit."""
+    sent = await bot.send_message(GROUP, "before")
+    outbox = Outbox(bot, Pacing.off())
+    assert await outbox._edit(GROUP, sent.message_id, screen)
+    await bot.edit_message_text(
+        "again", chat_id=GROUP, message_id=sent.message_id, reply_markup=keyboard(screen)
+    )
+    lean_call, model_call = tg.calls_of("editMessageText")
+    assert lean_call.content_type == model_call.content_type == JSON
+    assert lean_call.params == {**model_call.params, "text": screen.text}
+    assert tg.messages(GROUP)[-1].text == "again"
+
+
+async def test_a_lean_answer_sends_what_the_model_would(tg: FakeTelegram, bot: Bot) -> None:
+    sent = await bot.send_message(GROUP, "table", reply_markup=KEYBOARD)
+    ids = [await tg.press(1, GROUP, sent.message_id, "k:s:1:2:7s") for _ in range(4)]
+
+    def query(index: int) -> CallbackQuery:
+        user = User(id=1, is_bot=False, first_name="Alice")
+        return CallbackQuery(id=ids[index], from_user=user, chat_instance="1").as_(bot)
+
+    await CallbackAnswer(query(0))("Not your turn")
+    await bot.answer_callback_query(ids[1], text="Not your turn", show_alert=True)
+    await CallbackAnswer(query(2))()
+    await bot.answer_callback_query(ids[3])
+    lean, model, lean_empty, model_empty = tg.calls_of("answerCallbackQuery")
+    assert all(call.status == 200 for call in (lean, model, lean_empty, model_empty))
+    assert lean.params == {**model.params, "callback_query_id": ids[0]}
+    assert lean_empty.params == {**model_empty.params, "callback_query_id": ids[2]}
+    assert lean.content_type == model.content_type == JSON
+    assert tg.callback_answers[ids[0]]["text"] == "Not your turn"
+
+
+@pytest.mark.parametrize("tg", [{"group_limit": 1, "retry_after": 3}], indirect=True)
+async def test_a_lean_request_raises_what_aiogram_raises(tg: FakeTelegram, bot: Bot) -> None:
+    session = bot.session
+    assert isinstance(session, LeanSession)
+    seen: list[tuple[str, int | None]] = []
+    session.observe = lambda method, status: seen.append((method, status))
+    first = await bot.send_message(GROUP, "one")
+    made: list[TelegramMethod[Any]] = []
+
+    def edit() -> EditMessageText:
+        made.append(EditMessageText(text="one", chat_id=GROUP, message_id=first.message_id))
+        return made[-1]
+
+    def send() -> SendMessage:
+        made.append(SendMessage(chat_id=GROUP, text="two"))
+        return made[-1]
+
+    edited = {"chat_id": GROUP, "message_id": first.message_id, "text": "one"}
+    sent = {"chat_id": GROUP, "text": "two"}
+    with pytest.raises(TelegramRetryAfter) as flood:  # the group's one write is spent
+        await session.post(bot, "sendMessage", sent, send)
+    assert flood.value.retry_after == 3 and flood.value.method is made[-1]
+    tg.group_limit = 100
+    with pytest.raises(TelegramBadRequest, match="message is not modified"):
+        await session.post(bot, "editMessageText", edited, edit)
+    await session.post(bot, "editMessageText", {**edited, "text": "two"}, edit)
+    assert tg.messages(GROUP)[0].text == "two"
+    assert len(made) == 2  # built for the two errors only
+    await tg.migrate(GROUP, -1009)
+    with pytest.raises(TelegramMigrateToChat):
+        await session.post(bot, "sendMessage", sent, send)
+    assert seen == [
+        ("sendMessage", 200),
+        ("sendMessage", 429),
+        ("editMessageText", 400),
+        ("editMessageText", 200),
+        ("sendMessage", 400),
+    ]
+    await tg.stop()
+    with pytest.raises(TelegramNetworkError):
+        await session.post(bot, "editMessageText", edited, edit)
+    assert seen[-1] == ("editMessageText", None)
