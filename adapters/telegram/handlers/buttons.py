@@ -7,11 +7,11 @@ confirmation), or the way to a private chat for a player the bot cannot write to
 
 from __future__ import annotations
 
-from aiogram import Bot, F, Router
+from aiogram import Bot, Router
 from aiogram.enums import ChatType
 from aiogram.types import CallbackQuery, InaccessibleMessage, Message
 
-from adapters.telegram.handlers.common import is_admin, is_member
+from adapters.telegram.handlers.common import has_data, is_admin, is_member
 from adapters.telegram.middlewares import CallbackAnswer
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.publisher import hand_key
@@ -149,5 +149,5 @@ async def _locale(interactions: Interactions, query: CallbackQuery) -> str:
 
 def router() -> Router:
     buttons = Router(name=__name__)
-    buttons.callback_query.register(pressed, F.data)
+    buttons.callback_query.register(pressed, has_data)
     return buttons

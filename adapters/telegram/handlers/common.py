@@ -3,15 +3,35 @@
 from __future__ import annotations
 
 from aiogram import Bot
-from aiogram.enums import ChatMemberStatus
+from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.exceptions import TelegramAPIError, TelegramMigrateToChat
-from aiogram.types import ChatMemberRestricted, Message
+from aiogram.types import CallbackQuery, ChatMemberRestricted, Message
 
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.publisher import TABLE
 from adapters.telegram.render import chat_id, thread_id, thread_of
 from bot.interactions import Reply
 from bot.presenters import Screen
+
+# Filters are coroutines: aiogram runs a plain function (a magic filter such as
+# ``F.data`` too) on a worker thread, a thread round trip for every update it checks.
+
+
+async def has_data(query: CallbackQuery) -> bool:
+    """A callback query from an inline button (``F.data``)."""
+    return bool(query.data)
+
+
+async def in_private(message: Message) -> bool:
+    """A message in a private chat (``F.chat.type == "private"``)."""
+    return message.chat.type == ChatType.PRIVATE
+
+
+async def migrating(message: Message) -> bool:
+    """The service message of a group that became a supergroup
+    (``F.migrate_to_chat_id``)."""
+    return bool(message.migrate_to_chat_id)
+
 
 _ADMINS = (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
 _MEMBERS = (*_ADMINS, ChatMemberStatus.MEMBER)

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Router
 from aiogram.types import Message
 
+from adapters.telegram.handlers.common import migrating
 from adapters.telegram.outbox import Outbox
 
 
@@ -16,5 +17,5 @@ async def migrated(message: Message, outbox: Outbox) -> None:
 
 def router() -> Router:
     migration = Router(name=__name__)
-    migration.message.register(migrated, F.migrate_to_chat_id)
+    migration.message.register(migrated, migrating)
     return migration

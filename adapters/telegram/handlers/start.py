@@ -10,11 +10,11 @@ older hand messages).
 
 from __future__ import annotations
 
-from aiogram import Bot, F, Router
+from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
-from adapters.telegram.handlers.common import is_member
+from adapters.telegram.handlers.common import in_private, is_member
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.publisher import hand_key
 from adapters.telegram.render import chat_id, user_of
@@ -89,6 +89,6 @@ async def _post_hands(interactions: Interactions, outbox: Outbox, user: User) ->
 
 def router() -> Router:
     private = Router(name=__name__)
-    private.message.register(start, CommandStart(), F.chat.type == "private")
-    private.message.register(hand, Command("hand"), F.chat.type == "private")
+    private.message.register(start, CommandStart(), in_private)
+    private.message.register(hand, Command("hand"), in_private)
     return private
