@@ -87,7 +87,7 @@ from adapters.telegram import Pacing, TelegramAdapter
 from bot.codec import CodecError, Verb, decode
 from bot.i18n import Translator
 from bot.interactions import Interactions
-from bot.loop import available
+from bot.loop import available, settle_heap
 from bot.loop import run as run_loop
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, Platform, User, UserRef
@@ -450,6 +450,7 @@ async def run_bot(
     seconds: float = 0.0,
     global_rate: int = 30,
     database_url: str | None = None,
+    gc_thresholds: tuple[int, int, int] | None = None,
 ) -> dict[str, Any]:
     from aiogram import Bot
     from aiogram.client.telegram import TelegramAPIServer
@@ -510,7 +511,10 @@ async def run_bot(
             game_ids.append(game.id)
         await service.settle()
         await adapter.outbox.drain()
-        gc.freeze()  # as ``python -m bot`` does once started
+        thresholds = gc.get_threshold()
+        settle_heap()  # as ``python -m bot`` does once started
+        if gc_thresholds is not None:
+            gc.set_threshold(*gc_thresholds)
         moves_before = await _moves(storage, game_ids)
         conn.send("set")
         await loop.run_in_executor(None, conn.recv)  # the humans play
@@ -529,6 +533,8 @@ async def run_bot(
         result["moves_per_second"] = moves / result["seconds"]
         for name in [k for k in result if k.startswith("writes")]:
             result[name.replace("writes", "writes_per_move", 1)] = result[name] / max(moves, 1)
+        gc.set_threshold(*thresholds)  # a caller's own (a test's) again
+        gc.unfreeze()
         await adapter.stop()
         await polling
         await service.close()
@@ -614,6 +620,13 @@ def main(argv: list[str] | None = None) -> int:
         default="uvloop",
         help="the bot's event loop (EVENT_LOOP), as python -m bot runs it",
     )
+    parser.add_argument(
+        "--gc-thresholds",
+        type=_thresholds,
+        default=None,
+        help="the collector's thresholds during play, e.g. 700,10,10 (CPython's); default"
+        " those python -m bot sets (bot.loop.THRESHOLDS)",
+    )
     args = parser.parse_args(argv)
     limits = (args.humans > 1 or args.think > 0) if args.limits is None else args.limits
     logging.basicConfig(level=logging.WARNING)
@@ -631,6 +644,7 @@ def main(argv: list[str] | None = None) -> int:
                 seconds=args.seconds,
                 global_rate=args.global_rate,
                 database_url=args.database_url,
+                gc_thresholds=args.gc_thresholds,
             ),
             args.loop,
         )
@@ -645,6 +659,8 @@ def main(argv: list[str] | None = None) -> int:
             command += ["--database-url", args.database_url] if args.database_url else []
             command += ["--webhook"] if args.webhook else []
             command += ["--level", args.level, "--loop", args.loop]
+            if args.gc_thresholds is not None:
+                command += ["--gc-thresholds", ",".join(map(str, args.gc_thresholds))]
             command += ["--humans", str(args.humans), "--seconds", str(args.seconds)]
             command += ["--limits" if limits else "--no-limits"]
             command += ["--global-rate", str(args.global_rate)]
@@ -663,6 +679,15 @@ def main(argv: list[str] | None = None) -> int:
     if len(by_games) > 1:
         print_summary(by_games)
     return 0
+
+
+def _thresholds(text: str) -> tuple[int, int, int]:
+    """``700,10,10`` -> (700, 10, 10)."""
+    try:
+        first, second, third = (int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"three numbers, as 700,10,10: {text!r}") from None
+    return first, second, third
 
 
 def _counts(text: str) -> list[int]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import logging
 import sys
 from collections.abc import Callable, Collection, Sequence
@@ -99,11 +98,7 @@ async def run_platforms(
                 await health.start()
             games = await service.restore()
             log.info("resumed %d open games", len(games))
-            # What the start built (modules, the libraries' ~200,000 objects, restored
-            # games) lives as long as the process: out of the collector's sight, so that
-            # a full collection scans what play made, not all that (seconds of pause on
-            # a loaded machine; tens of milliseconds on an idle one).
-            gc.freeze()
+            loop.settle_heap()
             timers = asyncio.create_task(service.run_timers())
             await supervise_all(runs, backoff or Backoff())
         finally:

@@ -40,7 +40,10 @@ async def test_one_platform_runs_alone_and_owns_only_its_games(
         discord_bot_token="discord",
         database_url=f"sqlite:///{tmp_path / 'kozel.sqlite3'}",
     )
+    settled: list[bool] = []
+    monkeypatch.setattr(main.loop, "settle_heap", lambda: settled.append(True))
     await main.run_platforms(settings, {Platform.DISCORD})
+    assert settled == [True]  # once the games were restored
     assert [(name, service.platforms) for name, service in made] == [
         ("DiscordAdapter", frozenset({Platform.DISCORD}))
     ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib.util
 from pathlib import Path
 
@@ -63,3 +64,16 @@ def test_python_m_bot_runs_the_platforms_on_the_setting_s_loop(
 
 async def _loop() -> asyncio.AbstractEventLoop:
     return asyncio.get_running_loop()
+
+
+def test_settle_heap_freezes_the_start_and_collects_young_objects_less_often() -> None:
+    saved = gc.get_threshold()
+    try:
+        gc.unfreeze()
+        loop.settle_heap()
+        assert gc.get_freeze_count() > 1000  # the modules and what they made
+        assert gc.get_threshold() == loop.THRESHOLDS
+        assert loop.THRESHOLDS[0] > saved[0]
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*saved)
