@@ -18,7 +18,8 @@ it is made in a worker process, a worker thread or in place (:func:`think`).
 
 A worker that dies (killed, out of memory) breaks the pool: the choices it was
 making are made again in a worker thread, with the same seeds, and the next ones
-go to a new pool. A player that cannot be pickled chooses in a thread too.
+go to a new pool (after :data:`MAX_BROKEN_POOLS` pools in a row broke, to a thread
+for good). A player that cannot be pickled chooses in a thread too.
 ``processes=0`` keeps the old way: every search in a worker thread.
 
 >>> from core.ruleset import get_rule_set
@@ -51,6 +52,9 @@ log = logging.getLogger(__name__)
 #: How much lower the workers' OS priority is than the bot's (``os.nice``; 19 is the
 #: lowest): the event loop's process is served first when the CPU is short.
 WORKER_NICENESS = 10
+#: Pools broken one after the other, with no choice made in a worker between them,
+#: after which the computers think in a thread for good (workers that cannot start).
+MAX_BROKEN_POOLS = 3
 
 
 def cpu_count() -> int:
@@ -108,6 +112,8 @@ class Thinkers:
         #: Broken pools, shut down but not yet waited for (:meth:`close` does).
         self._broken: list[ProcessPoolExecutor] = []
         self._closed = False
+        #: Pools broken since a worker last answered.
+        self._breaks = 0
         #: Choices made, by where: ``process``, ``thread``, and ``fallback`` (in a
         #: thread because the pool broke or the player could not be pickled).
         self.made = {"process": 0, "thread": 0, "fallback": 0}
@@ -125,7 +131,7 @@ class Thinkers:
     async def think(self, player: Computer, view: Any, seed: int) -> Thought:
         """``player``'s choice for ``view`` with ``random.Random(seed)``, made off the
         event loop, and the player as the choice left it."""
-        if self.processes == 0 or self._closed:
+        if self.processes == 0 or self._closed or self._breaks >= MAX_BROKEN_POOLS:
             self.made["thread"] += 1
             return await asyncio.to_thread(think, player, view, seed)
         try:
@@ -143,13 +149,22 @@ class Thinkers:
         try:
             answer = await asyncio.get_running_loop().run_in_executor(pool, _think_pickled, data)
         except BrokenProcessPool:
-            log.error(
-                "a computer players' worker process died: this choice is made in a thread,"
-                " the next ones in a new pool"
-            )
-            self._retire(pool)
+            if self._retire(pool):
+                self._breaks += 1
+                if self._breaks >= MAX_BROKEN_POOLS:
+                    log.error(
+                        "computer players' worker processes died %d times in a row:"
+                        " from now on they think in a thread",
+                        self._breaks,
+                    )
+                else:
+                    log.error(
+                        "a computer players' worker process died: its choices are made"
+                        " in a thread, the next ones in a new pool"
+                    )
             return await self._fallback(player, view, seed)
         action, thought = pickle.loads(answer)
+        self._breaks = 0
         self.made["process"] += 1
         return Thought(action, thought)
 
@@ -168,12 +183,15 @@ class Thinkers:
             log.info("computer players think in %d worker processes", self.processes)
         return self._pool
 
-    def _retire(self, pool: ProcessPoolExecutor) -> None:
-        """Put a broken pool aside (once, however many choices it failed)."""
-        if self._pool is pool:
-            self._pool = None
-            self._broken.append(pool)
-            pool.shutdown(wait=False, cancel_futures=True)
+    def _retire(self, pool: ProcessPoolExecutor) -> bool:
+        """Put a broken pool aside (once, however many choices it failed: whether this
+        call did)."""
+        if self._pool is not pool:
+            return False
+        self._pool = None
+        self._broken.append(pool)
+        pool.shutdown(wait=False, cancel_futures=True)
+        return True
 
     async def close(self) -> None:
         """Shut the pool down and wait for its workers to exit (a search under way is

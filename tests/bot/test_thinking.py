@@ -20,7 +20,7 @@ import pytest
 from bot.memory import MemoryStorage
 from bot.models import GameStatus
 from bot.service import GameService
-from bot.thinking import Thinkers, think
+from bot.thinking import MAX_BROKEN_POOLS, Thinkers, think
 from core.ai.search import SearchPlayer
 from core.ruleset import Computer, get_rule_set
 from core.seats import Team
@@ -266,6 +266,28 @@ async def test_a_worker_that_dies_mid_search_loses_no_choice(
         again = await thinkers.think(player, view, 9)
         assert again.action == expected
         assert thinkers.made["process"] == 1
+    finally:
+        await thinkers.close()
+
+
+async def test_workers_that_die_again_and_again_leave_the_computers_a_thread(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Pools that break one after the other (workers that cannot live): after
+    MAX_BROKEN_POOLS of them the computers think in a thread, not in pool after pool."""
+    game, player = _decision("yard")
+    seat = game.turn
+    assert seat is not None
+    view = game.seat_view(seat)
+    thinkers = Thinkers(1)
+    try:
+        with caplog.at_level(logging.ERROR, logger="bot.thinking"):
+            for _ in range(MAX_BROKEN_POOLS):
+                assert (await thinkers.think(_Dying(player), view, 9)).action is not None
+            assert "from now on they think in a thread" in caplog.text
+            await thinkers.think(player, view, 9)
+        assert thinkers.made == {"process": 0, "thread": 1, "fallback": MAX_BROKEN_POOLS}
+        assert thinkers.workers == []
     finally:
         await thinkers.close()
 
