@@ -18,13 +18,13 @@ from typing import Any
 import pytest
 
 from bot.memory import MemoryStorage
-from bot.models import GameStatus
+from bot.models import ChatRef, GameStatus, Platform
 from bot.service import GameService
 from bot.thinking import MAX_BROKEN_POOLS, Thinkers, think
 from core.ai.search import SearchPlayer
 from core.ruleset import Computer, get_rule_set
 from core.seats import Team
-from tests.bot.conftest import ALICE, CHAT
+from tests.bot.conftest import ALICE, BOB, CHAT
 
 # --- Players for the tests (module-level classes: a worker process unpickles them) ----
 
@@ -354,8 +354,9 @@ async def test_a_player_that_cannot_be_pickled_thinks_in_a_thread(
 
 
 async def test_closing_the_service_stops_every_worker(tmp_path: Path) -> None:
-    """Closing while a computer is mid-search: the driver stops, the pool shuts down and
-    waits for its workers; none is left, and later choices still work (in a thread)."""
+    """Closing while a computer is mid-search (the service serving another chat
+    meanwhile): the driver stops, the pool shuts down and waits for its workers; none
+    is left, and later choices still work (in a thread)."""
     async with _Hold(_hold_path(tmp_path)) as hold:
 
         def players(level: str) -> Computer:
@@ -375,6 +376,9 @@ async def test_closing_the_service_stops_every_worker(tmp_path: Path) -> None:
         pid = await asyncio.wait_for(hold.pids.get(), timeout=30)
         workers = service.thinkers.workers
         assert pid in workers
+        # Meanwhile the service serves another chat.
+        other = await service.open_table(ChatRef(Platform.CONSOLE, "chat-2"), BOB)
+        assert other.status is GameStatus.LOBBY
         closing = asyncio.create_task(service.close())
         await asyncio.sleep(0)
         hold.go.set()  # the search under way ends; the pool waits for it
