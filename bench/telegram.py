@@ -2,8 +2,9 @@
 
 N games run at once, each in its own group: one human with three computer players
 (no move delay; ``--level`` their strength, by default ``normal``, the baseline; with
-``strong`` each computer move is a search in the service's worker thread). Two
-processes:
+``strong`` each computer move is a search, made in the service's worker processes:
+``--processes``, by default one per CPU as ``COMPUTER_PROCESSES``; 0: in a worker
+thread of the bot's process, as before issue 13). Two processes, and the workers:
 
 - **the bot** (this process): the real :class:`~adapters.telegram.TelegramAdapter`
   (aiogram Bot and Dispatcher, long polling; ``--webhook``: the fake POSTs the
@@ -42,6 +43,9 @@ not the simulation. Printed, ``name: value`` a line:
   cards). With the limits on, that last request is often a table refresh the outbox
   held back on purpose (up to 8 s): read ``answer_*`` and ``own_hand_*`` then;
 - ``peak_rss_mb``: the bot process's peak resident memory (``getrusage``);
+- ``computers_cpu_percent``: the CPU the computers' worker processes used during play
+  (percent of one core, all of them together; 0 without strong computers or with
+  ``--processes 0``, whose searches count in the bot's own CPU);
 - ``gc_pause_max_ms``, ``gc_full_collections``: the garbage collector's longest pause
   in the bot during play, and its collections of the oldest generation;
 - ``bot_cpu_ms_per_press``: the bot process's CPU time during play per press (not
@@ -67,6 +71,7 @@ import gc
 import json
 import logging
 import multiprocessing
+import os
 import random
 import resource
 import socket
@@ -94,6 +99,7 @@ from bot.models import ChatRef, Platform, User, UserRef
 from bot.ports import Storage
 from bot.service import GameService
 from bot.settings import Settings
+from bot.thinking import cpu_count
 from core.seats import Team
 
 TOKEN = "123456:BENCH-token"
@@ -451,6 +457,7 @@ async def run_bot(
     global_rate: int = 30,
     database_url: str | None = None,
     gc_thresholds: tuple[int, int, int] | None = None,
+    processes: int | None = None,
 ) -> dict[str, Any]:
     from aiogram import Bot
     from aiogram.client.telegram import TelegramAPIServer
@@ -477,7 +484,13 @@ async def run_bot(
         else:
             storage = MemoryStorage()
         tr = Translator.from_dir()
-        service = GameService(storage, rng=random.Random(1), computer_delay=0, computer_level=level)
+        service = GameService(
+            storage,
+            rng=random.Random(1),
+            computer_delay=0,
+            computer_level=level,
+            computer_processes=cpu_count() if processes is None else processes,
+        )
         interactions = Interactions(service, tr)
         settings = Settings(telegram_api_url=base_url, telegram_webhook_url=None, _env_file=None)
         if webhook:
@@ -519,6 +532,7 @@ async def run_bot(
         conn.send("set")
         await loop.run_in_executor(None, conn.recv)  # the humans play
         cpu_started, started = time.process_time(), time.monotonic()
+        workers_started = _cpu_times(service.thinkers.workers)
         pauses = _GcPauses()
         gc.callbacks.append(pauses)
         result: dict[str, Any] = await loop.run_in_executor(None, conn.recv)
@@ -526,7 +540,10 @@ async def run_bot(
         result["gc_pause_max_ms"] = pauses.longest * 1000
         result["gc_full_collections"] = pauses.full
         cpu_seconds = time.process_time() - cpu_started
-        cpu = 100 * cpu_seconds / (time.monotonic() - started)
+        played = time.monotonic() - started
+        cpu = 100 * cpu_seconds / played
+        workers_cpu = sum(_cpu_times(service.thinkers.workers, workers_started).values())
+        result["computers_cpu_percent"] = 100 * workers_cpu / played
         result["bot_cpu_ms_per_press"] = 1000 * cpu_seconds / max(result["presses"], 1)
         moves = await _moves(storage, game_ids) - moves_before
         result["moves"] = moves
@@ -543,6 +560,7 @@ async def run_bot(
     conn.send("stop")
     child.join()
     result["bot_cpu_percent"] = cpu
+    result["computer_processes"] = service.thinkers.processes
     result["storage"] = storage_kind
     result["updates"] = "webhook" if webhook else "polling"
     result["peak_rss_mb"] = _rss_mb()
@@ -562,6 +580,21 @@ class _GcPauses:
             return
         self.longest = max(self.longest, time.perf_counter() - self._began)
         self.full += info["generation"] == 2
+
+
+def _cpu_times(pids: list[int], since: dict[int, float] | None = None) -> dict[int, float]:
+    """The CPU seconds each of these processes used (less its seconds in ``since``), from
+    Linux's /proc (none elsewhere)."""
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    times: dict[int, float] = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+        times[pid] = seconds - (since or {}).get(pid, 0.0)
+    return times
 
 
 async def _moves(storage: Storage, game_ids: list[int]) -> int:
@@ -627,6 +660,13 @@ def main(argv: list[str] | None = None) -> int:
         help="the collector's thresholds during play, e.g. 700,10,10 (CPython's); default"
         " those python -m bot sets (bot.loop.THRESHOLDS)",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        help="worker processes the strong computers think in (default: one per CPU;"
+        " 0: a worker thread of the bot's process)",
+    )
     args = parser.parse_args(argv)
     limits = (args.humans > 1 or args.think > 0) if args.limits is None else args.limits
     logging.basicConfig(level=logging.WARNING)
@@ -645,6 +685,7 @@ def main(argv: list[str] | None = None) -> int:
                 global_rate=args.global_rate,
                 database_url=args.database_url,
                 gc_thresholds=args.gc_thresholds,
+                processes=args.processes,
             ),
             args.loop,
         )
@@ -664,6 +705,7 @@ def main(argv: list[str] | None = None) -> int:
             command += ["--humans", str(args.humans), "--seconds", str(args.seconds)]
             command += ["--limits" if limits else "--no-limits"]
             command += ["--global-rate", str(args.global_rate)]
+            command += [] if args.processes is None else ["--processes", str(args.processes)]
             by_games[games] = fresh_runs(command, args.runs)
     results = [result for found in by_games.values() for result in found]
     if args.json:

@@ -60,6 +60,7 @@ from bot.ports import (
     UserStats,
 )
 from bot.rows import DuplicateAction, StaleGame
+from bot.thinking import Thinkers
 from core.errors import KozelError
 from core.ruleset import (
     DEFAULT_LEVEL,
@@ -146,6 +147,7 @@ class GameService:
         user_cache: int = 10_000,
         platforms: Collection[Platform] | None = None,
         metrics: Metrics | None = None,
+        computer_processes: int = 0,
     ) -> None:
         self.storage = storage
         self.metrics = metrics
@@ -162,6 +164,9 @@ class GameService:
         #: The rule set of a table opened without naming one.
         self.default_rule_set = default_rule_set
         self._players = players
+        #: Where computers that search think: ``computer_processes`` worker processes
+        #: (0: a worker thread).
+        self.thinkers = Thinkers(computer_processes)
         self._sleep = sleep
         self._publishers: dict[Platform, Publisher] = {}
         self._games: dict[int, Game] = {}
@@ -241,6 +246,7 @@ class GameService:
             task.cancel()
         await asyncio.gather(*list(self._drivers.values()), return_exceptions=True)
         self._drivers.clear()
+        await self.thinkers.close()
 
     # --- Users and chats ---------------------------------------------------------------
 
@@ -786,13 +792,13 @@ class GameService:
             seat = game.seats[chance.seat]
             if seat is None or not seat.plays_itself or not self._ask(game.id, chance):
                 continue
-            choice = await self._think(self._player(game, chance.seat), play.seat_view(chance.seat))
+            choice = await self._think(game, chance.seat)
             if choice is not None and choice in chance.actions:
                 return chance.seat, choice, seat.kind is SeatKind.HUMAN
         seat = game.seats[turn]
         if seat is None or not seat.plays_itself:
             return None
-        choice = await self._think(self._player(game, turn), play.seat_view(turn))
+        choice = await self._think(game, turn)
         if (
             choice is None
             or choice.seat != turn
@@ -820,16 +826,24 @@ class GameService:
         moment, asked = self._chances_asked.get(game.id, ((), set()))
         return moment != chance.moment or chance.seat not in asked
 
-    async def _think(self, player: Computer, view: Any) -> Action | None:
-        """A computer player's choice. A search (the strong level) is worked out in a
-        worker thread: it takes up to a few hundred milliseconds and must not hold up
-        the event loop (the game's lock keeps its state still meanwhile); so does any
-        player that does not say it answers at once (``searches`` false: the easy and
-        normal levels answer in well under a millisecond, less than the thread's round
-        trip costs the loop, so they choose in place)."""
+    async def _think(self, game: Game, seat_no: int) -> Action | None:
+        """The choice of the computer playing a seat. A player that says it answers at
+        once (``searches`` false: the easy and normal levels answer in well under a
+        millisecond, less than a round trip off the loop costs) chooses in place with
+        the service's random source. A search (the strong level, up to a few hundred
+        milliseconds) is worked out off the event loop by :attr:`thinkers` (a worker
+        process, or a thread), with a seed drawn here: the game's lock keeps its state
+        still meanwhile, and the player as the choice left it (its memory moved on)
+        takes the place of the one that was asked."""
+        player = self._player(game, seat_no)
+        view = game.play.seat_view(seat_no)
         if not getattr(player, "searches", True):
             return player.choose(view, self.rng)
-        return await asyncio.to_thread(player.choose, view, self.rng)
+        thought = await self.thinkers.think(player, view, self.rng.getrandbits(64))
+        players = self._seat_players.get(game.id)
+        if players is not None and players.get(seat_no) is player:
+            players[seat_no] = thought.player
+        return thought.action
 
     def _player(self, game: Game, seat_no: int) -> Computer:
         players = self._seat_players.setdefault(game.id, {})

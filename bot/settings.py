@@ -17,6 +17,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.thinking import cpu_count
 from core.ruleset import rule_set_ids
 
 #: The URL schemes of ``DATABASE_URL``: SQLite's (a plain path is one too) and
@@ -98,6 +99,13 @@ class Settings(BaseSettings):
     computer_level: Literal["easy", "normal", "strong"] = Field(
         default="strong", description="the computer players' level at new tables"
     )
+    computer_processes: int | None = Field(
+        default=None,
+        ge=0,
+        le=256,
+        description="worker processes the strong computers think in; unset: one per CPU;"
+        " 0: a worker thread of the bot's process",
+    )
     default_rule_set: str = Field(
         default="yard",
         description="the rules of a table opened by /kozel without naming any: yard or classic",
@@ -163,6 +171,13 @@ class Settings(BaseSettings):
                 f"sqlite:///<path> or postgresql://<user>@<host>/<database>, not a {scheme}:// URL"
             )
         return value
+
+    @property
+    def computer_workers(self) -> int:
+        """``COMPUTER_PROCESSES``, or one per CPU when it is unset."""
+        if self.computer_processes is None:
+            return cpu_count()
+        return self.computer_processes
 
     @property
     def has_platform(self) -> bool:

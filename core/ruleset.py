@@ -184,7 +184,9 @@ class Computer(Protocol):
 
     A player that answers at once says so with a false ``searches`` attribute: the
     application asks it on its event loop. Any other (a search, with ``searches``
-    true or without the attribute) is asked off the loop, in a worker thread."""
+    true or without the attribute) is asked off the loop, in a worker process: it is
+    pickled with the view and the copy that chose is kept for the next decision, so
+    its choice must depend on nothing but the view, what it remembers and ``rng``."""
 
     def choose(self, view: Any, rng: random.Random) -> Any | None:
         """One of ``view.legal`` (the seat's :meth:`Game.seat_view`), or None to let

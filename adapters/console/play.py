@@ -310,6 +310,7 @@ async def run(
             turn_timeout=0,
             default_locale=locale,
             computer_level=settings.computer_level,
+            computer_processes=settings.computer_workers,
         )
         service.add_publisher(
             Platform.CONSOLE,

@@ -186,8 +186,10 @@ async def test_one_human_and_three_computers(
         if type(e).__name__ in ("CardsLed", "CardsBeaten", "CardsDiscarded", "MolodkaDeclared")
     )
     assert actions > len(moves)
+    # And once the next deal's hand, after the deal's last move (the bound without it
+    # held only for the seeds whose human happened to move twice in a row somewhere).
     hands = sum(len(s.hands) for s in played)
-    assert hands <= 2 * len(moves) and hands < actions
+    assert hands <= 2 * len(moves) + 1 and hands < actions
 
 
 async def test_a_waiting_players_older_hand_still_selects_and_plays(

@@ -9,6 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.settings import Settings, settings_problem
+from bot.thinking import cpu_count
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:ABC-very-secret-token"
@@ -148,3 +149,16 @@ def test_default_rule_set_is_one_the_bot_has(monkeypatch: pytest.MonkeyPatch) ->
     with pytest.raises(ValidationError) as refused:
         Settings(_env_file=None)  # type: ignore[call-arg]
     assert "DEFAULT_RULE_SET: one of yard, classic" in settings_problem(refused.value)
+
+
+def test_computer_processes_one_per_cpu_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COMPUTER_PROCESSES", raising=False)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.computer_processes is None and settings.computer_workers == cpu_count() >= 1
+    monkeypatch.setenv("COMPUTER_PROCESSES", "0")  # the old worker thread
+    assert Settings(_env_file=None).computer_workers == 0  # type: ignore[call-arg]
+    monkeypatch.setenv("COMPUTER_PROCESSES", "")
+    assert Settings(_env_file=None).computer_workers == cpu_count()  # type: ignore[call-arg]
+    monkeypatch.setenv("COMPUTER_PROCESSES", "-1")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)  # type: ignore[call-arg]

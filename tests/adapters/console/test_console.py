@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import multiprocessing
 import random
 import re
 import signal
@@ -408,3 +409,27 @@ def test_level_sets_the_computers_strength(tmp_path: Path) -> None:
 def test_an_unknown_level_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         play_main(["--level", "grandmaster"], settings=settings(tmp_path), out=io.StringIO())
+
+
+def test_strong_computers_think_in_worker_processes_and_play_as_in_a_thread(
+    tmp_path: Path,
+) -> None:
+    """``kozel play --level strong`` with the pool (``COMPUTER_PROCESSES``): the same
+    seeded moves as with the old worker thread, and no worker left once it ends."""
+    from adapters.console.play import build_parser, run
+
+    texts = []
+    for processes in (1, 0):
+        folder = tmp_path / str(processes)
+        folder.mkdir()
+        strong = settings(folder).model_copy(
+            update={"computer_level": "strong", "computer_processes": processes}
+        )
+        out = io.StringIO()
+        parsed = build_parser().parse_args(["--delay", "0", "--seed", "8", "--lang", "en"])
+        moves = lines(*(["a"] * 6))
+        assert asyncio.run(run(parsed, strong, out, reader(moves))) == 0
+        texts.append(out.getvalue())
+    assert "The game is saved" in texts[0]
+    assert texts[0] == texts[1]
+    assert multiprocessing.active_children() == []
