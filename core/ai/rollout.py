@@ -250,6 +250,9 @@ def _finish_trick(world: World) -> None:
     winner = world.win_seat
     team = winner & 1
     world.piles[team] |= plays[0][2] | plays[1][2] | plays[2][2] | plays[3][2]
+    for _, kind, mask in plays:
+        if kind != DISCARD:
+            world.gone |= mask
     world.tricks[team] += 1
     world.last_winner = winner
     stock = world.stock
@@ -389,15 +392,22 @@ def loss_points(points: int, tricks: int) -> int:
     return 4 if points <= 30 else 2
 
 
-def utility(points_a: int, tricks_a: int, tricks_b: int, team: int, weight: float) -> float:
+def utility(
+    points_a: int, tricks_a: int, tricks_b: int, team: int, weight: float, win: float = 0.0
+) -> float:
     """What a deal's end is worth to ``team``: loss points given minus taken, plus
-    ``weight`` times the card-point margin in sixties."""
+    ``win`` for a deal won (minus for one lost; eggs are neither), plus ``weight``
+    times the card-point margin in sixties.
+
+    >>> utility(70, 3, 2, 0, 3.0), utility(70, 3, 2, 1, 3.0, win=2.0)
+    (2.5, -4.5)
+    """
     points = points_a if team == 0 else 120 - points_a
     mine, theirs = (tricks_a, tricks_b) if team == 0 else (tricks_b, tricks_a)
     if points > 60:
-        value = float(loss_points(120 - points, theirs))
+        value = win + loss_points(120 - points, theirs)
     elif points < 60:
-        value = -float(loss_points(points, mine))
+        value = -win - loss_points(points, mine)
     else:
         value = 0.0
     return value + weight * (points - 60) / 60

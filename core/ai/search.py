@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from core.ai.baseline import DEFAULT_WEIGHTS, _Trick
 from core.ai.endgame import Solver, solve
 from core.ai.memory import DealMemory
-from core.ai.rollout import playout, step, utility
+from core.ai.policy import baseline_playout
+from core.ai.rollout import step, utility
 from core.ai.worlds import Sampler, World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
@@ -56,11 +57,17 @@ class SearchSettings:
     """Chance of a random action at each step of a playout."""
     weight: float = 3.0
     """Value of a 60-point margin, in loss points."""
+    win: float = 0.0
+    """Value of winning the deal (lost: minus as much), in loss points, on top of
+    the loss points themselves."""
     margin: float = 0.0
     """How much better (mean value) than the baseline's choice an action must
     look in playouts to be played instead."""
     sighted: bool = True
     """Whether the playouts' players see the world's hands (closer to best play)."""
+    policy_plays: int = 0
+    """Plays of each playout made by the baseline's own choices (each seat from
+    what it would see) before the greedy policy takes over."""
     endgame_nodes: int = 4_000
     """Search nodes per world for an exact stock-empty endgame (0: playouts)."""
     endgame_cards: int = 3
@@ -168,13 +175,15 @@ class SearchPlayer:
             for i, (kind, mask) in enumerate(moves):
                 for playout_seed in seeds:
                     played = _after(world, seat, kind, mask)
-                    result = playout(
+                    result = baseline_playout(
                         played,
+                        settings.policy_plays,
                         random.Random(playout_seed).random,
                         settings.explore,
                         settings.sighted,
                     )
-                    totals[i] += utility(*result, team, settings.weight) / settings.playouts
+                    value = utility(*result, team, settings.weight, settings.win)
+                    totals[i] += value / settings.playouts
         return totals
 
 
@@ -196,7 +205,7 @@ def _solve_moves(
     solver = Solver(world.trump, settings.endgame_nodes)
     values: list[float] = []
     for kind, mask in moves:
-        value = solve(_after(world, seat, kind, mask), team, settings.weight, solver)
+        value = solve(_after(world, seat, kind, mask), team, settings.weight, solver, settings.win)
         if value is None:
             return None
         values.append(value)

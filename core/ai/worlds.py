@@ -63,6 +63,8 @@ class World:
     trick_no: int
     number: int = 0
     dealer: int = 0
+    gone: int = 0
+    """The face-up cards of the finished tricks (public: every seat saw them)."""
 
     def copy(self) -> World:
         return World(
@@ -85,6 +87,7 @@ class World:
             self.trick_no,
             self.number,
             self.dealer,
+            self.gone,
         )
 
     def to_deal(self) -> Deal:
@@ -260,6 +263,7 @@ class Sampler:
             trick_no=table.trick_number,
             number=table.number,
             dealer=table.dealer,
+            gone=memory.gone if memory is not None and use else 0,
         )
 
     def sample(self, rng: random.Random) -> World:
