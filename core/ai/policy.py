@@ -15,17 +15,12 @@ would see, as the baseline opponents at a real table do.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from core.ai.baseline import DEFAULT_WEIGHTS, Weights, _at_least
-from core.ai.rollout import playout, step
-from core.ai.worlds import World
 from core.cards import DECK_SIZE, FULL_MASK, SUIT_BITS, indexes_of
 from core.yard.deal import (
     BEAT,
     DISCARD,
     LEAD,
-    MOLODKA,
     _beats,
     _leads,
     _singles,
@@ -199,39 +194,3 @@ def baseline_move(
         if best_key is None or key > best_key:
             best_kind, best_mask, best_key = DISCARD, mask, key
     return best_kind, best_mask
-
-
-def baseline_playout(
-    world: World,
-    plays: int,
-    rand: Callable[[], float],
-    explore: float = 0.0,
-    sighted: bool = False,
-) -> tuple[int, int, int]:
-    """Play ``world`` to the end of the deal (changing it): its next ``plays`` plays
-    by the baseline's choices (each seat from what it would see), the rest by the
-    greedy playout (:func:`core.ai.rollout.playout`); return team A's card points
-    and each team's tricks. A molodka is declared at the start of a trick, as the
-    baseline does."""
-    hands = world.hands
-    while plays > 0 and (hands[world.turn] or world.plays):
-        if world.molodka_seat >= 0 and not world.molodka_done and not world.plays:
-            step(world, world.molodka_seat, MOLODKA, 0)
-            continue
-        seat = world.turn
-        kind, mask = baseline_move(
-            hands,
-            seat,
-            world.plays,
-            world.n,
-            world.win_seat,
-            world.win_mask,
-            world.trump,
-            world.trump_card,
-            world.trump_holder,
-            len(world.stock),
-            world.gone,
-        )
-        step(world, seat, kind, mask)
-        plays -= 1
-    return playout(world, rand, explore, sighted)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.ai.policy import baseline_move
 from core.ai.worlds import World
 from core.cards import DECK_SIZE, SUIT_BITS, SUIT_MASK, indexes_of
 from core.yard.deal import (
@@ -383,6 +384,42 @@ def playout(
                     molodka_seat = seat
                     break
     return pile_points[0], tricks[0], tricks[1]
+
+
+def baseline_playout(
+    world: World,
+    plays: int,
+    rand: Callable[[], float],
+    explore: float = 0.0,
+    sighted: bool = False,
+) -> tuple[int, int, int]:
+    """Play ``world`` to the end of the deal (changing it): its next ``plays`` plays
+    by the baseline's choices (each seat from what it would see), the rest by the
+    greedy playout (:func:`core.ai.rollout.playout`); return team A's card points
+    and each team's tricks. A molodka is declared at the start of a trick, as the
+    baseline does."""
+    hands = world.hands
+    while plays > 0 and (hands[world.turn] or world.plays):
+        if world.molodka_seat >= 0 and not world.molodka_done and not world.plays:
+            step(world, world.molodka_seat, MOLODKA, 0)
+            continue
+        seat = world.turn
+        kind, mask = baseline_move(
+            hands,
+            seat,
+            world.plays,
+            world.n,
+            world.win_seat,
+            world.win_mask,
+            world.trump,
+            world.trump_card,
+            world.trump_holder,
+            len(world.stock),
+            world.gone,
+        )
+        step(world, seat, kind, mask)
+        plays -= 1
+    return playout(world, rand, explore, sighted)
 
 
 def loss_points(points: int, tricks: int) -> int:

@@ -27,14 +27,14 @@ per 60-point card margin (:func:`core.ai.rollout.utility`).
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
 from core.ai.baseline import DEFAULT_WEIGHTS, _Trick
 from core.ai.endgame import Solver, solve
 from core.ai.memory import DealMemory
-from core.ai.policy import baseline_playout
-from core.ai.rollout import step, utility
+from core.ai.rollout import baseline_playout, step, utility
 from core.ai.worlds import Sampler, World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
@@ -65,6 +65,13 @@ class SearchSettings:
     look in playouts to be played instead."""
     sighted: bool = True
     """Whether the playouts' players see the world's hands (closer to best play)."""
+    infer: int = 0
+    """Worlds tried per sample for one in which the opponents' plays to the current
+    trick are the baseline's choices (0: worlds uniform among those that agree with
+    the view)."""
+    confidence: float = 0.0
+    """The baseline's choice stands unless the best action beats it, world by world,
+    by more than this many standard errors of the mean difference (0: any amount)."""
     policy_plays: int = 0
     """Plays of each playout made by the baseline's own choices (each seat from
     what it would see) before the greedy policy takes over."""
@@ -113,7 +120,7 @@ class SearchPlayer:
             return None
         self.memory.seat = view.seat
         seed = rng.getrandbits(64)
-        sampler = Sampler(view, self.memory)
+        sampler = Sampler(view, self.memory, self.settings.infer)
         if may_declare:
             molodka = next((a for a in view.legal if a.kind is ActionKind.MOLODKA), None)
             if molodka is not None and self._wants_molodka(view, sampler, seed):
@@ -124,13 +131,18 @@ class SearchPlayer:
         if len(actions) == 1:
             return self._chosen(actions[0])
         actions = self._shortlist(view, actions)
-        values = self._values(view, sampler, [_raw(a) for a in actions], seed)
+        per_world = self._world_values(view, sampler, [_raw(a) for a in actions], seed)
+        values = [sum(row) for row in per_world]
         best = max(range(len(actions)), key=lambda i: (values[i], -i))
         # Playouts are noisy: the baseline's choice (the first) stands unless the
         # search finds a clearly better one. Exact endgames are trusted as they are.
-        exact = view.table.stock_size == 0 and len(view.hand) <= self.settings.endgame_cards
-        margin = 0.0 if exact else self.settings.margin * self.settings.worlds
-        if values[best] - values[0] <= margin:
+        settings = self.settings
+        exact = view.table.stock_size == 0 and len(view.hand) <= settings.endgame_cards
+        margin = 0.0 if exact else settings.margin * settings.worlds
+        doubtful = settings.confidence > 0 and not _clearly_better(
+            per_world[best], per_world[0], settings.confidence
+        )
+        if values[best] - values[0] <= margin or doubtful:
             best = 0
         return self._chosen(actions[best])
 
@@ -154,25 +166,32 @@ class SearchPlayer:
     def _values(
         self, view: SeatView, sampler: Sampler, moves: list[tuple[int, int]], seed: int
     ) -> list[float]:
-        """The mean value of each ``(kind, mask)`` move over the sampled worlds.
+        """The total value of each ``(kind, mask)`` move over the sampled worlds.
         Kind -1 is "pass the molodka": the world goes on without it."""
+        return [sum(row) for row in self._world_values(view, sampler, moves, seed)]
+
+    def _world_values(
+        self, view: SeatView, sampler: Sampler, moves: list[tuple[int, int]], seed: int
+    ) -> list[list[float]]:
+        """The value of each move in each sampled world (a row per move)."""
         settings = self.settings
         seat = view.seat
         team = seat & 1
         rng = random.Random(seed)
-        totals = [0.0] * len(moves)
+        rows: list[list[float]] = [[] for _ in moves]
         exact = view.table.stock_size == 0 and settings.endgame_nodes > 0
         for _ in range(settings.worlds):
             world = sampler.sample(rng)
             if exact:
                 solved = _solve_moves(world, seat, moves, settings, team)
                 if solved is not None:
-                    for i, value in enumerate(solved):
-                        totals[i] += value
+                    for row, value in zip(rows, solved, strict=True):
+                        row.append(value)
                     continue
                 exact = False  # too big for the budget: the other worlds will be too
             seeds = [rng.random() for _ in range(settings.playouts)]
-            for i, (kind, mask) in enumerate(moves):
+            for row, (kind, mask) in zip(rows, moves, strict=True):
+                total = 0.0
                 for playout_seed in seeds:
                     played = _after(world, seat, kind, mask)
                     result = baseline_playout(
@@ -182,9 +201,21 @@ class SearchPlayer:
                         settings.explore,
                         settings.sighted,
                     )
-                    value = utility(*result, team, settings.weight, settings.win)
-                    totals[i] += value / settings.playouts
-        return totals
+                    total += utility(*result, team, settings.weight, settings.win)
+                row.append(total / settings.playouts)
+        return rows
+
+
+def _clearly_better(values: list[float], base: list[float], z: float) -> bool:
+    """Whether ``values`` beat ``base`` (world by world, the same worlds) by more than
+    ``z`` standard errors of their mean difference."""
+    count = len(values)
+    if count < 2:
+        return sum(values) > sum(base)
+    diffs = [a - b for a, b in zip(values, base, strict=True)]
+    mean = sum(diffs) / count
+    variance = sum((d - mean) ** 2 for d in diffs) / (count - 1)
+    return mean > z * math.sqrt(variance / count)
 
 
 def _after(world: World, seat: int, kind: int, mask: int) -> World:

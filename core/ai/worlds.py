@@ -27,6 +27,7 @@ import random
 from dataclasses import dataclass
 
 from core.ai.memory import DealMemory
+from core.ai.policy import baseline_move
 from core.cards import DECK_SIZE, FULL_MASK, indexes_of, mask_of
 from core.yard.deal import DISCARD, HAND_SIZE, MOLODKA_HANDS, Deal
 from core.yard.views import SeatView
@@ -163,13 +164,17 @@ class Sampler:
         "_trump_in_stock",
         "_trump_slots",
         "_unknown",
+        "infer",
         "memory_used",
         "seat",
         "view",
     )
 
-    def __init__(self, view: SeatView, memory: DealMemory | None) -> None:
+    def __init__(self, view: SeatView, memory: DealMemory | None, infer: int = 0) -> None:
         self.view = view
+        self.infer = infer
+        """Worlds tried per sample for one in which the opponents' plays to this
+        trick are the baseline's choices (0: no such inference)."""
         self.seat = seat = view.seat
         table = view.table
         trump = int(table.trump)
@@ -267,12 +272,65 @@ class Sampler:
         )
 
     def sample(self, rng: random.Random) -> World:
-        """One world, uniformly among those that agree with the view."""
+        """One world, uniformly among those that agree with the view (and, with
+        :attr:`infer`, preferably one in which the opponents played this trick as
+        the baseline would have)."""
+        checks = self.infer
+        fallback: World | None = None
         for _ in range(MOLODKA_TRIES):
             world = self._place(rng)
-            if self._molodka_agrees(world):
+            if not self._molodka_agrees(world):
+                continue
+            if checks <= 0:
+                return fallback or world
+            checks -= 1
+            if self._plays_agree(world):
                 return world
-        return world
+            fallback = fallback or world
+        return fallback or world
+
+    def _plays_agree(self, world: World) -> bool:
+        """Whether each opponent's play to the current trick is what the baseline
+        would have played from his hand in ``world``. A face-down discard agrees when
+        the baseline would have discarded: the world's cards of that seat are then
+        split between hand and discard as the baseline would have split them (the
+        same cards, so the world still agrees with the view)."""
+        plays = world.plays
+        mine = self.seat & 1
+        hands = start_hands(world.hands, plays)
+        # A molodka is declared, not chosen as a lead.
+        first = 1 if world.molodka_done else 0
+        n = win_seat = win_mask = 0
+        stock = len(world.stock)
+        for i, (seat, kind, mask) in enumerate(plays):
+            if i >= first and seat & 1 != mine:
+                chosen_kind, chosen = baseline_move(
+                    hands,
+                    seat,
+                    plays[:i],
+                    n,
+                    win_seat,
+                    win_mask,
+                    world.trump,
+                    world.trump_card,
+                    world.trump_holder,
+                    stock,
+                    world.gone,
+                )
+                if kind == DISCARD:
+                    if chosen_kind != DISCARD:
+                        return False
+                    world.hands[seat] = hands[seat] ^ chosen
+                    plays[i] = (seat, kind, chosen)
+                    mask = chosen
+                elif (chosen_kind, chosen) != (kind, mask):
+                    return False
+            hands[seat] ^= mask
+            if i == 0:
+                n = mask.bit_count()
+            if kind != DISCARD:
+                win_seat, win_mask = seat, mask
+        return True
 
     def _molodka_agrees(self, world: World) -> bool:
         if world.molodka_done:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 from core.ai import BaselinePlayer, CardCounter
-from core.ai.policy import baseline_move, baseline_playout
+from core.ai.policy import baseline_move
+from core.ai.rollout import baseline_playout
 from core.ai.worlds import Sampler
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind

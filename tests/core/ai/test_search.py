@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from core.ai import SearchPlayer, SearchSettings, make_player, play_deal, public_events
 from core.ai.endgame import Solver, solve
 from core.ai.memory import DealMemory
@@ -40,7 +42,8 @@ def _random_position(rng: random.Random, steps: int) -> tuple[Deal, list[DealMem
     return deal, memories
 
 
-def test_no_sampled_world_contradicts_the_seat_view() -> None:
+@pytest.mark.parametrize("infer", [0, 8])
+def test_no_sampled_world_contradicts_the_seat_view(infer: int) -> None:
     rng = random.Random(11)
     checked = 0
     for _ in range(250):
@@ -50,7 +53,7 @@ def test_no_sampled_world_contradicts_the_seat_view() -> None:
         for seat in range(4):
             view = deal.view(seat)
             memory = memories[seat]
-            sampler = Sampler(view, memory)
+            sampler = Sampler(view, memory, infer)
             assert sampler.memory_used
             seen = memory.gone | memory.own_gone | mask_of(view.hand)
             trump = 1 << deal.trump_card.index
