@@ -31,7 +31,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from core.ai.baseline import DEFAULT_WEIGHTS, _Trick
+from core.ai.baseline import DEFAULT_WEIGHTS, _cost_key, _Trick
 from core.ai.endgame import Solver, solve
 from core.ai.memory import DealMemory
 from core.ai.rollout import baseline_playout, step, utility
@@ -155,8 +155,9 @@ class SearchPlayer:
         baseline's choice first, so that it wins ties."""
         limit = self.settings.shortlist or len(actions)
         trick = _Trick(view, self.memory.gone if self.memory.complete else 0, DEFAULT_WEIGHTS)
-        ranked = sorted(range(len(actions)), key=lambda i: (-trick.action_value(actions[i]), i))
-        return [actions[i] for i in ranked[:limit]]
+        # The baseline's own order: its value, then its tie-break (the first is its choice).
+        ranked = sorted(actions, key=lambda a: (trick.action_value(a), _cost_key(a)), reverse=True)
+        return ranked[:limit]
 
     def _wants_molodka(self, view: SeatView, sampler: Sampler, seed: int) -> bool:
         """Declaring now against going on without (this seat then plays on)."""

@@ -7,7 +7,15 @@ import random
 
 import pytest
 
-from core.ai import SearchPlayer, SearchSettings, make_player, play_deal, public_events
+from core.ai import (
+    BaselinePlayer,
+    CardCounter,
+    SearchPlayer,
+    SearchSettings,
+    make_player,
+    play_deal,
+    public_events,
+)
 from core.ai.endgame import Solver, solve
 from core.ai.memory import DealMemory
 from core.ai.rollout import legal_moves, step
@@ -225,3 +233,25 @@ def test_a_player_made_in_the_middle_of_a_deal_learns_what_was_seen() -> None:
     events: list[Event] = public_events(deal)
     assert isinstance(events[0], DealStarted)
     assert all(not isinstance(e, ActionKind) for e in events)
+
+
+def test_the_first_candidate_is_the_baseline_s_choice() -> None:
+    # The baseline's choice stands unless the search finds a clearly better one, so
+    # the candidates start with exactly what the baseline would play (ties included).
+    rng = random.Random(6)
+    checked = 0
+    for _ in range(60):
+        deal, memories = _random_position(rng, rng.randrange(0, 40))
+        if deal.is_over or deal.turn is None:
+            continue
+        seat = deal.turn
+        view = deal.view(seat)
+        player = SearchPlayer(SMALL)
+        player.memory = memories[seat]
+        counter = CardCounter()
+        counter.gone = memories[seat].gone
+        expected = BaselinePlayer(counter).choose(view, rng)
+        actions = [a for a in view.legal if a.kind is not ActionKind.MOLODKA]
+        assert player._shortlist(view, actions)[0] == expected
+        checked += 1
+    assert checked >= 20
