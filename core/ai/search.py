@@ -72,6 +72,9 @@ class SearchSettings:
     confidence: float = 0.0
     """The baseline's choice stands unless the best action beats it, world by world,
     by more than this many standard errors of the mean difference (0: any amount)."""
+    confirm_worlds: int = 0
+    """When the best action is ahead of the baseline's choice but not clearly, this
+    many more worlds are played for the two of them before the test is repeated."""
     policy_plays: int = 0
     """Plays of each playout made by the baseline's own choices (each seat from
     what it would see) before the greedy policy takes over."""
@@ -83,6 +86,9 @@ class SearchSettings:
 
 
 STRONG = SearchSettings()
+
+#: Mixed into the decision's seed for the confirming worlds (other worlds).
+_CONFIRM_SEED = 0x5EED_C0F1
 
 
 class SearchPlayer:
@@ -142,6 +148,18 @@ class SearchPlayer:
         doubtful = settings.confidence > 0 and not _clearly_better(
             per_world[best], per_world[0], settings.confidence
         )
+        if doubtful and settings.confirm_worlds > 0 and values[best] > values[0]:
+            # Ahead but not clearly: more worlds for these two actions alone.
+            more = self._world_values(
+                view,
+                sampler,
+                [_raw(actions[0]), _raw(actions[best])],
+                seed ^ _CONFIRM_SEED,
+                settings.confirm_worlds,
+            )
+            doubtful = not _clearly_better(
+                per_world[best] + more[1], per_world[0] + more[0], settings.confidence
+            )
         if values[best] - values[0] <= margin or doubtful:
             best = 0
         return self._chosen(actions[best])
@@ -172,16 +190,22 @@ class SearchPlayer:
         return [sum(row) for row in self._world_values(view, sampler, moves, seed)]
 
     def _world_values(
-        self, view: SeatView, sampler: Sampler, moves: list[tuple[int, int]], seed: int
+        self,
+        view: SeatView,
+        sampler: Sampler,
+        moves: list[tuple[int, int]],
+        seed: int,
+        worlds: int = 0,
     ) -> list[list[float]]:
-        """The value of each move in each sampled world (a row per move)."""
+        """The value of each move in each of ``worlds`` (by default the settings')
+        sampled worlds (a row per move)."""
         settings = self.settings
         seat = view.seat
         team = seat & 1
         rng = random.Random(seed)
         rows: list[list[float]] = [[] for _ in moves]
         exact = view.table.stock_size == 0 and settings.endgame_nodes > 0
-        for _ in range(settings.worlds):
+        for _ in range(worlds or settings.worlds):
             world = sampler.sample(rng)
             if exact:
                 solved = _solve_moves(world, seat, moves, settings, team)

@@ -19,6 +19,7 @@ from core.ai import (
 from core.ai.endgame import Solver, solve
 from core.ai.memory import DealMemory
 from core.ai.rollout import legal_moves, step
+from core.ai.search import _clearly_better
 from core.ai.worlds import Sampler, World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
@@ -255,3 +256,38 @@ def test_the_first_candidate_is_the_baseline_s_choice() -> None:
         assert player._shortlist(view, actions)[0] == expected
         checked += 1
     assert checked >= 20
+
+
+def test_clearly_better_asks_for_a_mean_difference_beyond_its_standard_error() -> None:
+    base = [0.0, 0.0, 0.0, 0.0]
+    assert _clearly_better([1.0, 1.1, 0.9, 1.0], base, 2.0)  # always ahead
+    assert not _clearly_better([4.0, -1.0, -1.0, -1.0], base, 2.0)  # one lucky world
+    assert _clearly_better([4.0, -1.0, -1.0, -1.0], base, 0.1)
+    assert not _clearly_better(base, base, 0.0)
+
+
+def test_a_confident_search_keeps_the_baseline_s_choice_unless_clearly_better() -> None:
+    # With a test no difference can pass, the search plays the baseline's choices;
+    # with the default one it departs from them in some positions.
+    rng = random.Random(12)
+    stubborn = SearchSettings(worlds=6, confidence=1e9, confirm_worlds=6)
+    confident = SearchSettings(worlds=12, confidence=1.0, confirm_worlds=12)
+    departed = 0
+    for _ in range(40):
+        deal, memories = _random_position(rng, rng.randrange(20, 48))
+        if deal.is_over or deal.turn is None:
+            continue
+        seat = deal.turn
+        view = deal.view(seat)
+        counter = CardCounter()
+        counter.gone = memories[seat].gone
+        expected = BaselinePlayer(counter).choose(view, rng)
+        for settings in (stubborn, confident):
+            player = SearchPlayer(settings)
+            player.memory = memories[seat]
+            choice = player.choose(view, random.Random(3))
+            if settings is stubborn:
+                assert choice == expected
+            else:
+                departed += choice != expected
+    assert departed > 0
