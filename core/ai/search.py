@@ -57,7 +57,7 @@ class SearchSettings:
     """Chance of a random action at each step of a playout."""
     weight: float = 3.0
     """Value of a 60-point margin, in loss points."""
-    win: float = 0.0
+    win: float = 3.0
     """Value of winning the deal (lost: minus as much), in loss points, on top of
     the loss points themselves."""
     margin: float = 0.0
@@ -69,10 +69,10 @@ class SearchSettings:
     """Worlds tried per sample for one in which the opponents' plays to the current
     trick are the baseline's choices (0: worlds uniform among those that agree with
     the view)."""
-    confidence: float = 0.0
+    confidence: float = 1.5
     """The baseline's choice stands unless the best action beats it, world by world,
     by more than this many standard errors of the mean difference (0: any amount)."""
-    confirm_worlds: int = 0
+    confirm_worlds: int = 30
     """When the best action is ahead of the baseline's choice but not clearly, this
     many more worlds are played for the two of them before the test is repeated."""
     policy_plays: int = 0
