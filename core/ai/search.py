@@ -2,12 +2,13 @@
 
 For each decision the player samples worlds that agree with everything its seat
 has seen (:mod:`core.ai.worlds`), plays every candidate action in every world and
-keeps the action of the best mean value (perfect-information Monte Carlo, as the
-strongest bridge, Skat and Schafkopf programs do):
+values each by its mean (perfect-information Monte Carlo, as the strongest bridge,
+Skat and Schafkopf programs do):
 
 - before the stock is empty, each action is valued by greedy playouts of the whole
   deal (:mod:`core.ai.rollout`), the same worlds and random numbers for every
-  action, so that the actions are compared on equal terms;
+  action, so that the actions are compared on equal terms (``policy_plays`` lets
+  the baseline's own choices, :mod:`core.ai.policy`, make a playout's first plays);
 - once the stock is empty every card is in a hand, the piles or a face-down
   discard, and with hands of three cards or fewer each world is solved exactly
   (:mod:`core.ai.endgame`) within a node budget, falling back to playouts when it
@@ -17,12 +18,21 @@ strongest bridge, Skat and Schafkopf programs do):
 
 Every legal action is searched (``shortlist`` can limit them to the baseline's best),
 all over the same worlds and random numbers (common random numbers: two actions are
-compared on the same deals), and the best mean wins (``margin`` can make the
-baseline's own choice stand unless an action is better by that much). Every bound
-is a count (worlds, playouts, nodes), never a clock, so a decision is the same for
-the same view, memory and random numbers, whatever the machine. The value of a
-deal's end is the loss points given minus those taken, plus ``weight`` loss points
-per 60-point card margin (:func:`core.ai.rollout.utility`).
+compared on the same deals). The candidates come in the baseline's order, so the
+first is the baseline's own choice, and it stands unless the best action is clearly
+better: its values minus the baseline choice's, world by world, must have a mean
+above ``confidence`` standard errors. When the best is ahead but not that clearly,
+``confirm_worlds`` more worlds are played for the two of them alone and the test is
+made again over all the worlds. (With 30 worlds the values of most actions differ
+by less than the noise, and an action that looks best by a little is no better than
+the baseline's in play; measured in README, "Computer players".) ``margin`` can ask
+for a fixed lead instead.
+
+Every bound is a count (worlds, playouts, nodes), never a clock, so a decision is
+the same for the same view, memory and random numbers, whatever the machine. The
+value of a deal's end is the loss points given minus those taken, plus ``win``
+loss points for a deal won (minus for one lost), plus ``weight`` loss points per
+60-point card margin (:func:`core.ai.rollout.utility`).
 """
 
 from __future__ import annotations

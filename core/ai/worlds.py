@@ -16,7 +16,11 @@ places every unknown card somewhere, consistently with the view:
   holds one, and when it is offered, nobody nearer does.
 
 Worlds are sampled uniformly among the placements that satisfy all that (the last
-point by rejection). :meth:`World.to_deal` turns a world into an engine
+point by rejection). With ``infer``, a sampler also prefers (by rejection, at most
+``infer`` tries a world) worlds in which the opponents played the current trick as
+the baseline would have from their hands there: a model of the ``normal`` player,
+used only on this trick's plays, where a seat's hand is its hand now plus what it
+played (no card was drawn since). :meth:`World.to_deal` turns a world into an engine
 :class:`~core.deal.Deal`, whose view for the seat is the seat's real view (the tests
 check it over many random positions).
 """

@@ -8,7 +8,7 @@ import random
 from core.ai import BaselinePlayer, CardCounter
 from core.ai.policy import baseline_move
 from core.ai.rollout import baseline_playout
-from core.ai.worlds import Sampler
+from core.ai.worlds import Sampler, World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
 from core.yard.deal import Deal
@@ -95,3 +95,36 @@ def test_a_baseline_playout_does_not_depend_on_the_hands_a_seat_cannot_see() -> 
         points_a, tricks_a, tricks_b = baseline_playout(world.copy(), 100, rng.random)
         assert 0 <= points_a <= 120 and tricks_a + tricks_b > 0
     assert len(replies) == 1
+
+
+def test_inferring_worlds_agree_with_the_baseline_s_plays_to_the_trick() -> None:
+    # Seat 0 leads the ten of spades and seat 1 (a baseline opponent of seat 2)
+    # discards. A baseline holding a cheap beat (a low trump, a higher spade) takes
+    # ten points with it, so seat 2's inferring worlds rarely give seat 1 one.
+    deal = deal_from_hands(["TS 8D 9D JD", "7D QC 9C 6D", "AS QH 7C KC", "6H AH 6C 8S"], "8H")
+    play(deal, (0, "lead", "TS"), (1, "discard", "6D"))
+    view = deal.view(2)
+    rng = random.Random(4)
+
+    def would_beat(world: World) -> bool:
+        start = list(world.hands)
+        start[1] |= world.plays[1][2]
+        kind, _ = baseline_move(
+            start,
+            1,
+            world.plays[:1],
+            world.n,
+            0,
+            world.plays[0][2],
+            world.trump,
+            world.trump_card,
+            world.trump_holder,
+            len(world.stock),
+            world.gone,
+        )
+        return kind == ActionKind.BEAT.code
+
+    plain = sum(would_beat(Sampler(view, None).sample(rng)) for _ in range(200))
+    inferring = sum(would_beat(Sampler(view, None, 32).sample(rng)) for _ in range(200))
+    assert plain > 40
+    assert inferring < plain / 10

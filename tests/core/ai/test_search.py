@@ -18,7 +18,7 @@ from core.ai import (
 )
 from core.ai.endgame import Solver, solve
 from core.ai.memory import DealMemory
-from core.ai.rollout import legal_moves, step
+from core.ai.rollout import legal_moves, step, utility
 from core.ai.search import _clearly_better
 from core.ai.worlds import Sampler, World
 from core.cards import mask_of
@@ -109,14 +109,22 @@ def _hidden_variant(deal: Deal, seat: int, rng: random.Random) -> Deal:
             return variant
 
 
-def _player_after(deal: Deal, seat: int) -> SearchPlayer:
-    player = SearchPlayer(SMALL)
+def _player_after(deal: Deal, seat: int, settings: SearchSettings = SMALL) -> SearchPlayer:
+    player = SearchPlayer(settings)
     for event in public_events(deal):
         player.observe(event)
     return player
 
 
-def test_the_choice_does_not_change_when_only_the_hidden_cards_change() -> None:
+#: Every option that looks at more than the plain search: inference from the trick's
+#: plays, the baseline's choices in playouts, the confirming worlds.
+INFERRING = SearchSettings(worlds=6, infer=8, policy_plays=6, confirm_worlds=6, confidence=0.5)
+
+
+@pytest.mark.parametrize("settings", [SMALL, INFERRING])
+def test_the_choice_does_not_change_when_only_the_hidden_cards_change(
+    settings: SearchSettings,
+) -> None:
     rng = random.Random(3)
     compared = 0
     for _ in range(16):
@@ -127,8 +135,8 @@ def test_the_choice_does_not_change_when_only_the_hidden_cards_change() -> None:
         assert seat is not None
         variant = _hidden_variant(deal, seat, rng)
         assert variant.view(seat) == deal.view(seat)
-        real = _player_after(deal, seat).choose(deal.view(seat), random.Random(8))
-        other = _player_after(deal, seat).choose(variant.view(seat), random.Random(8))
+        real = _player_after(deal, seat, settings).choose(deal.view(seat), random.Random(8))
+        other = _player_after(deal, seat, settings).choose(variant.view(seat), random.Random(8))
         assert real == other
         compared += 1
     assert compared >= 8
@@ -291,3 +299,17 @@ def test_a_confident_search_keeps_the_baseline_s_choice_unless_clearly_better() 
             else:
                 departed += choice != expected
     assert departed > 0
+
+
+def test_the_win_bonus_prefers_a_sure_narrow_win_to_a_gamble_for_a_whitewash() -> None:
+    # Team A: 61 points in every world, or 120 (every trick) in half of them and 59
+    # in the other half. On loss points alone the gamble is worth more; the bench
+    # counts deals won, and so does the default utility.
+    sure = utility(61, 5, 4, 0, 3.0, win=3.0)
+    gamble = (utility(120, 9, 0, 0, 3.0, win=3.0) + utility(59, 5, 4, 0, 3.0, win=3.0)) / 2
+    assert sure > gamble
+    loss_only = (utility(120, 9, 0, 0, 3.0) + utility(59, 5, 4, 0, 3.0)) / 2
+    assert utility(61, 5, 4, 0, 3.0) < loss_only
+    assert SearchSettings().win > 0
+    # Eggs are neither won nor lost.
+    assert utility(60, 5, 4, 0, 3.0, win=3.0) == 0.0
