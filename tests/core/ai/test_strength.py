@@ -41,3 +41,16 @@ def test_the_measurement_prints_name_value_lines(capsys: pytest.CaptureFixture[s
         <= rate
         <= figures["baseline_deal_win_rate_95_high"]
     )
+
+
+def test_the_strong_level_s_settings_may_be_changed_for_a_run() -> None:
+    # --strong '{"worlds": 2}': a variant measured without changing the code; the
+    # figures depend on the settings and the seed alone.
+    first = measure(
+        deals=2, series=0, seed=4, player="strong", opponent="normal", strong='{"worlds": 2}'
+    )
+    again = measure(
+        deals=2, series=0, seed=4, player="strong", opponent="normal", strong='{"worlds": 2}'
+    )
+    assert first == again
+    assert first.decisions > 0
