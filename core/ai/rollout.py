@@ -32,6 +32,7 @@ computers play exactly so.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from core.ai.policy import baseline_move
@@ -436,21 +437,35 @@ def loss_points(points: int, tricks: int) -> int:
 
 
 def utility(
-    points_a: int, tricks_a: int, tricks_b: int, team: int, weight: float, win: float = 0.0
+    points_a: int,
+    tricks_a: int,
+    tricks_b: int,
+    team: int,
+    weight: float,
+    win: float = 0.0,
+    smooth: float = 0.0,
 ) -> float:
     """What a deal's end is worth to ``team``: loss points given minus taken, plus
     ``win`` for a deal won (minus for one lost; eggs are neither), plus ``weight``
-    times the card-point margin in sixties.
+    times the card-point margin in sixties. With ``smooth``, the ``win`` term is
+    ``win`` × tanh(margin / ``smooth``) instead: it still counts most near 60, but
+    a point more or less changes it by a little, not by all or nothing.
 
     >>> utility(70, 3, 2, 0, 3.0), utility(70, 3, 2, 1, 3.0, win=2.0)
     (2.5, -4.5)
+    >>> round(utility(61, 3, 2, 0, 0.0, win=6.0, smooth=10.0), 3)
+    2.598
     """
     points = points_a if team == 0 else 120 - points_a
     mine, theirs = (tricks_a, tricks_b) if team == 0 else (tricks_b, tricks_a)
     if points > 60:
-        value = win + loss_points(120 - points, theirs)
+        value = float(loss_points(120 - points, theirs))
     elif points < 60:
-        value = -win - loss_points(points, mine)
+        value = -float(loss_points(points, mine))
     else:
         value = 0.0
+    if smooth > 0:
+        value += win * math.tanh((points - 60) / smooth)
+    elif points != 60:
+        value += win if points > 60 else -win
     return value + weight * (points - 60) / 60

@@ -70,6 +70,9 @@ class SearchSettings:
     win: float = 3.0
     """Value of winning the deal (lost: minus as much), in loss points, on top of
     the loss points themselves."""
+    smooth: float = 0.0
+    """When above 0, the ``win`` term is ``win`` × tanh(margin / ``smooth``): it
+    counts most near 60 points, but a point more is worth a little, not all."""
     margin: float = 0.0
     """How much better (mean value) than the baseline's choice an action must
     look in playouts to be played instead."""
@@ -236,7 +239,7 @@ class SearchPlayer:
                         settings.explore,
                         settings.sighted,
                     )
-                    total += utility(*result, team, settings.weight, settings.win)
+                    total += utility(*result, team, settings.weight, settings.win, settings.smooth)
                 row.append(total / settings.playouts)
         return rows
 
@@ -271,7 +274,14 @@ def _solve_moves(
     solver = Solver(world.trump, settings.endgame_nodes)
     values: list[float] = []
     for kind, mask in moves:
-        value = solve(_after(world, seat, kind, mask), team, settings.weight, solver, settings.win)
+        value = solve(
+            _after(world, seat, kind, mask),
+            team,
+            settings.weight,
+            solver,
+            settings.win,
+            settings.smooth,
+        )
         if value is None:
             return None
         values.append(value)
