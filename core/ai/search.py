@@ -153,8 +153,9 @@ class SearchPlayer:
         per_world = self._world_values(view, sampler, [_raw(a) for a in actions], seed)
         values = [sum(row) for row in per_world]
         best = max(range(len(actions)), key=lambda i: (values[i], -i))
-        # Playouts are noisy: the baseline's choice (the first) stands unless the
-        # search finds a clearly better one. Exact endgames are trusted as they are.
+        # Values are noisy: the baseline's choice (the first) stands unless the search
+        # finds a clearly better one. Exact endgames ask for no margin, but their
+        # worlds are sampled too, so they take the confidence test like playouts.
         settings = self.settings
         exact = view.table.stock_size == 0 and len(view.hand) <= settings.endgame_cards
         margin = 0.0 if exact else settings.margin * settings.worlds
