@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench import ai_gain
 from bench.ai import main, measure
 
 
@@ -54,3 +55,14 @@ def test_the_strong_level_s_settings_may_be_changed_for_a_run() -> None:
     )
     assert first == again
     assert first.decisions > 0
+
+
+def test_the_gain_per_decision_is_zero_when_the_search_is_the_baseline(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A confidence no difference can pass: the search plays the baseline's choices.
+    ai_gain.main(["--deals", "2", "--strong", '{"worlds": 2, "confidence": 1e9}'])
+    lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
+    assert int(lines["decisions"]) > 0
+    assert lines["differ"] == "0"
+    assert lines["gain_per_decision"].startswith("+0.0000")
