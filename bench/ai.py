@@ -7,6 +7,9 @@ shuffle; every deal and series has its own seeds, drawn from ``--seed``, so the
 figures are the same for the same ``--seed`` whether played in one process or in
 ``--jobs N`` worker processes. Then whole series are played, x's team alternating.
 
+``--strong '{"worlds": 60}'`` sets fields of the strong level's
+:class:`~core.ai.search.SearchSettings` (JSON) for a run, to measure a variant.
+
 ``--rules classic`` measures the classic levels instead, ``--x`` against ``--y``
 (``baseline`` is classic's ``normal``; see :mod:`bench.classic_ai`).
 
@@ -34,7 +37,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import functools
+import json
 import math
 import multiprocessing
 import random
@@ -44,8 +49,9 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from core.ai import LEVELS, make_player, play_deal, play_series
+from core.ai import LEVELS, SearchPlayer, make_player, play_deal, play_series
 from core.ai.players import Observer, Player
+from core.ai.search import STRONG
 from core.seats import Team
 from core.yard.actions import Action
 from core.yard.deal import Deal
@@ -146,15 +152,27 @@ class Figures:
         return lines
 
 
+def _make(level: str, strong: str) -> Player:
+    """A player of ``level``; the strong level with the settings' fields ``strong``
+    (JSON) changed, when given."""
+    if level == "strong" and strong:
+        return SearchPlayer(dataclasses.replace(STRONG, **json.loads(strong)))
+    return make_player(level)
+
+
 def _players(
-    player: str, opponent: str, team: Team, times: dict[str, list[float]] | None = None
+    player: str,
+    opponent: str,
+    team: Team,
+    times: dict[str, list[float]] | None = None,
+    strong: str = "",
 ) -> list[Player]:
     """Four players: ``player`` on ``team``'s seats, ``opponent`` on the others (timed
     into ``times`` by level when given)."""
     players: list[Player] = []
     for seat in range(4):
         level = player if seat % 2 == team else opponent
-        made = make_player(level)
+        made = _make(level, strong)
         if times is not None:
             key = "x" if seat % 2 == team else "y"
             made = Timed(made, times.setdefault(key, []))
@@ -189,13 +207,13 @@ class _Tally:
             self.times[key].extend(times)
 
 
-def _deal(job: tuple[int, int, int, str, str]) -> _Tally:
+def _deal(job: tuple[int, int, int, str, str, str]) -> _Tally:
     """Deal ``i`` (shuffle ``i // 2``, x's team ``i % 2``) from its own seeds."""
-    i, shuffle_seed, play_seed, player, opponent = job
+    i, shuffle_seed, play_seed, player, opponent, strong = job
     tally = _Tally()
     team = Team(i % 2)
     deal = Deal.shuffled((i // 2) % 4, random.Random(shuffle_seed))
-    players = _players(player, opponent, team, tally.times)
+    players = _players(player, opponent, team, tally.times, strong)
     result = play_deal(deal, players, random.Random(play_seed))
     tally.points += result.points[team]
     tally.opponent_points += result.points[team.other]
@@ -206,12 +224,12 @@ def _deal(job: tuple[int, int, int, str, str]) -> _Tally:
     return tally
 
 
-def _series(job: tuple[int, int, int, str, str]) -> _Tally:
+def _series(job: tuple[int, int, int, str, str, str]) -> _Tally:
     """Series ``k`` (x's team ``k % 2``) from its own seed."""
-    k, _, play_seed, player, opponent = job
+    k, _, play_seed, player, opponent, strong = job
     tally = _Tally()
     team = Team(k % 2)
-    players = _players(player, opponent, team)
+    players = _players(player, opponent, team, strong=strong)
     played = play_series(players, random.Random(play_seed), first_dealer=k % 4)
     outcome = played.result
     assert outcome is not None
@@ -229,16 +247,19 @@ def measure(
     *,
     progress: bool = False,
     jobs: int = 1,
+    strong: str = "",
 ) -> Figures:
     """Play ``deals`` deals (each shuffle twice, teams swapped) and ``series`` series
     of ``player`` against ``opponent``. Every deal and series has its own seeds drawn
-    from ``seed``, so ``jobs`` worker processes give the same figures as one."""
+    from ``seed``, so ``jobs`` worker processes give the same figures as one.
+    ``strong``: fields of the strong level's settings to change (JSON), if any."""
     master = random.Random(seed)
     shuffle_seeds = [master.getrandbits(64) for _ in range((deals + 1) // 2)]
     deal_jobs = [
-        (i, shuffle_seeds[i // 2], master.getrandbits(64), player, opponent) for i in range(deals)
+        (i, shuffle_seeds[i // 2], master.getrandbits(64), player, opponent, strong)
+        for i in range(deals)
     ]
-    series_jobs = [(k, 0, master.getrandbits(64), player, opponent) for k in range(series)]
+    series_jobs = [(k, 0, master.getrandbits(64), player, opponent, strong) for k in range(series)]
     total = _Tally()
     with contextlib.ExitStack() as stack:
         run: Callable[..., Iterable[_Tally]] = map
@@ -287,6 +308,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--rules", choices=("yard", "classic"), default="yard", help="the rule set measured"
     )
+    parser.add_argument(
+        "--strong", default="", help="yard: fields of the strong level's SearchSettings (JSON)"
+    )
     parser.add_argument("--games", type=int, default=200, help="classic: whole games")
     parser.add_argument("--options", default=None, help="classic: the options as JSON")
     args = parser.parse_args(argv)
@@ -304,8 +328,17 @@ def main(argv: list[str] | None = None) -> None:
         for line in timing:
             print(line, file=sys.stderr)
         return
+    if args.strong:
+        print(f"strong_settings: {args.strong}", file=sys.stderr)
     figures = measure(
-        args.deals, args.series, args.seed, args.x, args.y, progress=True, jobs=args.jobs
+        args.deals,
+        args.series,
+        args.seed,
+        args.x,
+        args.y,
+        progress=True,
+        jobs=args.jobs,
+        strong=args.strong,
     )
     for line in figures.lines(args.x, args.y):
         print(line)

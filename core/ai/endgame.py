@@ -177,7 +177,14 @@ def _equivalent(hand: int, live: int) -> tuple[tuple[int, int], ...]:
     return found
 
 
-def solve(world: World, team: int, weight: float, solver: Solver) -> float | None:
+def solve(
+    world: World,
+    team: int,
+    weight: float,
+    solver: Solver,
+    win: float = 0.0,
+    smooth: float = 0.0,
+) -> float | None:
     """The value for ``team`` of the stock-empty ``world`` with best play; None when
     the ``solver``'s node budget ran out (a solver may be reused for the positions
     of one world: what it learnt of the later tricks holds for all of them).
@@ -216,4 +223,4 @@ def solve(world: World, team: int, weight: float, solver: Solver) -> float | Non
     points_a = points_in(world.piles[0]) + rest
     tricks_a = world.tricks[0] + (1 if rest > 0 else 0)
     tricks_b = world.tricks[1] + (1 if remaining - rest > 0 else 0)
-    return utility(points_a, tricks_a, tricks_b, team, weight)
+    return utility(points_a, tricks_a, tricks_b, team, weight, win, smooth)

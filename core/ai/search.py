@@ -2,12 +2,13 @@
 
 For each decision the player samples worlds that agree with everything its seat
 has seen (:mod:`core.ai.worlds`), plays every candidate action in every world and
-keeps the action of the best mean value (perfect-information Monte Carlo, as the
-strongest bridge, Skat and Schafkopf programs do):
+values each by its mean (perfect-information Monte Carlo, as the strongest bridge,
+Skat and Schafkopf programs do):
 
 - before the stock is empty, each action is valued by greedy playouts of the whole
   deal (:mod:`core.ai.rollout`), the same worlds and random numbers for every
-  action, so that the actions are compared on equal terms;
+  action, so that the actions are compared on equal terms (``policy_plays`` lets
+  the baseline's own choices, :mod:`core.ai.policy`, make a playout's first plays);
 - once the stock is empty every card is in a hand, the piles or a face-down
   discard, and with hands of three cards or fewer each world is solved exactly
   (:mod:`core.ai.endgame`) within a node budget, falling back to playouts when it
@@ -17,23 +18,33 @@ strongest bridge, Skat and Schafkopf programs do):
 
 Every legal action is searched (``shortlist`` can limit them to the baseline's best),
 all over the same worlds and random numbers (common random numbers: two actions are
-compared on the same deals), and the best mean wins (``margin`` can make the
-baseline's own choice stand unless an action is better by that much). Every bound
-is a count (worlds, playouts, nodes), never a clock, so a decision is the same for
-the same view, memory and random numbers, whatever the machine. The value of a
-deal's end is the loss points given minus those taken, plus ``weight`` loss points
-per 60-point card margin (:func:`core.ai.rollout.utility`).
+compared on the same deals). The candidates come in the baseline's order, so the
+first is the baseline's own choice, and it stands unless the best action is clearly
+better: its values minus the baseline choice's, world by world, must have a mean
+above ``confidence`` standard errors. When the best is ahead but not that clearly,
+``confirm_worlds`` more worlds are played for the two of them alone and the test is
+made again over all the worlds. (With 30 worlds the values of most actions differ
+by less than the noise, and an action that looks best by a little is no better than
+the baseline's in play; measured in README, "Computer players".) ``margin`` can ask
+for a fixed lead instead.
+
+Every bound is a count (worlds, playouts, nodes), never a clock, so a decision is
+the same for the same view, memory and random numbers, whatever the machine. The
+value of a deal's end is the loss points given minus those taken, plus ``win``
+loss points for a deal won (minus for one lost), plus ``weight`` loss points per
+60-point card margin (:func:`core.ai.rollout.utility`).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
-from core.ai.baseline import DEFAULT_WEIGHTS, _Trick
+from core.ai.baseline import DEFAULT_WEIGHTS, _cost_key, _Trick
 from core.ai.endgame import Solver, solve
 from core.ai.memory import DealMemory
-from core.ai.rollout import playout, step, utility
+from core.ai.rollout import baseline_playout, step, utility
 from core.ai.worlds import Sampler, World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
@@ -56,11 +67,30 @@ class SearchSettings:
     """Chance of a random action at each step of a playout."""
     weight: float = 3.0
     """Value of a 60-point margin, in loss points."""
+    win: float = 3.0
+    """Value of winning the deal (lost: minus as much), in loss points, on top of
+    the loss points themselves."""
+    smooth: float = 0.0
+    """When above 0, the ``win`` term is ``win`` × tanh(margin / ``smooth``): it
+    counts most near 60 points, but a point more is worth a little, not all."""
     margin: float = 0.0
     """How much better (mean value) than the baseline's choice an action must
     look in playouts to be played instead."""
     sighted: bool = True
     """Whether the playouts' players see the world's hands (closer to best play)."""
+    infer: int = 0
+    """Worlds tried per sample for one in which the opponents' plays to the current
+    trick are the baseline's choices (0: worlds uniform among those that agree with
+    the view)."""
+    confidence: float = 1.5
+    """The baseline's choice stands unless the best action beats it, world by world,
+    by more than this many standard errors of the mean difference (0: any amount)."""
+    confirm_worlds: int = 30
+    """When the best action is ahead of the baseline's choice but not clearly, this
+    many more worlds are played for the two of them before the test is repeated."""
+    policy_plays: int = 0
+    """Plays of each playout made by the baseline's own choices (each seat from
+    what it would see) before the greedy policy takes over."""
     endgame_nodes: int = 4_000
     """Search nodes per world for an exact stock-empty endgame (0: playouts)."""
     endgame_cards: int = 3
@@ -69,6 +99,9 @@ class SearchSettings:
 
 
 STRONG = SearchSettings()
+
+#: Mixed into the decision's seed for the confirming worlds (other worlds).
+_CONFIRM_SEED = 0x5EED_C0F1
 
 
 class SearchPlayer:
@@ -106,7 +139,7 @@ class SearchPlayer:
             return None
         self.memory.seat = view.seat
         seed = rng.getrandbits(64)
-        sampler = Sampler(view, self.memory)
+        sampler = Sampler(view, self.memory, self.settings.infer)
         if may_declare:
             molodka = next((a for a in view.legal if a.kind is ActionKind.MOLODKA), None)
             if molodka is not None and self._wants_molodka(view, sampler, seed):
@@ -117,13 +150,31 @@ class SearchPlayer:
         if len(actions) == 1:
             return self._chosen(actions[0])
         actions = self._shortlist(view, actions)
-        values = self._values(view, sampler, [_raw(a) for a in actions], seed)
+        per_world = self._world_values(view, sampler, [_raw(a) for a in actions], seed)
+        values = [sum(row) for row in per_world]
         best = max(range(len(actions)), key=lambda i: (values[i], -i))
-        # Playouts are noisy: the baseline's choice (the first) stands unless the
-        # search finds a clearly better one. Exact endgames are trusted as they are.
-        exact = view.table.stock_size == 0 and len(view.hand) <= self.settings.endgame_cards
-        margin = 0.0 if exact else self.settings.margin * self.settings.worlds
-        if values[best] - values[0] <= margin:
+        # Values are noisy: the baseline's choice (the first) stands unless the search
+        # finds a clearly better one. Exact endgames ask for no margin, but their
+        # worlds are sampled too, so they take the confidence test like playouts.
+        settings = self.settings
+        exact = view.table.stock_size == 0 and len(view.hand) <= settings.endgame_cards
+        margin = 0.0 if exact else settings.margin * settings.worlds
+        doubtful = settings.confidence > 0 and not _clearly_better(
+            per_world[best], per_world[0], settings.confidence
+        )
+        if doubtful and settings.confirm_worlds > 0 and values[best] > values[0]:
+            # Ahead but not clearly: more worlds for these two actions alone.
+            more = self._world_values(
+                view,
+                sampler,
+                [_raw(actions[0]), _raw(actions[best])],
+                seed ^ _CONFIRM_SEED,
+                settings.confirm_worlds,
+            )
+            doubtful = not _clearly_better(
+                per_world[best] + more[1], per_world[0] + more[0], settings.confidence
+            )
+        if values[best] - values[0] <= margin or doubtful:
             best = 0
         return self._chosen(actions[best])
 
@@ -136,8 +187,9 @@ class SearchPlayer:
         baseline's choice first, so that it wins ties."""
         limit = self.settings.shortlist or len(actions)
         trick = _Trick(view, self.memory.gone if self.memory.complete else 0, DEFAULT_WEIGHTS)
-        ranked = sorted(range(len(actions)), key=lambda i: (-trick.action_value(actions[i]), i))
-        return [actions[i] for i in ranked[:limit]]
+        # The baseline's own order: its value, then its tie-break (the first is its choice).
+        ranked = sorted(actions, key=lambda a: (trick.action_value(a), _cost_key(a)), reverse=True)
+        return ranked[:limit]
 
     def _wants_molodka(self, view: SeatView, sampler: Sampler, seed: int) -> bool:
         """Declaring now against going on without (this seat then plays on)."""
@@ -147,35 +199,62 @@ class SearchPlayer:
     def _values(
         self, view: SeatView, sampler: Sampler, moves: list[tuple[int, int]], seed: int
     ) -> list[float]:
-        """The mean value of each ``(kind, mask)`` move over the sampled worlds.
+        """The total value of each ``(kind, mask)`` move over the sampled worlds.
         Kind -1 is "pass the molodka": the world goes on without it."""
+        return [sum(row) for row in self._world_values(view, sampler, moves, seed)]
+
+    def _world_values(
+        self,
+        view: SeatView,
+        sampler: Sampler,
+        moves: list[tuple[int, int]],
+        seed: int,
+        worlds: int = 0,
+    ) -> list[list[float]]:
+        """The value of each move in each of ``worlds`` (by default the settings')
+        sampled worlds (a row per move)."""
         settings = self.settings
         seat = view.seat
         team = seat & 1
         rng = random.Random(seed)
-        totals = [0.0] * len(moves)
+        rows: list[list[float]] = [[] for _ in moves]
         exact = view.table.stock_size == 0 and settings.endgame_nodes > 0
-        for _ in range(settings.worlds):
+        for _ in range(worlds or settings.worlds):
             world = sampler.sample(rng)
             if exact:
                 solved = _solve_moves(world, seat, moves, settings, team)
                 if solved is not None:
-                    for i, value in enumerate(solved):
-                        totals[i] += value
+                    for row, value in zip(rows, solved, strict=True):
+                        row.append(value)
                     continue
                 exact = False  # too big for the budget: the other worlds will be too
             seeds = [rng.random() for _ in range(settings.playouts)]
-            for i, (kind, mask) in enumerate(moves):
+            for row, (kind, mask) in zip(rows, moves, strict=True):
+                total = 0.0
                 for playout_seed in seeds:
                     played = _after(world, seat, kind, mask)
-                    result = playout(
+                    result = baseline_playout(
                         played,
+                        settings.policy_plays,
                         random.Random(playout_seed).random,
                         settings.explore,
                         settings.sighted,
                     )
-                    totals[i] += utility(*result, team, settings.weight) / settings.playouts
-        return totals
+                    total += utility(*result, team, settings.weight, settings.win, settings.smooth)
+                row.append(total / settings.playouts)
+        return rows
+
+
+def _clearly_better(values: list[float], base: list[float], z: float) -> bool:
+    """Whether ``values`` beat ``base`` (world by world, the same worlds) by more than
+    ``z`` standard errors of their mean difference."""
+    count = len(values)
+    if count < 2:
+        return sum(values) > sum(base)
+    diffs = [a - b for a, b in zip(values, base, strict=True)]
+    mean = sum(diffs) / count
+    variance = sum((d - mean) ** 2 for d in diffs) / (count - 1)
+    return mean > z * math.sqrt(variance / count)
 
 
 def _after(world: World, seat: int, kind: int, mask: int) -> World:
@@ -196,7 +275,14 @@ def _solve_moves(
     solver = Solver(world.trump, settings.endgame_nodes)
     values: list[float] = []
     for kind, mask in moves:
-        value = solve(_after(world, seat, kind, mask), team, settings.weight, solver)
+        value = solve(
+            _after(world, seat, kind, mask),
+            team,
+            settings.weight,
+            solver,
+            settings.win,
+            settings.smooth,
+        )
         if value is None:
             return None
         values.append(value)

@@ -16,7 +16,11 @@ places every unknown card somewhere, consistently with the view:
   holds one, and when it is offered, nobody nearer does.
 
 Worlds are sampled uniformly among the placements that satisfy all that (the last
-point by rejection). :meth:`World.to_deal` turns a world into an engine
+point by rejection). With ``infer``, a sampler also prefers (by rejection, at most
+``infer`` tries a world) worlds in which the opponents played the current trick as
+the baseline would have from their hands there: a model of the ``normal`` player,
+used only on this trick's plays, where a seat's hand is its hand now plus what it
+played (no card was drawn since). :meth:`World.to_deal` turns a world into an engine
 :class:`~core.deal.Deal`, whose view for the seat is the seat's real view (the tests
 check it over many random positions).
 """
@@ -27,6 +31,7 @@ import random
 from dataclasses import dataclass
 
 from core.ai.memory import DealMemory
+from core.ai.policy import baseline_move
 from core.cards import DECK_SIZE, FULL_MASK, indexes_of, mask_of
 from core.yard.deal import DISCARD, HAND_SIZE, MOLODKA_HANDS, Deal
 from core.yard.views import SeatView
@@ -63,6 +68,8 @@ class World:
     trick_no: int
     number: int = 0
     dealer: int = 0
+    gone: int = 0
+    """The face-up cards of the finished tricks (public: every seat saw them)."""
 
     def copy(self) -> World:
         return World(
@@ -85,6 +92,7 @@ class World:
             self.trick_no,
             self.number,
             self.dealer,
+            self.gone,
         )
 
     def to_deal(self) -> Deal:
@@ -160,13 +168,17 @@ class Sampler:
         "_trump_in_stock",
         "_trump_slots",
         "_unknown",
+        "infer",
         "memory_used",
         "seat",
         "view",
     )
 
-    def __init__(self, view: SeatView, memory: DealMemory | None) -> None:
+    def __init__(self, view: SeatView, memory: DealMemory | None, infer: int = 0) -> None:
         self.view = view
+        self.infer = infer
+        """Worlds tried per sample for one in which the opponents' plays to this
+        trick are the baseline's choices (0: no such inference)."""
         self.seat = seat = view.seat
         table = view.table
         trump = int(table.trump)
@@ -260,15 +272,69 @@ class Sampler:
             trick_no=table.trick_number,
             number=table.number,
             dealer=table.dealer,
+            gone=memory.gone if memory is not None and use else 0,
         )
 
     def sample(self, rng: random.Random) -> World:
-        """One world, uniformly among those that agree with the view."""
+        """One world, uniformly among those that agree with the view (and, with
+        :attr:`infer`, preferably one in which the opponents played this trick as
+        the baseline would have)."""
+        checks = self.infer
+        fallback: World | None = None
         for _ in range(MOLODKA_TRIES):
             world = self._place(rng)
-            if self._molodka_agrees(world):
+            if not self._molodka_agrees(world):
+                continue
+            if checks <= 0:
+                return fallback or world
+            checks -= 1
+            if self._plays_agree(world):
                 return world
-        return world
+            fallback = fallback or world
+        return fallback or world
+
+    def _plays_agree(self, world: World) -> bool:
+        """Whether each opponent's play to the current trick is what the baseline
+        would have played from his hand in ``world``. A face-down discard agrees when
+        the baseline would have discarded: the world's cards of that seat are then
+        split between hand and discard as the baseline would have split them (the
+        same cards, so the world still agrees with the view)."""
+        plays = world.plays
+        mine = self.seat & 1
+        hands = start_hands(world.hands, plays)
+        # A molodka is declared, not chosen as a lead.
+        first = 1 if world.molodka_done else 0
+        n = win_seat = win_mask = 0
+        stock = len(world.stock)
+        for i, (seat, kind, mask) in enumerate(plays):
+            if i >= first and seat & 1 != mine:
+                chosen_kind, chosen = baseline_move(
+                    hands,
+                    seat,
+                    plays[:i],
+                    n,
+                    win_seat,
+                    win_mask,
+                    world.trump,
+                    world.trump_card,
+                    world.trump_holder,
+                    stock,
+                    world.gone,
+                )
+                if kind == DISCARD:
+                    if chosen_kind != DISCARD:
+                        return False
+                    world.hands[seat] = hands[seat] ^ chosen
+                    plays[i] = (seat, kind, chosen)
+                    mask = chosen
+                elif (chosen_kind, chosen) != (kind, mask):
+                    return False
+            hands[seat] ^= mask
+            if i == 0:
+                n = mask.bit_count()
+            if kind != DISCARD:
+                win_seat, win_mask = seat, mask
+        return True
 
     def _molodka_agrees(self, world: World) -> bool:
         if world.molodka_done:

@@ -5,10 +5,21 @@ from __future__ import annotations
 
 import random
 
-from core.ai import SearchPlayer, SearchSettings, make_player, play_deal, public_events
+import pytest
+
+from core.ai import (
+    BaselinePlayer,
+    CardCounter,
+    SearchPlayer,
+    SearchSettings,
+    make_player,
+    play_deal,
+    public_events,
+)
 from core.ai.endgame import Solver, solve
 from core.ai.memory import DealMemory
-from core.ai.rollout import legal_moves, step
+from core.ai.rollout import legal_moves, step, utility
+from core.ai.search import _clearly_better
 from core.ai.worlds import Sampler, World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
@@ -40,7 +51,8 @@ def _random_position(rng: random.Random, steps: int) -> tuple[Deal, list[DealMem
     return deal, memories
 
 
-def test_no_sampled_world_contradicts_the_seat_view() -> None:
+@pytest.mark.parametrize("infer", [0, 8])
+def test_no_sampled_world_contradicts_the_seat_view(infer: int) -> None:
     rng = random.Random(11)
     checked = 0
     for _ in range(250):
@@ -50,7 +62,7 @@ def test_no_sampled_world_contradicts_the_seat_view() -> None:
         for seat in range(4):
             view = deal.view(seat)
             memory = memories[seat]
-            sampler = Sampler(view, memory)
+            sampler = Sampler(view, memory, infer)
             assert sampler.memory_used
             seen = memory.gone | memory.own_gone | mask_of(view.hand)
             trump = 1 << deal.trump_card.index
@@ -97,14 +109,22 @@ def _hidden_variant(deal: Deal, seat: int, rng: random.Random) -> Deal:
             return variant
 
 
-def _player_after(deal: Deal, seat: int) -> SearchPlayer:
-    player = SearchPlayer(SMALL)
+def _player_after(deal: Deal, seat: int, settings: SearchSettings = SMALL) -> SearchPlayer:
+    player = SearchPlayer(settings)
     for event in public_events(deal):
         player.observe(event)
     return player
 
 
-def test_the_choice_does_not_change_when_only_the_hidden_cards_change() -> None:
+#: Every option that looks at more than the plain search: inference from the trick's
+#: plays, the baseline's choices in playouts, the confirming worlds.
+INFERRING = SearchSettings(worlds=6, infer=8, policy_plays=6, confirm_worlds=6, confidence=0.5)
+
+
+@pytest.mark.parametrize("settings", [SMALL, INFERRING])
+def test_the_choice_does_not_change_when_only_the_hidden_cards_change(
+    settings: SearchSettings,
+) -> None:
     rng = random.Random(3)
     compared = 0
     for _ in range(16):
@@ -115,8 +135,8 @@ def test_the_choice_does_not_change_when_only_the_hidden_cards_change() -> None:
         assert seat is not None
         variant = _hidden_variant(deal, seat, rng)
         assert variant.view(seat) == deal.view(seat)
-        real = _player_after(deal, seat).choose(deal.view(seat), random.Random(8))
-        other = _player_after(deal, seat).choose(variant.view(seat), random.Random(8))
+        real = _player_after(deal, seat, settings).choose(deal.view(seat), random.Random(8))
+        other = _player_after(deal, seat, settings).choose(variant.view(seat), random.Random(8))
         assert real == other
         compared += 1
     assert compared >= 8
@@ -222,3 +242,74 @@ def test_a_player_made_in_the_middle_of_a_deal_learns_what_was_seen() -> None:
     events: list[Event] = public_events(deal)
     assert isinstance(events[0], DealStarted)
     assert all(not isinstance(e, ActionKind) for e in events)
+
+
+def test_the_first_candidate_is_the_baseline_s_choice() -> None:
+    # The baseline's choice stands unless the search finds a clearly better one, so
+    # the candidates start with exactly what the baseline would play (ties included).
+    rng = random.Random(6)
+    checked = 0
+    for _ in range(60):
+        deal, memories = _random_position(rng, rng.randrange(0, 40))
+        if deal.is_over or deal.turn is None:
+            continue
+        seat = deal.turn
+        view = deal.view(seat)
+        player = SearchPlayer(SMALL)
+        player.memory = memories[seat]
+        counter = CardCounter()
+        counter.gone = memories[seat].gone
+        expected = BaselinePlayer(counter).choose(view, rng)
+        actions = [a for a in view.legal if a.kind is not ActionKind.MOLODKA]
+        assert player._shortlist(view, actions)[0] == expected
+        checked += 1
+    assert checked >= 20
+
+
+def test_clearly_better_asks_for_a_mean_difference_beyond_its_standard_error() -> None:
+    base = [0.0, 0.0, 0.0, 0.0]
+    assert _clearly_better([1.0, 1.1, 0.9, 1.0], base, 2.0)  # always ahead
+    assert not _clearly_better([4.0, -1.0, -1.0, -1.0], base, 2.0)  # one lucky world
+    assert _clearly_better([4.0, -1.0, -1.0, -1.0], base, 0.1)
+    assert not _clearly_better(base, base, 0.0)
+
+
+def test_a_confident_search_keeps_the_baseline_s_choice_unless_clearly_better() -> None:
+    # With a test no difference can pass, the search plays the baseline's choices;
+    # with the default one it departs from them in some positions.
+    rng = random.Random(12)
+    stubborn = SearchSettings(worlds=6, confidence=1e9, confirm_worlds=6)
+    confident = SearchSettings(worlds=12, confidence=1.0, confirm_worlds=12)
+    departed = 0
+    for _ in range(40):
+        deal, memories = _random_position(rng, rng.randrange(20, 48))
+        if deal.is_over or deal.turn is None:
+            continue
+        seat = deal.turn
+        view = deal.view(seat)
+        counter = CardCounter()
+        counter.gone = memories[seat].gone
+        expected = BaselinePlayer(counter).choose(view, rng)
+        for settings in (stubborn, confident):
+            player = SearchPlayer(settings)
+            player.memory = memories[seat]
+            choice = player.choose(view, random.Random(3))
+            if settings is stubborn:
+                assert choice == expected
+            else:
+                departed += choice != expected
+    assert departed > 0
+
+
+def test_the_win_bonus_prefers_a_sure_narrow_win_to_a_gamble_for_a_whitewash() -> None:
+    # Team A: 61 points in every world, or 120 (every trick) in half of them and 59
+    # in the other half. On loss points alone the gamble is worth more; the bench
+    # counts deals won, and so does the default utility.
+    sure = utility(61, 5, 4, 0, 3.0, win=3.0)
+    gamble = (utility(120, 9, 0, 0, 3.0, win=3.0) + utility(59, 5, 4, 0, 3.0, win=3.0)) / 2
+    assert sure > gamble
+    loss_only = (utility(120, 9, 0, 0, 3.0) + utility(59, 5, 4, 0, 3.0)) / 2
+    assert utility(61, 5, 4, 0, 3.0) < loss_only
+    assert SearchSettings().win > 0
+    # Eggs are neither won nor lost.
+    assert utility(60, 5, 4, 0, 3.0, win=3.0) == 0.0

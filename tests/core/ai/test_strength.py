@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench import ai_gain
 from bench.ai import main, measure
 
 
@@ -41,3 +42,27 @@ def test_the_measurement_prints_name_value_lines(capsys: pytest.CaptureFixture[s
         <= rate
         <= figures["baseline_deal_win_rate_95_high"]
     )
+
+
+def test_the_strong_level_s_settings_may_be_changed_for_a_run() -> None:
+    # --strong '{"worlds": 2}': a variant measured without changing the code; the
+    # figures depend on the settings and the seed alone.
+    first = measure(
+        deals=2, series=0, seed=4, player="strong", opponent="normal", strong='{"worlds": 2}'
+    )
+    again = measure(
+        deals=2, series=0, seed=4, player="strong", opponent="normal", strong='{"worlds": 2}'
+    )
+    assert first == again
+    assert first.decisions > 0
+
+
+def test_the_gain_per_decision_is_zero_when_the_search_is_the_baseline(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A confidence no difference can pass: the search plays the baseline's choices.
+    ai_gain.main(["--deals", "2", "--strong", '{"worlds": 2, "confidence": 1e9}'])
+    lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
+    assert int(lines["decisions"]) > 0
+    assert lines["differ"] == "0"
+    assert lines["gain_per_decision"].startswith("+0.0000")
