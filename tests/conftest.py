@@ -8,6 +8,7 @@ developer's machine and FAIL in CI (``CI=true``), which installs the package.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import AsyncIterator, Iterator
 
@@ -58,3 +59,15 @@ async def postgres(postgres_server: LocalServer) -> AsyncIterator[PostgresStorag
         yield storage
     finally:
         await storage.close()
+
+
+@pytest.fixture(autouse=True)
+def _collector_as_it_was() -> Iterator[None]:
+    """A test that starts the bot (``run_platforms``) settles its heap
+    (``bot.loop.settle_heap``: frozen objects, other thresholds): the next test gets
+    the collector as it was."""
+    thresholds = gc.get_threshold()
+    yield
+    if gc.get_threshold() != thresholds or gc.get_freeze_count():
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()

@@ -73,7 +73,7 @@ def test_settle_heap_freezes_the_start_and_collects_young_objects_less_often() -
         loop.settle_heap()
         assert gc.get_freeze_count() > 1000  # the modules and what they made
         assert gc.get_threshold() == loop.THRESHOLDS
-        assert loop.THRESHOLDS[0] > saved[0]
+        assert loop.THRESHOLDS[0] > 700  # CPython's (an earlier test may have set others)
     finally:
         gc.unfreeze()
         gc.set_threshold(*saved)
