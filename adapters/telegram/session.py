@@ -122,26 +122,12 @@ class LeanSession(AiohttpSession):
         method: TelegramMethod[TelegramType],
         timeout: int | None = None,  # noqa: ASYNC109 (aiogram's signature)
     ) -> TelegramType:
-        session = await self.create_session()
-        url = self.api.api_url(token=bot.token, method=method.__api_method__)
         body = self.build_json(bot, method)
         data: Any = body if body is not None else self.build_form_data(bot=bot, method=method)
-        try:
-            async with session.post(
-                url,
-                data=data,
-                headers=_JSON if body is not None else None,
-                timeout=ClientTimeout(total=self.timeout if timeout is None else timeout),
-            ) as resp:
-                raw = await resp.read()
-        except TimeoutError as e:
-            self._observed(method, None)
-            raise TelegramNetworkError(method=method, message="Request timeout error") from e
-        except ClientError as e:
-            self._observed(method, None)
-            raise TelegramNetworkError(method=method, message=f"{type(e).__name__}: {e}") from e
-        self._observed(method, resp.status)
-        return self.parse_response(bot, method, resp.status, raw)
+        status, raw = await self._send(
+            bot, method.__api_method__, data, body is not None, lambda: method, timeout
+        )
+        return self.parse_response(bot, method, status, raw)
 
     async def post(
         self,
@@ -156,32 +142,44 @@ class LeanSession(AiohttpSession):
         building the method: the answer is read only for being ``ok``. A failure
         raises what :meth:`make_request` raises for ``method()`` (built then, and only
         then)."""
+        body = json.dumps(fields, ensure_ascii=False).encode()
+        status, raw = await self._send(bot, api_method, body, True, method, timeout)
+        if status == HTTPStatus.OK and _is_ok(raw):
+            return
+        self.parse_response(bot, method(), status, raw)
+
+    async def _send(
+        self,
+        bot: Bot,
+        api_method: str,
+        data: Any,
+        is_json: bool,
+        method: Callable[[], TelegramMethod[Any]],
+        timeout: int | None,  # noqa: ASYNC109 (as make_request's)
+    ) -> tuple[int, bytes]:
+        """POST ``data`` to ``api_method``: the answer's status and bytes. A request
+        that gets no answer raises aiogram's :class:`TelegramNetworkError` for
+        ``method()``; every request is observed with its status."""
         session = await self.create_session()
         url = self.api.api_url(token=bot.token, method=api_method)
-        body = json.dumps(fields, ensure_ascii=False).encode()
         try:
             async with session.post(
                 url,
-                data=body,
-                headers=_JSON,
+                data=data,
+                headers=_JSON if is_json else None,
                 timeout=ClientTimeout(total=self.timeout if timeout is None else timeout),
             ) as resp:
                 raw = await resp.read()
         except TimeoutError as e:
-            self._observed_name(api_method, None)
+            self._observed(api_method, None)
             raise TelegramNetworkError(method=method(), message="Request timeout error") from e
         except ClientError as e:
-            self._observed_name(api_method, None)
+            self._observed(api_method, None)
             raise TelegramNetworkError(method=method(), message=f"{type(e).__name__}: {e}") from e
-        self._observed_name(api_method, resp.status)
-        if resp.status == HTTPStatus.OK and _is_ok(raw):
-            return
-        self.parse_response(bot, method(), resp.status, raw)
+        self._observed(api_method, resp.status)
+        return resp.status, raw
 
-    def _observed(self, method: TelegramMethod[Any], status: int | None) -> None:
-        self._observed_name(method.__api_method__, status)
-
-    def _observed_name(self, api_method: str, status: int | None) -> None:
+    def _observed(self, api_method: str, status: int | None) -> None:
         if self.observe is not None:
             self.observe(api_method, status)
 

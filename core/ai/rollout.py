@@ -411,19 +411,7 @@ def baseline_playout(
             step(world, world.molodka_seat, MOLODKA, 0)
             continue
         seat = world.turn
-        kind, mask = baseline_move(
-            hands,
-            seat,
-            world.plays,
-            world.n,
-            world.win_seat,
-            world.win_mask,
-            world.trump,
-            world.trump_card,
-            world.trump_holder,
-            len(world.stock),
-            world.gone,
-        )
+        kind, mask = world_move(world, seat)
         step(world, seat, kind, mask)
         plays -= 1
     return playout(world, rand, explore, sighted)
@@ -469,3 +457,21 @@ def utility(
     elif points != 60:
         value += win if points > 60 else -win
     return value + weight * (points - 60) / 60
+
+
+def world_move(world: World, seat: int) -> tuple[int, int]:
+    """The baseline's ``(kind, mask)`` for ``seat`` to play in ``world`` as it stands
+    (:func:`core.ai.policy.baseline_move`)."""
+    return baseline_move(
+        world.hands,
+        seat,
+        world.plays,
+        world.n,
+        world.win_seat,
+        world.win_mask,
+        world.trump,
+        world.trump_card,
+        world.trump_holder,
+        len(world.stock),
+        world.gone,
+    )

@@ -7,7 +7,7 @@ import random
 
 from core.ai import BaselinePlayer, CardCounter
 from core.ai.policy import baseline_move
-from core.ai.rollout import baseline_playout
+from core.ai.rollout import baseline_playout, world_move
 from core.ai.worlds import Sampler, World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
@@ -77,21 +77,7 @@ def test_a_baseline_playout_does_not_depend_on_the_hands_a_seat_cannot_see() -> 
     rng = random.Random(3)
     for _ in range(20):
         world = Sampler(view, None).sample(rng)
-        replies.add(
-            baseline_move(
-                world.hands,
-                1,
-                world.plays,
-                world.n,
-                world.win_seat,
-                world.win_mask,
-                world.trump,
-                world.trump_card,
-                world.trump_holder,
-                len(world.stock),
-                world.gone,
-            )
-        )
+        replies.add(world_move(world, 1))
         points_a, tricks_a, tricks_b = baseline_playout(world.copy(), 100, rng.random)
         assert 0 <= points_a <= 120 and tricks_a + tricks_b > 0
     assert len(replies) == 1

@@ -25,6 +25,7 @@ from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
 from core.yard.deal import Deal, points_in
 from core.yard.events import DealStarted, Event
+from core.yard.views import SeatView
 
 from .positions import deal_from_hands
 
@@ -244,6 +245,13 @@ def test_a_player_made_in_the_middle_of_a_deal_learns_what_was_seen() -> None:
     assert all(not isinstance(e, ActionKind) for e in events)
 
 
+def _baseline_choice(view: SeatView, gone: int, rng: random.Random) -> Action | None:
+    """What the baseline plays in the view, having seen ``gone`` go by."""
+    counter = CardCounter()
+    counter.gone = gone
+    return BaselinePlayer(counter).choose(view, rng)
+
+
 def test_the_first_candidate_is_the_baseline_s_choice() -> None:
     # The baseline's choice stands unless the search finds a clearly better one, so
     # the candidates start with exactly what the baseline would play (ties included).
@@ -257,9 +265,7 @@ def test_the_first_candidate_is_the_baseline_s_choice() -> None:
         view = deal.view(seat)
         player = SearchPlayer(SMALL)
         player.memory = memories[seat]
-        counter = CardCounter()
-        counter.gone = memories[seat].gone
-        expected = BaselinePlayer(counter).choose(view, rng)
+        expected = _baseline_choice(view, memories[seat].gone, rng)
         actions = [a for a in view.legal if a.kind is not ActionKind.MOLODKA]
         assert player._shortlist(view, actions)[0] == expected
         checked += 1
@@ -287,9 +293,7 @@ def test_a_confident_search_keeps_the_baseline_s_choice_unless_clearly_better() 
             continue
         seat = deal.turn
         view = deal.view(seat)
-        counter = CardCounter()
-        counter.gone = memories[seat].gone
-        expected = BaselinePlayer(counter).choose(view, rng)
+        expected = _baseline_choice(view, memories[seat].gone, rng)
         for settings in (stubborn, confident):
             player = SearchPlayer(settings)
             player.memory = memories[seat]
