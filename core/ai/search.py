@@ -82,6 +82,9 @@ class SearchSettings:
     """Worlds tried per sample for one in which the opponents' plays to the current
     trick are the baseline's choices (0: worlds uniform among those that agree with
     the view)."""
+    infer_history: bool = False
+    """With ``infer``, whether the opponents' face-up plays to the tricks finished
+    since the stock was empty are checked too."""
     confidence: float = 1.5
     """The baseline's choice stands unless the best action beats it, world by world,
     by more than this many standard errors of the mean difference (0: any amount)."""
@@ -153,7 +156,7 @@ class SearchPlayer:
             return None
         self.memory.seat = view.seat
         seed = rng.getrandbits(64)
-        sampler = Sampler(view, self.memory, self.settings.infer)
+        sampler = Sampler(view, self.memory, self.settings.infer, self.settings.infer_history)
         if may_declare:
             molodka = next((a for a in view.legal if a.kind is ActionKind.MOLODKA), None)
             if molodka is not None and self._wants_molodka(view, sampler, seed):

@@ -423,3 +423,66 @@ def test_the_second_round_plays_more_worlds_for_the_best_few(
         plain.choose(view, random.Random(2))
         assert calls[0] == 5
         checked += 1
+
+
+def test_history_inference_keeps_the_real_deal_and_rules_out_other_worlds() -> None:
+    # Four baseline players: once the stock is empty, the real hands always agree
+    # with the opponents' plays since (checked as the baseline's choices), and
+    # some uniformly placed worlds do not.
+    from bench.ai_gain import true_world
+
+    checked = rejected = 0
+    for k in range(40):
+        rng = random.Random(k)
+        deal = Deal.shuffled(k % 4, rng)
+        memories = [DealMemory(seat) for seat in range(4)]
+        counter = CardCounter()
+        start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
+        for memory in memories:
+            memory.observe(start)
+        counter.observe(start)
+        while not deal.is_over:
+            molodka = deal.molodka_seat
+            if molodka is not None and not deal._plays:
+                action = Action.molodka(molodka)
+            else:
+                seat = deal.turn
+                assert seat is not None
+                view = deal.view(seat)
+                if deal.stock_size == 0:
+                    sampler = Sampler(view, memories[seat], 8, history=True)
+                    if sampler._history:
+                        assert sampler._history_agrees(true_world(deal, counter.gone))
+                        checked += 1
+                        for _ in range(10):
+                            world = sampler._place(rng)
+                            rejected += not sampler._history_agrees(world)
+                chosen = BaselinePlayer(counter).choose(view, rng)
+                assert chosen is not None
+                action = chosen
+            memories[action.seat].own(action.kind, action.cards)
+            for event in deal.apply(action):
+                for memory in memories:
+                    memory.observe(event)
+                counter.observe(event)
+    assert checked >= 100
+    assert rejected > 0
+
+
+def test_the_memory_keeps_the_tricks_since_cards_were_last_drawn() -> None:
+    rng = random.Random(25)
+    for _ in range(10):
+        deal, memories = _random_position(rng, 200)
+        assert deal.is_over
+        memory = memories[0]
+        # The last tricks were played with the stock empty; every play is there, and
+        # each trick knows the face-up cards gone before it.
+        assert memory.since_draw
+        gone = memory.since_draw[0].gone
+        for trick in memory.since_draw:
+            assert trick.gone == gone
+            assert len(trick.plays) == 4
+            assert sum(count for _, _, _, count in trick.plays) == 4 * trick.plays[0][3]
+            for _, _, mask, _ in trick.plays:
+                gone |= mask
+        assert gone == memory.gone
