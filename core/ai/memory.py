@@ -9,10 +9,11 @@ the seat's own actions. It keeps, for the search player's sampled worlds:
   seats' face-down discards on the tricks that team took);
 - where the shown trump card may be once drawn: in its holder's hand, or among the
   face-down cards he discarded after drawing it;
-- the tricks finished since cards were last drawn (:attr:`DealMemory.since_draw`):
-  who played what in each, face-down discards as counts, so that a sampler can
-  check the other seats' plays once the stock is empty (no card drawn since, so a
-  seat's hand then is its hand now plus what it played since).
+- the finished tricks (:attr:`DealMemory.tricks`): who played what in each (face-down
+  discards as counts), what was public then and how many cards each seat drew
+  after it, so that a sampler can check the other seats' plays against a model of
+  them (a seat's hand then is its hand now, plus what it played since, minus what
+  it drew since).
 
 A memory that did not see the deal from its start (a player created in the middle
 of a deal) knows less; :attr:`complete` says so and the sampler falls back to what
@@ -36,7 +37,7 @@ from typing import NamedTuple
 
 from core.cards import Card, mask_of
 from core.yard.actions import ActionKind
-from core.yard.deal import BEAT, DISCARD, LEAD
+from core.yard.deal import BEAT, DISCARD, HAND_SIZE, LEAD
 from core.yard.events import (
     CardsBeaten,
     CardsDiscarded,
@@ -59,6 +60,14 @@ class Trick(NamedTuple):
     """``(seat, kind, mask, count)`` in order; a face-down discard's mask is 0."""
     molodka: bool
     """Whether it was a molodka (its lead was declared, not chosen)."""
+    stock: int
+    """The stock's size while it was played."""
+    holder: int
+    """The seat that had drawn the shown trump card by then, or -1."""
+    draws: tuple[int, ...]
+    """The cards each seat drew after it."""
+    trump_to: int
+    """The seat that drew the shown trump card after it, or -1."""
 
 
 class DealMemory:
@@ -70,6 +79,7 @@ class DealMemory:
         "_hidden",
         "_molodka",
         "_own",
+        "_stock",
         "_trick",
         "_trump_table",
         "complete",
@@ -78,7 +88,7 @@ class DealMemory:
         "pile_hidden",
         "pile_known",
         "seat",
-        "since_draw",
+        "tricks",
         "trump_holder",
         "trump_piles",
     )
@@ -104,8 +114,9 @@ class DealMemory:
         self.trump_piles: list[int] = []
         """One team per face-down card the trump holder discarded after drawing it
         (the trump card may be any of them), in finished tricks."""
-        self.since_draw: list[Trick] = []
-        """The tricks finished since cards were last drawn, oldest first."""
+        self.tricks: list[Trick] = []
+        """The finished tricks, oldest first."""
+        self._stock = 4 * 9 - 4 * HAND_SIZE
         self._face_up = 0
         self._own = 0
         self._hidden = 0
@@ -160,7 +171,10 @@ class DealMemory:
             self.pile_known[team] |= self._face_up | self._own
             self.pile_hidden[team] += self._hidden
             self.trump_piles.extend([team] * self._trump_table)
-            self.since_draw.append(Trick(before, tuple(self._trick), self._molodka))
+            holder = -1 if self.trump_holder is None else self.trump_holder
+            self.tricks.append(
+                Trick(before, tuple(self._trick), self._molodka, self._stock, holder, (0,) * 4, -1)
+            )
             self._face_up = self._own = self._hidden = self._trump_table = 0
             self._trick = []
             self._molodka = False
@@ -172,10 +186,15 @@ class DealMemory:
             self._trick = [(event.seat, LEAD, self._face_up, len(event.cards))]
             self._molodka = True
         elif isinstance(event, CardsDrawn):
-            self.since_draw = []
+            if self.tricks:
+                to = -1 if event.trump_card_to is None else event.trump_card_to
+                self.tricks[-1] = self.tricks[-1]._replace(draws=tuple(event.counts), trump_to=to)
+            self._stock = event.stock_size
             if event.trump_card_to is not None:
                 self.trump_holder = event.trump_card_to
         elif isinstance(event, DealStarted) or (
             isinstance(event, TrickStarted) and event.number == 0
         ):
             self.reset(complete=True)
+            if isinstance(event, DealStarted):
+                self._stock = event.stock_size

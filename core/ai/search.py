@@ -82,9 +82,9 @@ class SearchSettings:
     """Worlds tried per sample for one in which the opponents' plays to the current
     trick are the baseline's choices (0: worlds uniform among those that agree with
     the view)."""
-    infer_history: bool = False
-    """With ``infer``, whether the opponents' face-up plays to the tricks finished
-    since the stock was empty are checked too."""
+    infer_history: int = 0
+    """With ``infer``, the last finished tricks whose opponents' face-up plays are
+    checked too (a seat's hand then rebuilt from the world)."""
     confidence: float = 1.5
     """The baseline's choice stands unless the best action beats it, world by world,
     by more than this many standard errors of the mean difference (0: any amount)."""

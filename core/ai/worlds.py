@@ -177,13 +177,13 @@ class Sampler:
     )
 
     def __init__(
-        self, view: SeatView, memory: DealMemory | None, infer: int = 0, history: bool = False
+        self, view: SeatView, memory: DealMemory | None, infer: int = 0, history: int = 0
     ) -> None:
         self.view = view
         self.infer = infer
         """Worlds tried per sample for one in which the opponents' plays to this
-        trick (and with ``history``, to the tricks since the stock was empty) are the
-        baseline's choices (0: no such inference)."""
+        trick (and to the ``history`` last finished tricks) are the baseline's
+        choices (0: no such inference)."""
         self.seat = seat = view.seat
         table = view.table
         trump = int(table.trump)
@@ -230,8 +230,8 @@ class Sampler:
                 piles = [0, 0]
         self.memory_used = use
         self._history: list[Trick] = []
-        if history and use and memory is not None and table.stock_size == 0:
-            self._history = list(memory.since_draw)
+        if history > 0 and use and memory is not None:
+            self._history = memory.tricks[-history:]
         #: The baseline's choice by (trick, seat, hand) for the history's checks.
         self._seen: dict[tuple[int, int, int], tuple[int, int]] = {}
         unknown = FULL_MASK & ~known
@@ -298,39 +298,61 @@ class Sampler:
             if checks <= 0:
                 return fallback or world
             checks -= 1
-            if self._plays_agree(world) and self._history_agrees(world):
+            if self._plays_agree(world) and self._history_agrees(world, rng):
                 return world
             fallback = fallback or world
         return fallback or world
 
-    def _history_agrees(self, world: World) -> bool:
-        """Whether each opponent's face-up plays to the tricks finished since the
-        stock was empty are the baseline's choices from his hand then (his hand now,
-        plus what he played since; a seat that discarded face down since has a hand
-        this seat cannot rebuild, and his earlier plays are not checked)."""
+    def _history_agrees(self, world: World, rng: random.Random) -> bool:
+        """Whether each opponent's face-up plays to the last finished tricks (the
+        ``history`` last) are the baseline's choices from his hand then: his hand
+        now, plus what he played since, minus what he drew since (which of his
+        cards he drew is drawn at random: the world does not say). A seat that
+        discarded face down since has a hand this seat cannot rebuild, and his
+        earlier plays are not checked."""
         history = self._history
         if not history:
             return True
         mine = self.seat & 1
         hands = start_hands(world.hands, world.plays)
         sizes = [hand.bit_count() for hand in hands]
-        exact = [True, True, True, True]
+        exact = [seat & 1 != mine for seat in range(4)]
+        trump_bit = 1 << world.trump_card
         seen = self._seen
         for number in range(len(history) - 1, -1, -1):
-            gone, plays, molodka = history[number]
+            gone, plays, molodka, stock, holder, draws, trump_to = history[number]
+            for seat, drawn in enumerate(draws):
+                if not drawn:
+                    continue
+                sizes[seat] -= drawn
+                if exact[seat]:
+                    hand = hands[seat]
+                    cards = list(indexes_of(hand))
+                    picked = 0
+                    if trump_to == seat:
+                        if not hand & trump_bit:
+                            return False
+                        picked = trump_bit
+                        cards.remove(world.trump_card)
+                        drawn -= 1
+                    for card in rng.sample(cards, drawn):
+                        picked |= 1 << card
+                    hands[seat] = hand & ~picked
             for seat, kind, mask, count in plays:
                 sizes[seat] += count
                 if kind == DISCARD:
                     exact[seat] = False
                 else:
                     hands[seat] |= mask
+            if not any(exact):
+                return True
             if molodka:
                 continue
             # Only the sizes of the other hands count for the baseline's choice.
             others = [(1 << size) - 1 for size in sizes]
             n = win_seat = win_mask = 0
-            for i, (seat, kind, mask, _) in enumerate(plays):
-                if seat & 1 != mine and exact[seat]:
+            for i, (seat, kind, mask, count) in enumerate(plays):
+                if exact[seat]:
                     key = (number, seat, hands[seat])
                     chosen = seen.get(key)
                     if chosen is None:
@@ -344,8 +366,8 @@ class Sampler:
                             win_mask,
                             world.trump,
                             world.trump_card,
-                            world.trump_holder,
-                            0,
+                            holder,
+                            stock,
                             gone,
                         )
                         others[seat] = (1 << sizes[seat]) - 1

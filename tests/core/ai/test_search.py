@@ -426,9 +426,10 @@ def test_the_second_round_plays_more_worlds_for_the_best_few(
 
 
 def test_history_inference_keeps_the_real_deal_and_rules_out_other_worlds() -> None:
-    # Four baseline players: once the stock is empty, the real hands always agree
-    # with the opponents' plays since (checked as the baseline's choices), and
-    # some uniformly placed worlds do not.
+    # Four baseline players: the real hands always agree with the opponents' plays
+    # to the last tricks (checked as the baseline's choices, each opponent's hand
+    # then rebuilt with a random choice of the cards he drew since), and some
+    # uniformly placed worlds do not.
     from bench.ai_gain import true_world
 
     checked = rejected = 0
@@ -449,14 +450,18 @@ def test_history_inference_keeps_the_real_deal_and_rules_out_other_worlds() -> N
                 seat = deal.turn
                 assert seat is not None
                 view = deal.view(seat)
-                if deal.stock_size == 0:
-                    sampler = Sampler(view, memories[seat], 8, history=True)
-                    if sampler._history:
-                        assert sampler._history_agrees(true_world(deal, counter.gone))
-                        checked += 1
-                        for _ in range(10):
-                            world = sampler._place(rng)
-                            rejected += not sampler._history_agrees(world)
+                sampler = Sampler(view, memories[seat], 8, history=4)
+                if sampler._history:
+                    real = true_world(deal, counter.gone)
+                    if any(sum(trick.draws) for trick in sampler._history):
+                        # Which cards were drawn is guessed: some guess is right.
+                        assert any(sampler._history_agrees(real, rng) for _ in range(300))
+                    else:
+                        assert sampler._history_agrees(real, rng)
+                    checked += 1
+                    for _ in range(5):
+                        world = sampler._place(rng)
+                        rejected += not sampler._history_agrees(world, rng)
                 chosen = BaselinePlayer(counter).choose(view, rng)
                 assert chosen is not None
                 action = chosen
@@ -465,24 +470,29 @@ def test_history_inference_keeps_the_real_deal_and_rules_out_other_worlds() -> N
                 for memory in memories:
                     memory.observe(event)
                 counter.observe(event)
-    assert checked >= 100
-    assert rejected > 0
+    assert checked >= 300
+    assert rejected > 100
 
 
-def test_the_memory_keeps_the_tricks_since_cards_were_last_drawn() -> None:
+def test_the_memory_keeps_the_finished_tricks_and_the_draws_after_them() -> None:
     rng = random.Random(25)
     for _ in range(10):
         deal, memories = _random_position(rng, 200)
         assert deal.is_over
         memory = memories[0]
-        # The last tricks were played with the stock empty; every play is there, and
-        # each trick knows the face-up cards gone before it.
-        assert memory.since_draw
-        gone = memory.since_draw[0].gone
-        for trick in memory.since_draw:
+        # Every play is there, each trick knows the face-up cards gone before it,
+        # and the cards drawn after the tricks are the stock.
+        gone = 0
+        drawn = 0
+        stock = memory.tricks[0].stock
+        for trick in memory.tricks:
             assert trick.gone == gone
-            assert len(trick.plays) == 4
-            assert sum(count for _, _, _, count in trick.plays) == 4 * trick.plays[0][3]
+            assert trick.stock == stock - drawn
+            if not trick.molodka:
+                assert sum(count for _, _, _, count in trick.plays) == 4 * trick.plays[0][3]
             for _, _, mask, _ in trick.plays:
                 gone |= mask
+            drawn += sum(trick.draws)
         assert gone == memory.gone
+        assert drawn == stock == 20
+        assert sum(trick.trump_to >= 0 for trick in memory.tricks) == 1
