@@ -12,7 +12,9 @@ Skat and Schafkopf programs do):
 - once the stock is empty every card is in a hand, the piles or a face-down
   discard, and with hands of three cards or fewer each world is solved exactly
   (:mod:`core.ai.endgame`) within a node budget, falling back to playouts when it
-  runs out;
+  runs out: by default (``endgame_model``) with the other team playing the
+  baseline's choices, as the ``normal`` opponents do, and this team its best
+  (:func:`core.ai.endgame.solve_model`), else against perfect defence;
 - a molodka is decided at the start of the trick, by the same search: declaring
   now against going on without it.
 
@@ -56,7 +58,7 @@ from core.yard.views import SeatView
 class SearchSettings:
     """How hard the search player looks (all counts)."""
 
-    worlds: int = 30
+    worlds: int = 90
     """Worlds sampled per decision."""
     playouts: int = 1
     """Playouts per action and world before the stock is empty."""
@@ -88,18 +90,19 @@ class SearchSettings:
     confidence: float = 1.5
     """The baseline's choice stands unless the best action beats it, world by world,
     by more than this many standard errors of the mean difference (0: any amount)."""
-    confirm_worlds: int = 30
+    confirm_worlds: int = 60
     """When the best action is ahead of the baseline's choice but not clearly, this
     many more worlds are played for the two of them before the test is repeated."""
     policy_plays: int = 0
     """Plays of each playout made by the baseline's own choices (each seat from
     what it would see) before the greedy policy takes over."""
-    endgame_nodes: int = 4_000
-    """Search nodes per world for an exact stock-empty endgame (0: playouts)."""
+    endgame_nodes: int = 20_000
+    """Search nodes per world (per action with ``endgame_model``) for an exact
+    stock-empty endgame (0: playouts)."""
     endgame_cards: int = 3
     """Largest hand for which a stock-empty endgame is solved exactly (the first
     trick after the stock is empty, with hands of four, costs ten times more)."""
-    endgame_model: bool = False
+    endgame_model: bool = True
     """Whether exact endgames are played against the baseline's choices for the
     other team (:func:`core.ai.endgame.solve_model`) instead of perfect defence."""
     lead_worlds: int = 0
