@@ -58,7 +58,7 @@ from core.yard.views import SeatView
 class SearchSettings:
     """How hard the search player looks (all counts)."""
 
-    worlds: int = 90
+    worlds: int = 150
     """Worlds sampled per decision."""
     playouts: int = 1
     """Playouts per action and world before the stock is empty."""
@@ -90,7 +90,7 @@ class SearchSettings:
     confidence: float = 1.5
     """The baseline's choice stands unless the best action beats it, world by world,
     by more than this many standard errors of the mean difference (0: any amount)."""
-    confirm_worlds: int = 60
+    confirm_worlds: int = 90
     """When the best action is ahead of the baseline's choice but not clearly, this
     many more worlds are played for the two of them before the test is repeated."""
     policy_plays: int = 0
