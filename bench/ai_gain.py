@@ -18,6 +18,13 @@ gain per decision with its 95 % interval, and the sums by kind of decision (lead
 follows while the stock lasts, any decision once it is empty: a lead with the stock
 empty counts twice); CPU ms per search on stderr. ``--seed 1`` and ``--deals 150``
 are the positions of README's table.
+
+``--against '{...}'`` compares two settings on the same decisions (paired): each
+searched decision is searched with both, and the figure is the difference of their
+gains, decision by decision (``paired_gain_per_decision``: ``--strong``'s minus
+``--against``'s, with its 95 % interval). Only the decisions on which the two
+choose otherwise count, so a change is seen with far fewer deals than two separate
+runs need.
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from core.ai import BaselinePlayer, CardCounter
 from core.ai.memory import DealMemory
@@ -129,15 +138,36 @@ def deal_rows(k: int, seed: int, settings: SearchSettings) -> list[Row]:
     return rows
 
 
+def _paired_rows(
+    k: int, seed: int, settings: SearchSettings, other: SearchSettings
+) -> list[tuple[int, int, float, int, int, int]]:
+    """Deal ``k``'s rows for ``settings``, each with the gain of ``other`` on the
+    same decision appended (the positions and decisions are the same: the search
+    draws nothing from the deal's random numbers but its seed)."""
+    first = deal_rows(k, seed, settings)
+    second = deal_rows(k, seed, other)
+    if len(first) != len(second):
+        raise AssertionError("the two runs searched different decisions")
+    return [(*a, b[0]) for a, b in zip(first, second, strict=True)]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--strong", default="{}", help="fields of SearchSettings (JSON)")
+    parser.add_argument(
+        "--against", default=None, help="settings (JSON) to compare with, decision by decision"
+    )
     args = parser.parse_args(argv)
     settings = dataclasses.replace(STRONG, **json.loads(args.strong))
+    work: Callable[[int], Sequence[tuple[Any, ...]]]
     work = functools.partial(deal_rows, seed=args.seed, settings=settings)
+    if args.against is not None:
+        other = dataclasses.replace(STRONG, **json.loads(args.against))
+        work = functools.partial(_paired_rows, seed=args.seed, settings=settings, other=other)
+    parts: list[Sequence[tuple[Any, ...]]]
     if args.jobs > 1:
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
             parts = pool.map(work, range(args.deals), chunksize=1)
@@ -146,6 +176,12 @@ def main(argv: list[str] | None = None) -> None:
     rows = [row for part in parts for row in part]
     if not rows:
         return
+    if args.against is not None:
+        diffs = [row[0] - row[5] for row in rows]
+        half = 1.96 * statistics.pstdev(diffs) / math.sqrt(len(diffs))
+        print(f"paired_gain_per_decision: {statistics.mean(diffs):+.4f} ± {half:.4f}")
+        print(f"paired_outcomes_differ: {sum(d != 0 for d in diffs)}")
+        print(f"against_gain: {sum(row[5] for row in rows):+d}")
     gains = [row[0] for row in rows]
     half = 1.96 * statistics.pstdev(gains) / math.sqrt(len(gains))
     print(f"decisions: {len(rows)}")

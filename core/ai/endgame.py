@@ -13,7 +13,7 @@ its cost is bounded by a count, not by a clock.
 
 from __future__ import annotations
 
-from core.ai.rollout import step, utility
+from core.ai.rollout import legal_moves, step, utility, world_move
 from core.ai.worlds import World
 from core.cards import POINTS, SUIT_BITS, indexes_of
 from core.yard.deal import (
@@ -224,3 +224,68 @@ def solve(
     tricks_a = world.tricks[0] + (1 if rest > 0 else 0)
     tricks_b = world.tricks[1] + (1 if remaining - rest > 0 else 0)
     return utility(points_a, tricks_a, tricks_b, team, weight, win, smooth)
+
+
+def solve_model(
+    world: World,
+    team: int,
+    weight: float,
+    budget: int,
+    win: float = 0.0,
+    smooth: float = 0.0,
+) -> float | None:
+    """The value for ``team`` of the stock-empty ``world`` when the other team plays
+    the baseline's choices (each seat from what it would see: the ``normal``
+    player, :func:`core.ai.rollout.world_move`) and ``team``'s seats the best for
+    ``team`` (seeing the world); None past ``budget`` nodes.
+
+    Unlike :func:`solve`, the opponents do not see the world's hands, so the value
+    is that of play against the baseline, not against perfect defence; and it is
+    the value of the deal's end itself (:func:`core.ai.rollout.utility`), so the
+    step at 60 points and the loss points are what ``team`` maximises.
+    """
+    if world.stock:
+        raise ValueError("the stock is not empty")
+    nodes = 0
+
+    def value(state: World) -> float:
+        nonlocal nodes
+        while True:
+            nodes += 1
+            if nodes > budget:
+                raise _Budget
+            seat = state.turn
+            if not state.hands[seat] and not state.plays:
+                return utility(
+                    points_in(state.piles[0]),
+                    state.tricks[0],
+                    state.tricks[1],
+                    team,
+                    weight,
+                    win,
+                    smooth,
+                )
+            if state.molodka_seat >= 0 and not state.molodka_done and not state.plays:
+                step(state, state.molodka_seat, MOLODKA, 0)
+                continue
+            if seat & 1 != team:
+                kind, mask = world_move(state, seat)
+                step(state, seat, kind, mask)
+                continue
+            moves = legal_moves(state)
+            if len(moves) == 1:
+                step(state, seat, *moves[0])
+                continue
+            best = -1e9
+            for kind, mask in moves:
+                child = state.copy()
+                step(child, seat, kind, mask)
+                found = value(child)
+                if found > best:
+                    best = found
+            return best
+
+    try:
+        return value(world.copy())
+    except _Budget:
+        return None

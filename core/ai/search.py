@@ -12,7 +12,9 @@ Skat and Schafkopf programs do):
 - once the stock is empty every card is in a hand, the piles or a face-down
   discard, and with hands of three cards or fewer each world is solved exactly
   (:mod:`core.ai.endgame`) within a node budget, falling back to playouts when it
-  runs out;
+  runs out: by default (``endgame_model``) with the other team playing the
+  baseline's choices, as the ``normal`` opponents do, and this team its best
+  (:func:`core.ai.endgame.solve_model`), else against perfect defence;
 - a molodka is decided at the start of the trick, by the same search: declaring
   now against going on without it.
 
@@ -42,7 +44,7 @@ import random
 from dataclasses import dataclass
 
 from core.ai.baseline import DEFAULT_WEIGHTS, _cost_key, _Trick
-from core.ai.endgame import Solver, solve
+from core.ai.endgame import Solver, solve, solve_model
 from core.ai.memory import DealMemory
 from core.ai.rollout import baseline_playout, step, utility
 from core.ai.worlds import Sampler, World
@@ -56,7 +58,7 @@ from core.yard.views import SeatView
 class SearchSettings:
     """How hard the search player looks (all counts)."""
 
-    worlds: int = 30
+    worlds: int = 150
     """Worlds sampled per decision."""
     playouts: int = 1
     """Playouts per action and world before the stock is empty."""
@@ -82,26 +84,44 @@ class SearchSettings:
     """Worlds tried per sample for one in which the opponents' plays to the current
     trick are the baseline's choices (0: worlds uniform among those that agree with
     the view)."""
+    infer_history: int = 0
+    """With ``infer``, the last finished tricks whose opponents' face-up plays are
+    checked too (a seat's hand then rebuilt from the world)."""
     confidence: float = 1.5
     """The baseline's choice stands unless the best action beats it, world by world,
     by more than this many standard errors of the mean difference (0: any amount)."""
-    confirm_worlds: int = 30
+    confirm_worlds: int = 90
     """When the best action is ahead of the baseline's choice but not clearly, this
     many more worlds are played for the two of them before the test is repeated."""
     policy_plays: int = 0
     """Plays of each playout made by the baseline's own choices (each seat from
     what it would see) before the greedy policy takes over."""
-    endgame_nodes: int = 4_000
-    """Search nodes per world for an exact stock-empty endgame (0: playouts)."""
+    endgame_nodes: int = 20_000
+    """Search nodes per world (per action with ``endgame_model``) for an exact
+    stock-empty endgame (0: playouts)."""
     endgame_cards: int = 3
     """Largest hand for which a stock-empty endgame is solved exactly (the first
     trick after the stock is empty, with hands of four, costs ten times more)."""
+    endgame_model: bool = True
+    """Whether exact endgames are played against the baseline's choices for the
+    other team (:func:`core.ai.endgame.solve_model`) instead of perfect defence."""
+    lead_worlds: int = 0
+    """Worlds sampled for a lead (0: ``worlds``)."""
+    race_keep: int = 0
+    """After the first worlds, the actions kept besides the baseline's choice: the
+    best this many by their mean (0: no second round)."""
+    race_worlds: int = 0
+    """Worlds of the second round, played for the kept actions alone (0: none)."""
+    race_leads: bool = False
+    """Whether the second round is played for leads alone."""
 
 
 STRONG = SearchSettings()
 
 #: Mixed into the decision's seed for the confirming worlds (other worlds).
 _CONFIRM_SEED = 0x5EED_C0F1
+#: Mixed into the decision's seed for the second round's worlds.
+_RACE_SEED = 0x5EED_2ACE
 
 
 class SearchPlayer:
@@ -139,7 +159,7 @@ class SearchPlayer:
             return None
         self.memory.seat = view.seat
         seed = rng.getrandbits(64)
-        sampler = Sampler(view, self.memory, self.settings.infer)
+        sampler = Sampler(view, self.memory, self.settings.infer, self.settings.infer_history)
         if may_declare:
             molodka = next((a for a in view.legal if a.kind is ActionKind.MOLODKA), None)
             if molodka is not None and self._wants_molodka(view, sampler, seed):
@@ -150,15 +170,31 @@ class SearchPlayer:
         if len(actions) == 1:
             return self._chosen(actions[0])
         actions = self._shortlist(view, actions)
-        per_world = self._world_values(view, sampler, [_raw(a) for a in actions], seed)
+        settings = self.settings
+        lead = not table.plays
+        worlds = settings.lead_worlds if lead and settings.lead_worlds else settings.worlds
+        per_world = self._world_values(view, sampler, [_raw(a) for a in actions], seed, worlds)
         values = [sum(row) for row in per_world]
+        if settings.race_keep and settings.race_worlds and (lead or not settings.race_leads):
+            # A second round for the baseline's choice and the best few alone.
+            others = sorted(range(1, len(actions)), key=lambda i: (-values[i], i))
+            kept = [0, *others[: settings.race_keep]]
+            more = self._world_values(
+                view,
+                sampler,
+                [_raw(actions[i]) for i in kept],
+                seed ^ _RACE_SEED,
+                settings.race_worlds,
+            )
+            actions = [actions[i] for i in kept]
+            per_world = [per_world[i] + row for i, row in zip(kept, more, strict=True)]
+            values = [sum(row) for row in per_world]
         best = max(range(len(actions)), key=lambda i: (values[i], -i))
         # Values are noisy: the baseline's choice (the first) stands unless the search
         # finds a clearly better one. Exact endgames ask for no margin, but their
         # worlds are sampled too, so they take the confidence test like playouts.
-        settings = self.settings
         exact = view.table.stock_size == 0 and len(view.hand) <= settings.endgame_cards
-        margin = 0.0 if exact else settings.margin * settings.worlds
+        margin = 0.0 if exact else settings.margin * len(per_world[0])
         doubtful = settings.confidence > 0 and not _clearly_better(
             per_world[best], per_world[0], settings.confidence
         )
@@ -275,6 +311,19 @@ def _solve_moves(
     solver = Solver(world.trump, settings.endgame_nodes)
     values: list[float] = []
     for kind, mask in moves:
+        if settings.endgame_model:
+            value = solve_model(
+                _after(world, seat, kind, mask),
+                team,
+                settings.weight,
+                settings.endgame_nodes,
+                settings.win,
+                settings.smooth,
+            )
+            if value is None:
+                return None
+            values.append(value)
+            continue
         value = solve(
             _after(world, seat, kind, mask),
             team,

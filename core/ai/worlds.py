@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from core.ai.memory import DealMemory
+from core.ai.memory import DealMemory, Trick
 from core.ai.policy import baseline_move
 from core.cards import DECK_SIZE, FULL_MASK, indexes_of, mask_of
 from core.yard.deal import DISCARD, HAND_SIZE, MOLODKA_HANDS, Deal
@@ -164,6 +164,8 @@ class Sampler:
         "_base",
         "_extra_piles",
         "_hidden_plays",
+        "_history",
+        "_seen",
         "_slots",
         "_trump_in_stock",
         "_trump_slots",
@@ -174,11 +176,14 @@ class Sampler:
         "view",
     )
 
-    def __init__(self, view: SeatView, memory: DealMemory | None, infer: int = 0) -> None:
+    def __init__(
+        self, view: SeatView, memory: DealMemory | None, infer: int = 0, history: int = 0
+    ) -> None:
         self.view = view
         self.infer = infer
         """Worlds tried per sample for one in which the opponents' plays to this
-        trick are the baseline's choices (0: no such inference)."""
+        trick (and to the ``history`` last finished tricks) are the baseline's
+        choices (0: no such inference)."""
         self.seat = seat = view.seat
         table = view.table
         trump = int(table.trump)
@@ -224,6 +229,11 @@ class Sampler:
                 pile_hidden = [0, 0]
                 piles = [0, 0]
         self.memory_used = use
+        self._history: list[Trick] = []
+        if history > 0 and use and memory is not None:
+            self._history = memory.tricks[-history:]
+        #: The baseline's choice by (trick, seat, hand) for the history's checks.
+        self._seen: dict[tuple[int, int, int], tuple[int, int]] = {}
         unknown = FULL_MASK & ~known
         # Cards a memory cannot place (it missed the start of the deal) are in the
         # piles, shared by the tricks each team took.
@@ -288,10 +298,86 @@ class Sampler:
             if checks <= 0:
                 return fallback or world
             checks -= 1
-            if self._plays_agree(world):
+            if self._plays_agree(world) and self._history_agrees(world, rng):
                 return world
             fallback = fallback or world
         return fallback or world
+
+    def _history_agrees(self, world: World, rng: random.Random) -> bool:
+        """Whether each opponent's face-up plays to the last finished tricks (the
+        ``history`` last) are the baseline's choices from his hand then: his hand
+        now, plus what he played since, minus what he drew since (which of his
+        cards he drew is drawn at random: the world does not say). A seat that
+        discarded face down since has a hand this seat cannot rebuild, and his
+        earlier plays are not checked."""
+        history = self._history
+        if not history:
+            return True
+        mine = self.seat & 1
+        hands = start_hands(world.hands, world.plays)
+        sizes = [hand.bit_count() for hand in hands]
+        exact = [seat & 1 != mine for seat in range(4)]
+        trump_bit = 1 << world.trump_card
+        seen = self._seen
+        for number in range(len(history) - 1, -1, -1):
+            gone, plays, molodka, stock, holder, draws, trump_to = history[number]
+            for seat, drawn in enumerate(draws):
+                if not drawn:
+                    continue
+                sizes[seat] -= drawn
+                if exact[seat]:
+                    hand = hands[seat]
+                    cards = list(indexes_of(hand))
+                    picked = 0
+                    if trump_to == seat:
+                        if not hand & trump_bit:
+                            return False
+                        picked = trump_bit
+                        cards.remove(world.trump_card)
+                        drawn -= 1
+                    for card in rng.sample(cards, drawn):
+                        picked |= 1 << card
+                    hands[seat] = hand & ~picked
+            for seat, kind, mask, count in plays:
+                sizes[seat] += count
+                if kind == DISCARD:
+                    exact[seat] = False
+                else:
+                    hands[seat] |= mask
+            if not any(exact):
+                return True
+            if molodka:
+                continue
+            # Only the sizes of the other hands count for the baseline's choice.
+            others = [(1 << size) - 1 for size in sizes]
+            n = win_seat = win_mask = 0
+            for i, (seat, kind, mask, count) in enumerate(plays):
+                if exact[seat]:
+                    key = (number, seat, hands[seat])
+                    chosen = seen.get(key)
+                    if chosen is None:
+                        others[seat] = hands[seat]
+                        chosen = seen[key] = baseline_move(
+                            others,
+                            seat,
+                            [(p[0], p[1], p[2] or (1 << p[3]) - 1) for p in plays[:i]],
+                            n,
+                            win_seat,
+                            win_mask,
+                            world.trump,
+                            world.trump_card,
+                            holder,
+                            stock,
+                            gone,
+                        )
+                        others[seat] = (1 << sizes[seat]) - 1
+                    if chosen != (kind, mask):
+                        return False
+                if i == 0:
+                    n = count
+                if kind != DISCARD:
+                    win_seat, win_mask = seat, mask
+        return True
 
     def _plays_agree(self, world: World) -> bool:
         """Whether each opponent's play to the current trick is what the baseline

@@ -3,6 +3,7 @@ its stock-empty endgames are exact, and it decides the molodka by search."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -16,9 +17,9 @@ from core.ai import (
     play_deal,
     public_events,
 )
-from core.ai.endgame import Solver, solve
+from core.ai.endgame import Solver, solve, solve_model
 from core.ai.memory import DealMemory
-from core.ai.rollout import legal_moves, step, utility
+from core.ai.rollout import baseline_playout, legal_moves, step, utility
 from core.ai.search import _clearly_better
 from core.ai.worlds import Sampler, World
 from core.cards import mask_of
@@ -317,3 +318,181 @@ def test_the_win_bonus_prefers_a_sure_narrow_win_to_a_gamble_for_a_whitewash() -
     assert SearchSettings().win > 0
     # Eggs are neither won nor lost.
     assert utility(60, 5, 4, 0, 3.0, win=3.0) == 0.0
+
+
+def _stock_empty_world(rng: random.Random, cards: int) -> World | None:
+    """A sampled world of a random deal once the stock is empty and hands hold at
+    most ``cards`` cards (None when the deal ended first)."""
+    deal = Deal.shuffled(rng.randrange(4), rng)
+    while not deal.is_over and (deal.stock_size > 0 or len(deal.hand(0)) > cards):
+        deal.apply(rng.choice(deal.legal_actions(deal.turn)))
+    if deal.is_over or deal.turn is None:
+        return None
+    return Sampler(deal.view(deal.turn), None).sample(rng)
+
+
+def test_the_endgame_against_the_baseline_is_at_least_the_baseline_s_own_play() -> None:
+    # The other team plays the baseline's choices; this team's best is at least
+    # what it gets by playing them too, and more in some worlds.
+    rng = random.Random(21)
+    checked = better = 0
+    while checked < 40:
+        world = _stock_empty_world(rng, 3)
+        if world is None:
+            continue
+        team = world.turn & 1
+        value = solve_model(world, team, 3.0, 10**6, 3.0)
+        assert value is not None
+        played = world.copy()
+        points_a, tricks_a, tricks_b = baseline_playout(played, 1_000, random.Random(0).random)
+        own = utility(points_a, tricks_a, tricks_b, team, 3.0, 3.0)
+        assert value >= own - 1e-9
+        better += value > own + 1e-9
+        checked += 1
+    assert better > 0
+
+
+def test_the_endgame_against_the_baseline_gives_up_past_its_budget() -> None:
+    rng = random.Random(22)
+    world = None
+    while world is None:
+        world = _stock_empty_world(rng, 3)
+    assert solve_model(world, world.turn & 1, 3.0, 1) is None
+
+
+def _count_samples(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls = [0]
+    sample = Sampler.sample
+
+    def counted(self: Sampler, rng: random.Random) -> World:
+        calls[0] += 1
+        return sample(self, rng)
+
+    monkeypatch.setattr(Sampler, "sample", counted)
+    return calls
+
+
+def test_leads_sample_their_own_number_of_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _count_samples(monkeypatch)
+    rng = random.Random(23)
+    settings = SearchSettings(worlds=4, lead_worlds=9, confidence=0.0, confirm_worlds=0)
+    seen = {True: 0, False: 0}
+    while min(seen.values()) < 5:
+        deal, memories = _random_position(rng, rng.randrange(0, 30))
+        if deal.is_over or deal.turn is None or deal.stock_size == 0:
+            continue
+        view = deal.view(deal.turn)
+        legal = [a for a in view.legal if a.kind is not ActionKind.MOLODKA]
+        if len(legal) < 2 or view.molodka:
+            continue
+        player = SearchPlayer(settings)
+        player.memory = memories[deal.turn]
+        calls[0] = 0
+        player.choose(view, random.Random(1))
+        lead = not view.table.plays
+        assert calls[0] == (9 if lead else 4)
+        seen[lead] += 1
+
+
+def test_the_second_round_plays_more_worlds_for_the_best_few(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The second round's worlds are played for the baseline's choice and the best
+    # one other; the choice is one of them, and the baseline's when the test fails.
+    calls = _count_samples(monkeypatch)
+    rng = random.Random(24)
+    raced = SearchSettings(worlds=5, race_keep=1, race_worlds=7, confirm_worlds=0)
+    checked = 0
+    while checked < 15:
+        deal, memories = _random_position(rng, rng.randrange(0, 30))
+        if deal.is_over or deal.turn is None or deal.stock_size == 0:
+            continue
+        view = deal.view(deal.turn)
+        legal = [a for a in view.legal if a.kind is not ActionKind.MOLODKA]
+        if len(legal) < 3 or view.molodka:
+            continue
+        player = SearchPlayer(raced)
+        player.memory = memories[deal.turn]
+        calls[0] = 0
+        choice = player.choose(view, random.Random(2))
+        assert calls[0] == 5 + 7
+        assert choice in legal
+        plain = SearchPlayer(dataclasses.replace(raced, race_keep=0))
+        plain.memory = memories[deal.turn]
+        calls[0] = 0
+        plain.choose(view, random.Random(2))
+        assert calls[0] == 5
+        checked += 1
+
+
+def test_history_inference_keeps_the_real_deal_and_rules_out_other_worlds() -> None:
+    # Four baseline players: the real hands always agree with the opponents' plays
+    # to the last tricks (checked as the baseline's choices, each opponent's hand
+    # then rebuilt with a random choice of the cards he drew since), and some
+    # uniformly placed worlds do not.
+    from bench.ai_gain import true_world
+
+    checked = rejected = 0
+    for k in range(40):
+        rng = random.Random(k)
+        deal = Deal.shuffled(k % 4, rng)
+        memories = [DealMemory(seat) for seat in range(4)]
+        counter = CardCounter()
+        start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
+        for memory in memories:
+            memory.observe(start)
+        counter.observe(start)
+        while not deal.is_over:
+            molodka = deal.molodka_seat
+            if molodka is not None and not deal._plays:
+                action = Action.molodka(molodka)
+            else:
+                seat = deal.turn
+                assert seat is not None
+                view = deal.view(seat)
+                sampler = Sampler(view, memories[seat], 8, history=4)
+                if sampler._history:
+                    real = true_world(deal, counter.gone)
+                    if any(sum(trick.draws) for trick in sampler._history):
+                        # Which cards were drawn is guessed: some guess is right.
+                        assert any(sampler._history_agrees(real, rng) for _ in range(300))
+                    else:
+                        assert sampler._history_agrees(real, rng)
+                    checked += 1
+                    for _ in range(5):
+                        world = sampler._place(rng)
+                        rejected += not sampler._history_agrees(world, rng)
+                chosen = BaselinePlayer(counter).choose(view, rng)
+                assert chosen is not None
+                action = chosen
+            memories[action.seat].own(action.kind, action.cards)
+            for event in deal.apply(action):
+                for memory in memories:
+                    memory.observe(event)
+                counter.observe(event)
+    assert checked >= 300
+    assert rejected > 100
+
+
+def test_the_memory_keeps_the_finished_tricks_and_the_draws_after_them() -> None:
+    rng = random.Random(25)
+    for _ in range(10):
+        deal, memories = _random_position(rng, 200)
+        assert deal.is_over
+        memory = memories[0]
+        # Every play is there, each trick knows the face-up cards gone before it,
+        # and the cards drawn after the tricks are the stock.
+        gone = 0
+        drawn = 0
+        stock = memory.tricks[0].stock
+        for trick in memory.tricks:
+            assert trick.gone == gone
+            assert trick.stock == stock - drawn
+            if not trick.molodka:
+                assert sum(count for _, _, _, count in trick.plays) == 4 * trick.plays[0][3]
+            for _, _, mask, _ in trick.plays:
+                gone |= mask
+            drawn += sum(trick.draws)
+        assert gone == memory.gone
+        assert drawn == stock == 20
+        assert sum(trick.trump_to >= 0 for trick in memory.tricks) == 1

@@ -66,3 +66,15 @@ def test_the_gain_per_decision_is_zero_when_the_search_is_the_baseline(
     assert int(lines["decisions"]) > 0
     assert lines["differ"] == "0"
     assert lines["gain_per_decision"].startswith("+0.0000")
+
+
+def test_the_paired_gain_compares_two_settings_on_the_same_decisions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The same settings on both sides: every decision's gains are equal.
+    same = '{"worlds": 3}'
+    ai_gain.main(["--deals", "2", "--strong", same, "--against", same])
+    lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
+    assert lines["paired_gain_per_decision"].startswith("+0.0000")
+    assert lines["paired_outcomes_differ"] == "0"
+    assert int(lines["decisions"]) > 0
