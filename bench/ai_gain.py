@@ -96,13 +96,7 @@ def won(world: World, seat: int, action: Action) -> int:
 def deal_rows(k: int, seed: int, settings: SearchSettings) -> list[Row]:
     """The searched decisions of deal ``k``."""
     rng = random.Random(seed * 1_000 + k)
-    deal = Deal.shuffled(k % 4, rng)
-    memories = [DealMemory(seat) for seat in range(4)]
-    counter = CardCounter()
-    start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
-    for memory in memories:
-        memory.observe(start)
-    counter.observe(start)
+    deal, memories, counter = start_deal(k % 4, rng)
     rows: list[Row] = []
     while not deal.is_over:
         molodka = deal.molodka_seat
@@ -130,12 +124,30 @@ def deal_rows(k: int, seed: int, settings: SearchSettings) -> list[Row]:
                 rows.append(
                     (gain, int(searched != action), spent, deal.stock_size, len(deal._plays))
                 )
-        memories[action.seat].own(action.kind, action.cards)
-        for event in deal.apply(action):
-            for memory in memories:
-                memory.observe(event)
-            counter.observe(event)
+        play(deal, memories, counter, action)
     return rows
+
+
+def start_deal(dealer: int, rng: random.Random) -> tuple[Deal, list[DealMemory], CardCounter]:
+    """A shuffled deal, every seat's memory of it and the baseline's card counter."""
+    deal = Deal.shuffled(dealer, rng)
+    memories = [DealMemory(seat) for seat in range(4)]
+    counter = CardCounter()
+    start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
+    for memory in memories:
+        memory.observe(start)
+    counter.observe(start)
+    return deal, memories, counter
+
+
+def play(deal: Deal, memories: list[DealMemory], counter: CardCounter, action: Action) -> None:
+    """Apply ``action``; its seat's memory keeps it, every memory and the counter
+    observe its events."""
+    memories[action.seat].own(action.kind, action.cards)
+    for event in deal.apply(action):
+        for memory in memories:
+            memory.observe(event)
+        counter.observe(event)
 
 
 def _paired_rows(

@@ -4,7 +4,9 @@ its stock-empty endgames are exact, and it decides the molodka by search."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -372,26 +374,35 @@ def _count_samples(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
-def test_leads_sample_their_own_number_of_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = _count_samples(monkeypatch)
-    rng = random.Random(23)
-    settings = SearchSettings(worlds=4, lead_worlds=9, confidence=0.0, confirm_worlds=0)
-    seen = {True: 0, False: 0}
-    while min(seen.values()) < 5:
+def _searched_decisions(
+    rng: random.Random, least: int
+) -> Iterator[tuple[DealMemory, SeatView, list[Action]]]:
+    """Random positions before the stock is empty, no molodka open, whose seat to act
+    has ``least`` or more moves: that seat's memory and view, and its moves."""
+    while True:
         deal, memories = _random_position(rng, rng.randrange(0, 30))
         if deal.is_over or deal.turn is None or deal.stock_size == 0:
             continue
         view = deal.view(deal.turn)
         legal = [a for a in view.legal if a.kind is not ActionKind.MOLODKA]
-        if len(legal) < 2 or view.molodka:
-            continue
+        if len(legal) >= least and not view.molodka:
+            yield memories[deal.turn], view, legal
+
+
+def test_leads_sample_their_own_number_of_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _count_samples(monkeypatch)
+    settings = SearchSettings(worlds=4, lead_worlds=9, confidence=0.0, confirm_worlds=0)
+    seen = {True: 0, False: 0}
+    for memory, view, _ in _searched_decisions(random.Random(23), 2):
         player = SearchPlayer(settings)
-        player.memory = memories[deal.turn]
+        player.memory = memory
         calls[0] = 0
         player.choose(view, random.Random(1))
         lead = not view.table.plays
         assert calls[0] == (9 if lead else 4)
         seen[lead] += 1
+        if min(seen.values()) >= 5:
+            break
 
 
 def test_the_second_round_plays_more_worlds_for_the_best_few(
@@ -400,29 +411,19 @@ def test_the_second_round_plays_more_worlds_for_the_best_few(
     # The second round's worlds are played for the baseline's choice and the best
     # one other; the choice is one of them, and the baseline's when the test fails.
     calls = _count_samples(monkeypatch)
-    rng = random.Random(24)
     raced = SearchSettings(worlds=5, race_keep=1, race_worlds=7, confirm_worlds=0)
-    checked = 0
-    while checked < 15:
-        deal, memories = _random_position(rng, rng.randrange(0, 30))
-        if deal.is_over or deal.turn is None or deal.stock_size == 0:
-            continue
-        view = deal.view(deal.turn)
-        legal = [a for a in view.legal if a.kind is not ActionKind.MOLODKA]
-        if len(legal) < 3 or view.molodka:
-            continue
+    for memory, view, legal in itertools.islice(_searched_decisions(random.Random(24), 3), 15):
         player = SearchPlayer(raced)
-        player.memory = memories[deal.turn]
+        player.memory = memory
         calls[0] = 0
         choice = player.choose(view, random.Random(2))
         assert calls[0] == 5 + 7
         assert choice in legal
         plain = SearchPlayer(dataclasses.replace(raced, race_keep=0))
-        plain.memory = memories[deal.turn]
+        plain.memory = memory
         calls[0] = 0
         plain.choose(view, random.Random(2))
         assert calls[0] == 5
-        checked += 1
 
 
 def test_history_inference_keeps_the_real_deal_and_rules_out_other_worlds() -> None:
@@ -430,18 +431,12 @@ def test_history_inference_keeps_the_real_deal_and_rules_out_other_worlds() -> N
     # to the last tricks (checked as the baseline's choices, each opponent's hand
     # then rebuilt with a random choice of the cards he drew since), and some
     # uniformly placed worlds do not.
-    from bench.ai_gain import true_world
+    from bench.ai_gain import play, start_deal, true_world
 
     checked = rejected = 0
     for k in range(40):
         rng = random.Random(k)
-        deal = Deal.shuffled(k % 4, rng)
-        memories = [DealMemory(seat) for seat in range(4)]
-        counter = CardCounter()
-        start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
-        for memory in memories:
-            memory.observe(start)
-        counter.observe(start)
+        deal, memories, counter = start_deal(k % 4, rng)
         while not deal.is_over:
             molodka = deal.molodka_seat
             if molodka is not None and not deal._plays:
@@ -465,11 +460,7 @@ def test_history_inference_keeps_the_real_deal_and_rules_out_other_worlds() -> N
                 chosen = BaselinePlayer(counter).choose(view, rng)
                 assert chosen is not None
                 action = chosen
-            memories[action.seat].own(action.kind, action.cards)
-            for event in deal.apply(action):
-                for memory in memories:
-                    memory.observe(event)
-                counter.observe(event)
+            play(deal, memories, counter, action)
     assert checked >= 300
     assert rejected > 100
 
