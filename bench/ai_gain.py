@@ -40,7 +40,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from core.ai import BaselinePlayer, CardCounter
@@ -52,6 +52,7 @@ from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
 from core.yard.deal import Deal
 from core.yard.events import DealStarted
+from core.yard.views import SeatView
 
 #: One searched decision: (gain in deals won, differs, CPU seconds, stock size,
 #: plays on the table).
@@ -98,6 +99,30 @@ def deal_rows(k: int, seed: int, settings: SearchSettings) -> list[Row]:
     rng = random.Random(seed * 1_000 + k)
     deal, memories, counter = start_deal(k % 4, rng)
     rows: list[Row] = []
+    for view, action in baseline_turns(deal, memories, counter, rng):
+        seat = view.seat
+        legal = [a for a in view.legal if a.kind is not ActionKind.MOLODKA]
+        if rng.random() < 0.35 and len(legal) > 1:
+            player = SearchPlayer(settings)
+            player.memory = copy.deepcopy(memories[seat])
+            started = time.process_time()
+            searched = player.choose(view, random.Random(rng.getrandbits(32)))
+            spent = time.process_time() - started
+            assert searched is not None
+            gain = 0
+            if searched != action:
+                world = true_world(deal, counter.gone)
+                gain = won(world, seat, searched) - won(world, seat, action)
+            rows.append((gain, int(searched != action), spent, deal.stock_size, len(deal._plays)))
+    return rows
+
+
+def baseline_turns(
+    deal: Deal, memories: list[DealMemory], counter: CardCounter, rng: random.Random
+) -> Iterator[tuple[SeatView, Action]]:
+    """Play ``deal`` to its end with the baseline at every seat (a molodka declared
+    when it falls): each turn's view and the baseline's choice are yielded before
+    the choice is played."""
     while not deal.is_over:
         molodka = deal.molodka_seat
         if molodka is not None and not deal._plays:
@@ -109,23 +134,8 @@ def deal_rows(k: int, seed: int, settings: SearchSettings) -> list[Row]:
             chosen = BaselinePlayer(counter).choose(view, rng)
             assert chosen is not None
             action = chosen
-            legal = [a for a in view.legal if a.kind is not ActionKind.MOLODKA]
-            if rng.random() < 0.35 and len(legal) > 1:
-                player = SearchPlayer(settings)
-                player.memory = copy.deepcopy(memories[seat])
-                started = time.process_time()
-                searched = player.choose(view, random.Random(rng.getrandbits(32)))
-                spent = time.process_time() - started
-                assert searched is not None
-                gain = 0
-                if searched != action:
-                    world = true_world(deal, counter.gone)
-                    gain = won(world, seat, searched) - won(world, seat, action)
-                rows.append(
-                    (gain, int(searched != action), spent, deal.stock_size, len(deal._plays))
-                )
+            yield view, action
         play(deal, memories, counter, action)
-    return rows
 
 
 def start_deal(dealer: int, rng: random.Random) -> tuple[Deal, list[DealMemory], CardCounter]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from core.cards import Card, mask_of
+from core.cards import DECK_SIZE, Card, mask_of
 from core.yard.actions import ActionKind
 from core.yard.deal import BEAT, DISCARD, HAND_SIZE, LEAD
 from core.yard.events import (
@@ -116,7 +116,7 @@ class DealMemory:
         (the trump card may be any of them), in finished tricks."""
         self.tricks: list[Trick] = []
         """The finished tricks, oldest first."""
-        self._stock = 4 * 9 - 4 * HAND_SIZE
+        self._stock = DECK_SIZE - 4 * HAND_SIZE
         self._face_up = 0
         self._own = 0
         self._hidden = 0

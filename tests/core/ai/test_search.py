@@ -431,36 +431,25 @@ def test_history_inference_keeps_the_real_deal_and_rules_out_other_worlds() -> N
     # to the last tricks (checked as the baseline's choices, each opponent's hand
     # then rebuilt with a random choice of the cards he drew since), and some
     # uniformly placed worlds do not.
-    from bench.ai_gain import play, start_deal, true_world
+    from bench.ai_gain import baseline_turns, start_deal, true_world
 
     checked = rejected = 0
     for k in range(40):
         rng = random.Random(k)
         deal, memories, counter = start_deal(k % 4, rng)
-        while not deal.is_over:
-            molodka = deal.molodka_seat
-            if molodka is not None and not deal._plays:
-                action = Action.molodka(molodka)
-            else:
-                seat = deal.turn
-                assert seat is not None
-                view = deal.view(seat)
-                sampler = Sampler(view, memories[seat], 8, history=4)
-                if sampler._history:
-                    real = true_world(deal, counter.gone)
-                    if any(sum(trick.draws) for trick in sampler._history):
-                        # Which cards were drawn is guessed: some guess is right.
-                        assert any(sampler._history_agrees(real, rng) for _ in range(300))
-                    else:
-                        assert sampler._history_agrees(real, rng)
-                    checked += 1
-                    for _ in range(5):
-                        world = sampler._place(rng)
-                        rejected += not sampler._history_agrees(world, rng)
-                chosen = BaselinePlayer(counter).choose(view, rng)
-                assert chosen is not None
-                action = chosen
-            play(deal, memories, counter, action)
+        for view, _ in baseline_turns(deal, memories, counter, rng):
+            sampler = Sampler(view, memories[view.seat], 8, history=4)
+            if sampler._history:
+                real = true_world(deal, counter.gone)
+                if any(sum(trick.draws) for trick in sampler._history):
+                    # Which cards were drawn is guessed: some guess is right.
+                    assert any(sampler._history_agrees(real, rng) for _ in range(300))
+                else:
+                    assert sampler._history_agrees(real, rng)
+                checked += 1
+                for _ in range(5):
+                    world = sampler._place(rng)
+                    rejected += not sampler._history_agrees(world, rng)
     assert checked >= 300
     assert rejected > 100
 
