@@ -26,7 +26,11 @@ COPY core ./core
 COPY bot ./bot
 COPY adapters ./adapters
 COPY locales ./locales
+# gcc builds the search player's C playout (core/ai/_playout.c), then goes again.
+RUN apt-get update && apt-get install --yes --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
 RUN uv sync --locked --no-editable \
+    && apt-get purge --yes --auto-remove gcc libc6-dev \
     && pip uninstall --yes uv \
     && useradd --create-home --uid 10001 kozel \
     && mkdir -p /data && chown kozel /data

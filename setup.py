@@ -5,7 +5,7 @@ pyproject.toml maps it. Everything else about the package is in pyproject.toml."
 
 from pathlib import Path
 
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
 
 LOCALES = Path(__file__).resolve().parent / "locales"
 
@@ -15,4 +15,7 @@ setup(
         "bot.locales",
         *sorted(f"bot.locales.{lang.name}" for lang in LOCALES.iterdir() if lang.is_dir()),
     ],
+    # The search player's playouts in C (core/ai/_playout.c). Optional: without a C
+    # compiler the build goes on and core.ai.rollout plays in Python, the same plays.
+    ext_modules=[Extension("core.ai._playout", ["core/ai/_playout.c"], optional=True)],
 )

@@ -33,7 +33,8 @@ computers play exactly so.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from types import ModuleType
 
 from core.ai.policy import baseline_move
 from core.ai.worlds import World
@@ -289,8 +290,20 @@ def _finish_trick(world: World) -> None:
 def playout(
     world: World, rand: Callable[[], float], explore: float = 0.1, sighted: bool = False
 ) -> tuple[int, int, int]:
-    """Play ``world`` to the end of the deal with the greedy policy (changing it);
-    return team A's card points and each team's tricks."""
+    """Play ``world`` to the end of the deal with the greedy policy (it may change
+    ``world``); return team A's card points and each team's tricks. Without
+    exploration the C playout plays, when it was built (the same plays)."""
+    if _fast is not None and explore <= 0.0:
+        result: tuple[int, int, int] = _fast.playout(world, sighted)
+        return result
+    return py_playout(world, rand, explore, sighted)
+
+
+def py_playout(
+    world: World, rand: Callable[[], float], explore: float = 0.1, sighted: bool = False
+) -> tuple[int, int, int]:
+    """:func:`playout` in Python (changing ``world``), with exploration: the
+    reference the C playout is tested against."""
     hands = world.hands
     trump = world.trump
     pile_points = [points_in(world.piles[0]), points_in(world.piles[1])]
@@ -391,6 +404,29 @@ def playout(
                     molodka_seat = seat
                     break
     return pile_points[0], tricks[0], tricks[1]
+
+
+_fast: ModuleType | None
+try:
+    from core.ai import _playout
+except ImportError:  # built without a C compiler: the Python playout plays
+    _fast = None
+else:
+    _playout.init(BEATERS, KEEP, _POINTS, BEAT_FACTOR)
+    _fast = _playout
+
+
+def played_out(
+    world: World, seat: int, moves: Sequence[tuple[int, int]], sighted: bool
+) -> list[tuple[int, int, int]] | None:
+    """Each ``(kind, mask)`` move of ``seat`` played in ``world`` (kind -1: the
+    molodka on offer passed), then the deal played out without exploration: team A's
+    card points and each team's tricks, by the C playout; None when it was not built.
+    The same as :func:`step` and :func:`playout` on a copy for each move."""
+    if _fast is None:
+        return None
+    values: list[tuple[int, int, int]] = _fast.values(world, seat, moves, sighted)
+    return values
 
 
 def baseline_playout(

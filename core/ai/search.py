@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from core.ai.baseline import DEFAULT_WEIGHTS, _cost_key, _Trick
 from core.ai.endgame import Solver, solve, solve_model
 from core.ai.memory import DealMemory
-from core.ai.rollout import baseline_playout, step, utility
+from core.ai.rollout import baseline_playout, played_out, step, utility
 from core.ai.worlds import Sampler, World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
@@ -255,6 +255,7 @@ class SearchPlayer:
         rng = random.Random(seed)
         rows: list[list[float]] = [[] for _ in moves]
         exact = view.table.stock_size == 0 and settings.endgame_nodes > 0
+        fast = settings.explore <= 0 and settings.policy_plays == 0
         for _ in range(worlds or settings.worlds):
             world = sampler.sample(rng)
             if exact:
@@ -265,6 +266,15 @@ class SearchPlayer:
                     continue
                 exact = False  # too big for the budget: the other worlds will be too
             seeds = [rng.random() for _ in range(settings.playouts)]
+            if fast:
+                # Without exploration every playout of a move in a world is the same.
+                results = played_out(world, seat, moves, settings.sighted)
+                if results is not None:
+                    for row, result in zip(rows, results, strict=True):
+                        row.append(
+                            utility(*result, team, settings.weight, settings.win, settings.smooth)
+                        )
+                    continue
             for row, (kind, mask) in zip(rows, moves, strict=True):
                 total = 0.0
                 for playout_seed in seeds:

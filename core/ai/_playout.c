@@ -1,0 +1,683 @@
+/* The greedy playout of core/ai/rollout.py in C: the same plays, card for card.
+ *
+ * core.ai.rollout.playout plays a sampled world to the end of the deal with a cheap
+ * greedy policy; the search player runs it hundreds of thousands of times a decision
+ * round, and in Python one playout costs some tens of microseconds. This module does
+ * the same sums on 64-bit masks (about a microsecond). It is optional: rollout.py
+ * uses it when it was built (setup.py builds it when a C compiler is at hand) and
+ * falls back to its own Python otherwise. The tables (which card beats which, what
+ * a card is worth kept) come from Python through init(), so both sides use the same
+ * numbers; tests/core/ai/test_rollout.py plays thousands of random worlds through
+ * both and asks for the same result.
+ *
+ * Only the policy without exploration (explore == 0) is here: with exploration the
+ * Python playout draws random numbers, and the C one would have to draw the same.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+typedef uint64_t mask_t;
+
+enum { DECK = 36, SUIT_BITS = 9, HAND = 4, LEAD = 0, BEAT = 1, DISCARD = 2, MOLODKA = 3, MAX_SETS = 16 };
+#define SUIT_MASK ((mask_t)0x1FF)
+
+static mask_t BEATERS[4][DECK];
+static double KEEP[4][DECK];
+static int POINTS[DECK];
+static double BEAT_FACTOR = 1.0;
+static int ready = 0;
+
+static PyObject *s_trump, *s_hands, *s_stock, *s_piles, *s_tricks, *s_turn, *s_plays, *s_n,
+    *s_win_seat, *s_win_mask, *s_molodka_seat, *s_molodka_done;
+
+static inline int popcount(mask_t m) { return __builtin_popcountll(m); }
+static inline int lowest(mask_t m) { return __builtin_ctzll(m); }
+
+static int points_in(mask_t m) {
+    int total = 0;
+    while (m) {
+        total += POINTS[lowest(m)];
+        m &= m - 1;
+    }
+    return total;
+}
+
+/* What the cards of m are worth kept in hand: summed in ascending card order, as
+ * Python's sum over indexes_of does (the same float, to the last bit). */
+static double keep_value(int trump, mask_t m) {
+    double total = 0.0;
+    while (m) {
+        total += KEEP[trump][lowest(m)];
+        m &= m - 1;
+    }
+    return total;
+}
+
+static int singles(mask_t hand, mask_t *out) {
+    int count = 0;
+    while (hand) {
+        out[count++] = hand & (~hand + 1);
+        hand &= hand - 1;
+    }
+    return count;
+}
+
+/* combinations(cards, size) in itertools' (lexicographic) order. */
+static int combos(const mask_t *cards, int count, int size, int start, mask_t acc, mask_t *out,
+                  int found) {
+    if (size == 0) {
+        out[found++] = acc;
+        return found;
+    }
+    for (int i = start; i <= count - size; i++) {
+        found = combos(cards, count, size - 1, i + 1, acc | cards[i], out, found);
+    }
+    return found;
+}
+
+/* core.yard.deal._subsets, in its order. */
+static int subsets(mask_t hand, int size, mask_t *out) {
+    mask_t cards[DECK];
+    int count = singles(hand, cards);
+    if (size == 1) {
+        for (int i = 0; i < count; i++) out[i] = cards[i];
+        return count;
+    }
+    if (size == count) {
+        out[0] = hand;
+        return 1;
+    }
+    if (size == count - 1) {
+        for (int i = 0; i < count; i++) out[i] = hand ^ cards[i];
+        return count;
+    }
+    if (size > count || count > HAND) return 0;
+    return combos(cards, count, size, 0, 0, out, 0);
+}
+
+/* core.yard.deal._beats: every subset of hand that beats the set winning one to one
+ * (Hall's condition on every proper part of the winning set), in its order. */
+static int beats(mask_t hand, mask_t winning, int trump, mask_t *out) {
+    mask_t targets[HAND];
+    int size = 0;
+    mask_t useful = 0;
+    for (mask_t rest = winning; rest; rest &= rest - 1) {
+        if (size == HAND) return 0;
+        targets[size] = BEATERS[trump][lowest(rest)];
+        useful |= targets[size++];
+    }
+    useful &= hand;
+    if (popcount(useful) < size) return 0;
+    mask_t unions[1 << HAND];
+    int needs[1 << HAND];
+    int conditions = 0;
+    for (int part = 1; part < (1 << size) - 1; part++) {
+        mask_t uni = 0;
+        for (int i = 0; i < size; i++)
+            if (part >> i & 1) uni |= targets[i];
+        unions[conditions] = uni;
+        needs[conditions++] = popcount((mask_t)part);
+    }
+    mask_t candidates[MAX_SETS];
+    int total = subsets(useful, size, candidates);
+    int found = 0;
+    for (int c = 0; c < total; c++) {
+        int ok = 1;
+        for (int k = 0; k < conditions && ok; k++)
+            if (popcount(candidates[c] & unions[k]) < needs[k]) ok = 0;
+        if (ok) out[found++] = candidates[c];
+    }
+    return found;
+}
+
+static int can_beat(mask_t hand, mask_t winning, int trump) {
+    mask_t found[MAX_SETS];
+    return beats(hand, winning, trump, found) > 0;
+}
+
+static inline double set_cost(int trump, mask_t m) {
+    return keep_value(trump, m) - points_in(m) * 0.01;
+}
+
+/* rollout.greedy_lead. */
+static mask_t greedy_lead(mask_t hand, int trump) {
+    mask_t best = 0;
+    long long key_count = -1, key_points = -1;
+    mask_t key_part = 0;
+    int have = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        if (suit == trump) continue;
+        mask_t part = hand & (SUIT_MASK << (suit * SUIT_BITS));
+        if (!part) continue;
+        long long count = popcount(part), points = points_in(part);
+        if (!have || count > key_count || (count == key_count && points > key_points) ||
+            (count == key_count && points == key_points && part > key_part)) {
+            best = part;
+            key_count = count;
+            key_points = points;
+            key_part = part;
+            have = 1;
+        }
+    }
+    if (!best) {
+        if (popcount(hand) == HAND)
+            best = hand;
+        else
+            best = hand & (~hand + 1);
+    }
+    return best;
+}
+
+/* rollout.greedy_discard: the n cards least worth keeping (points first when
+ * loading onto the partner's trick, last when dumping). */
+static mask_t greedy_discard(mask_t hand, int n, int trump, int load) {
+    int cards[DECK];
+    double keys[DECK];
+    int count = 0;
+    for (mask_t rest = hand; rest; rest &= rest - 1) {
+        int i = lowest(rest);
+        double key = load ? KEEP[trump][i] - POINTS[i] : KEEP[trump][i] + POINTS[i];
+        int at = count++;
+        while (at > 0 && (keys[at - 1] > key || (keys[at - 1] == key && cards[at - 1] > i))) {
+            keys[at] = keys[at - 1];
+            cards[at] = cards[at - 1];
+            at--;
+        }
+        keys[at] = key;
+        cards[at] = i;
+    }
+    mask_t m = 0;
+    for (int k = 0; k < n && k < count; k++) m |= (mask_t)1 << cards[k];
+    return m;
+}
+
+/* rollout._holds: no opponent of seat among the after next players can beat m. */
+static int holds(const mask_t *hands, mask_t m, int seat, int after, int trump) {
+    int single = popcount(m) == 1;
+    for (int offset = 1; offset <= after; offset++) {
+        int other = (seat + offset) & 3;
+        if (((other ^ seat) & 1) == 0) continue;
+        if (single) {
+            if (hands[other] & BEATERS[trump][lowest(m)]) return 0;
+        } else if (can_beat(hands[other], m, trump)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int is_molodka(mask_t hand) {
+    if (popcount(hand) != HAND) return 0;
+    int suit = lowest(hand) / SUIT_BITS;
+    return (hand >> (suit * SUIT_BITS) & ~SUIT_MASK) == 0;
+}
+
+/* Sort sets by (cost, mask), as rollout._by_cost. */
+static void by_cost(mask_t *sets, int count, int trump) {
+    double costs[MAX_SETS];
+    for (int i = 0; i < count; i++) costs[i] = set_cost(trump, sets[i]);
+    for (int i = 1; i < count; i++) {
+        mask_t m = sets[i];
+        double c = costs[i];
+        int at = i;
+        while (at > 0 && (costs[at - 1] > c || (costs[at - 1] == c && sets[at - 1] > m))) {
+            sets[at] = sets[at - 1];
+            costs[at] = costs[at - 1];
+            at--;
+        }
+        sets[at] = m;
+        costs[at] = c;
+    }
+}
+
+typedef struct {
+    int trump;
+    mask_t hands[4];
+    int stock[DECK];
+    int stock_len;
+    int pile_points[2];
+    long tricks[2];
+    int turn, n, win_seat;
+    mask_t win_mask;
+    int molodka_seat;
+    int plays;
+    int play_seat[4];
+    mask_t play_mask[4];
+} state_t;
+
+/* The end of a trick won by winner: its points and the trick to the winner's team,
+ * cards drawn from the stock (from stock_at) winner first, and the molodka on offer
+ * at the next trick. Returns the new stock position. */
+static int finish_trick(state_t *s, int winner, int trick_points, int stock_at,
+                        int *molodka_seat) {
+    mask_t *hands = s->hands;
+    int team = winner & 1;
+    s->pile_points[team] += trick_points;
+    s->tricks[team] += 1;
+    int left = s->stock_len - stock_at;
+    if (left > 0) {
+        int count = 4 * (HAND - popcount(hands[winner]));
+        if (count > left) count = left;
+        for (int i = 0; i < count; i++)
+            hands[(winner + i) & 3] |= (mask_t)1 << s->stock[stock_at + i];
+        stock_at += count;
+    }
+    if (popcount(hands[winner]) == HAND) {
+        for (int offset = 1; offset <= 3; offset++) {
+            int seat = (winner + offset) & 3;
+            if (is_molodka(hands[seat])) {
+                *molodka_seat = seat;
+                break;
+            }
+        }
+    }
+    return stock_at;
+}
+
+/* rollout.playout without exploration. */
+static void play(state_t *s, int sighted) {
+    int trump = s->trump;
+    mask_t *hands = s->hands;
+    int stock_at = 0;
+    int trick_points = 0;
+    for (int k = 0; k < s->plays; k++) trick_points += points_in(s->play_mask[k]);
+    int turn = s->turn, n = s->n, win_seat = s->win_seat, molodka_seat = s->molodka_seat;
+    mask_t win_mask = s->win_mask;
+    int plays = s->plays;
+    mask_t sets[MAX_SETS];
+    while (hands[turn] || plays) {
+        if (molodka_seat >= 0) {
+            for (int k = 0; k < plays; k++) hands[s->play_seat[k]] |= s->play_mask[k];
+            mask_t m = hands[molodka_seat];
+            hands[molodka_seat] = 0;
+            plays = 1;
+            s->play_seat[0] = molodka_seat;
+            s->play_mask[0] = m;
+            trick_points = points_in(m);
+            n = HAND;
+            win_seat = molodka_seat;
+            win_mask = m;
+            turn = (molodka_seat + 1) & 3;
+            molodka_seat = -1;
+            continue;
+        }
+        mask_t hand = hands[turn];
+        mask_t m;
+        int kind;
+        if (n == 0) {
+            m = greedy_lead(hand, trump);
+            kind = LEAD;
+            n = popcount(m);
+        } else {
+            int count = beats(hand, win_mask, trump, sets);
+            int partner = ((win_seat ^ turn) & 1) == 0;
+            kind = DISCARD;
+            m = 0;
+            if (sighted) {
+                int after = 3 - plays;
+                if (count && !partner) {
+                    by_cost(sets, count, trump);
+                    for (int i = 0; i < count; i++) {
+                        if (holds(hands, sets[i], turn, after, trump)) {
+                            if (trick_points + points_in(sets[i]) >=
+                                keep_value(trump, sets[i]) * 0.5) {
+                                kind = BEAT;
+                                m = sets[i];
+                            }
+                            break;
+                        }
+                    }
+                }
+                if (kind == DISCARD) {
+                    int load = partner && holds(hands, win_mask, turn, after, trump);
+                    m = greedy_discard(hand, n, trump, load);
+                }
+            } else {
+                if (count && !partner) {
+                    /* rollout._cheapest: the first set of least cost. */
+                    mask_t best = sets[0];
+                    double best_cost = set_cost(trump, best);
+                    for (int i = 1; i < count; i++) {
+                        double cost = set_cost(trump, sets[i]);
+                        if (cost < best_cost) {
+                            best = sets[i];
+                            best_cost = cost;
+                        }
+                    }
+                    double threshold = keep_value(trump, best) * BEAT_FACTOR - points_in(best);
+                    if (trick_points >= threshold) {
+                        kind = BEAT;
+                        m = best;
+                    }
+                }
+                if (kind == DISCARD) m = greedy_discard(hand, n, trump, partner && plays == 3);
+            }
+        }
+        hands[turn] ^= m;
+        s->play_seat[plays] = turn;
+        s->play_mask[plays] = m;
+        plays++;
+        trick_points += points_in(m);
+        if (kind != DISCARD) {
+            win_seat = turn;
+            win_mask = m;
+        }
+        if (plays < 4) {
+            turn = (turn + 1) & 3;
+            continue;
+        }
+        stock_at = finish_trick(s, win_seat, trick_points, stock_at, &molodka_seat);
+        turn = win_seat;
+        plays = 0;
+        n = 0;
+        win_mask = 0;
+        trick_points = 0;
+    }
+}
+
+/* rollout.step for the playout's state: one legal action of seat (kind -1 passes
+ * the molodka on offer; a molodka takes the seat's cards back and leads them all). */
+static void apply(state_t *s, int seat, int kind, mask_t m) {
+    if (kind < 0) {
+        s->molodka_seat = -1;
+        return;
+    }
+    if (kind == MOLODKA) {
+        for (int k = 0; k < s->plays; k++) s->hands[s->play_seat[k]] |= s->play_mask[k];
+        m = s->hands[seat];
+        s->plays = 0;
+        kind = LEAD;
+    }
+    s->molodka_seat = -1; /* not declared now: not declared in this trick */
+    s->hands[seat] ^= m;
+    s->play_seat[s->plays] = seat;
+    s->play_mask[s->plays] = m;
+    s->plays++;
+    if (kind == LEAD) s->n = popcount(m);
+    if (kind != DISCARD) {
+        s->win_seat = seat;
+        s->win_mask = m;
+    }
+    if (s->plays < 4) {
+        s->turn = (seat + 1) & 3;
+        return;
+    }
+    int trick_points = 0;
+    for (int k = 0; k < 4; k++) trick_points += points_in(s->play_mask[k]);
+    int molodka_seat = -1;
+    int stock_at = finish_trick(s, s->win_seat, trick_points, 0, &molodka_seat);
+    s->stock_len -= stock_at;
+    for (int i = 0; i < s->stock_len; i++) s->stock[i] = s->stock[i + stock_at];
+    s->turn = s->win_seat;
+    s->plays = 0;
+    s->n = 0;
+    s->win_mask = 0;
+    s->molodka_seat = molodka_seat;
+}
+
+static int read_mask(PyObject *value, mask_t *out) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(value);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = (mask_t)v;
+    return 0;
+}
+
+static int read_int_attr(PyObject *obj, PyObject *name, long *out) {
+    PyObject *value = PyObject_GetAttr(obj, name);
+    if (!value) return -1;
+    *out = PyLong_AsLong(value);
+    Py_DECREF(value);
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static int read_mask_attr(PyObject *obj, PyObject *name, mask_t *out) {
+    PyObject *value = PyObject_GetAttr(obj, name);
+    if (!value) return -1;
+    int failed = read_mask(value, out);
+    Py_DECREF(value);
+    return failed;
+}
+
+/* A list attribute of masks into out (at most limit). Returns the count or -1. */
+static int read_masks(PyObject *obj, PyObject *name, mask_t *out, int limit) {
+    PyObject *value = PyObject_GetAttr(obj, name);
+    if (!value) return -1;
+    if (!PyList_Check(value) || PyList_GET_SIZE(value) > limit) {
+        Py_DECREF(value);
+        PyErr_SetString(PyExc_ValueError, "a world's list is malformed");
+        return -1;
+    }
+    int count = (int)PyList_GET_SIZE(value);
+    for (int i = 0; i < count; i++) {
+        if (read_mask(PyList_GET_ITEM(value, i), &out[i]) < 0) {
+            Py_DECREF(value);
+            return -1;
+        }
+    }
+    Py_DECREF(value);
+    return count;
+}
+
+static int read_world(PyObject *world, state_t *s) {
+    long value;
+    mask_t masks[DECK];
+    if (read_int_attr(world, s_trump, &value) < 0) return -1;
+    if (value < 0 || value > 3) {
+        PyErr_SetString(PyExc_ValueError, "trump out of range");
+        return -1;
+    }
+    s->trump = (int)value;
+    if (read_masks(world, s_hands, s->hands, 4) != 4) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a world has four hands");
+        return -1;
+    }
+    int count = read_masks(world, s_stock, masks, DECK);
+    if (count < 0) return -1;
+    for (int i = 0; i < count; i++) {
+        if (masks[i] >= DECK) {
+            PyErr_SetString(PyExc_ValueError, "a stock card out of range");
+            return -1;
+        }
+        s->stock[i] = (int)masks[i];
+    }
+    s->stock_len = count;
+    if (read_masks(world, s_piles, masks, 2) != 2) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a world has two piles");
+        return -1;
+    }
+    s->pile_points[0] = points_in(masks[0]);
+    s->pile_points[1] = points_in(masks[1]);
+    if (read_masks(world, s_tricks, masks, 2) != 2) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a world has two trick counts");
+        return -1;
+    }
+    s->tricks[0] = (long)masks[0];
+    s->tricks[1] = (long)masks[1];
+    if (read_int_attr(world, s_turn, &value) < 0) return -1;
+    s->turn = (int)(value & 3);
+    if (read_int_attr(world, s_n, &value) < 0) return -1;
+    s->n = (int)value;
+    if (read_int_attr(world, s_win_seat, &value) < 0) return -1;
+    s->win_seat = (int)value;
+    if (read_mask_attr(world, s_win_mask, &s->win_mask) < 0) return -1;
+    PyObject *plays = PyObject_GetAttr(world, s_plays);
+    if (!plays) return -1;
+    if (!PyList_Check(plays) || PyList_GET_SIZE(plays) > 3) {
+        Py_DECREF(plays);
+        PyErr_SetString(PyExc_ValueError, "a trick holds at most three plays before a turn");
+        return -1;
+    }
+    s->plays = (int)PyList_GET_SIZE(plays);
+    for (int k = 0; k < s->plays; k++) {
+        PyObject *item = PyList_GET_ITEM(plays, k);
+        long seat, kind;
+        unsigned long long m;
+        if (!PyArg_ParseTuple(item, "llK", &seat, &kind, &m)) {
+            Py_DECREF(plays);
+            return -1;
+        }
+        s->play_seat[k] = (int)(seat & 3);
+        s->play_mask[k] = (mask_t)m;
+    }
+    Py_DECREF(plays);
+    long molodka_seat;
+    if (read_int_attr(world, s_molodka_seat, &molodka_seat) < 0) return -1;
+    PyObject *done = PyObject_GetAttr(world, s_molodka_done);
+    if (!done) return -1;
+    int is_done = PyObject_IsTrue(done);
+    Py_DECREF(done);
+    if (is_done < 0) return -1;
+    /* Bots decide a molodka at the start of a trick (rollout.playout). */
+    s->molodka_seat = (!is_done && s->plays == 0 && molodka_seat >= 0) ? (int)(molodka_seat & 3) : -1;
+    return 0;
+}
+
+static PyObject *py_playout(PyObject *self, PyObject *args) {
+    PyObject *world;
+    int sighted;
+    if (!PyArg_ParseTuple(args, "Op", &world, &sighted)) return NULL;
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "init() first");
+        return NULL;
+    }
+    state_t s;
+    if (read_world(world, &s) < 0) return NULL;
+    play(&s, sighted);
+    return Py_BuildValue("(ill)", s.pile_points[0], s.tricks[0], s.tricks[1]);
+}
+
+static PyObject *py_values(PyObject *self, PyObject *args) {
+    PyObject *world, *moves;
+    int seat, sighted;
+    if (!PyArg_ParseTuple(args, "OiOp", &world, &seat, &moves, &sighted)) return NULL;
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "init() first");
+        return NULL;
+    }
+    state_t start;
+    if (read_world(world, &start) < 0) return NULL;
+    PyObject *fast = PySequence_Fast(moves, "moves: (kind, mask) pairs");
+    if (!fast) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    PyObject *result = PyList_New(count);
+    if (!result) {
+        Py_DECREF(fast);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int kind;
+        unsigned long long m;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iK", &kind, &m)) {
+            Py_DECREF(fast);
+            Py_DECREF(result);
+            return NULL;
+        }
+        state_t s = start;
+        apply(&s, seat & 3, kind, (mask_t)m);
+        play(&s, sighted);
+        PyObject *item = Py_BuildValue("(ill)", s.pile_points[0], s.tricks[0], s.tricks[1]);
+        if (!item) {
+            Py_DECREF(fast);
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, item);
+    }
+    Py_DECREF(fast);
+    return result;
+}
+
+static int read_table(PyObject *rows, int is_float, void *out) {
+    PyObject *outer = PySequence_Fast(rows, "a table of four rows");
+    if (!outer) return -1;
+    if (PySequence_Fast_GET_SIZE(outer) != 4) {
+        Py_DECREF(outer);
+        PyErr_SetString(PyExc_ValueError, "a table of four rows");
+        return -1;
+    }
+    for (int t = 0; t < 4; t++) {
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(outer, t), "a row of 36");
+        if (!row || PySequence_Fast_GET_SIZE(row) != DECK) {
+            Py_XDECREF(row);
+            Py_DECREF(outer);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a row of 36");
+            return -1;
+        }
+        for (int i = 0; i < DECK; i++) {
+            PyObject *item = PySequence_Fast_GET_ITEM(row, i);
+            if (is_float) {
+                double v = PyFloat_AsDouble(item);
+                ((double(*)[DECK])out)[t][i] = v;
+            } else {
+                mask_t v;
+                if (read_mask(item, &v) == 0) ((mask_t(*)[DECK])out)[t][i] = v;
+            }
+            if (PyErr_Occurred()) {
+                Py_DECREF(row);
+                Py_DECREF(outer);
+                return -1;
+            }
+        }
+        Py_DECREF(row);
+    }
+    Py_DECREF(outer);
+    return 0;
+}
+
+static PyObject *py_init(PyObject *self, PyObject *args) {
+    PyObject *beaters, *keep, *points;
+    double factor;
+    if (!PyArg_ParseTuple(args, "OOOd", &beaters, &keep, &points, &factor)) return NULL;
+    if (read_table(beaters, 0, BEATERS) < 0 || read_table(keep, 1, KEEP) < 0) return NULL;
+    PyObject *row = PySequence_Fast(points, "36 card points");
+    if (!row) return NULL;
+    if (PySequence_Fast_GET_SIZE(row) != DECK) {
+        Py_DECREF(row);
+        PyErr_SetString(PyExc_ValueError, "36 card points");
+        return NULL;
+    }
+    for (int i = 0; i < DECK; i++) {
+        POINTS[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(row, i));
+    }
+    Py_DECREF(row);
+    if (PyErr_Occurred()) return NULL;
+    BEAT_FACTOR = factor;
+    ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"init", py_init, METH_VARARGS,
+     "init(beaters, keep, points, beat_factor): the tables of core.yard.rules and core.ai.rollout."},
+    {"playout", py_playout, METH_VARARGS,
+     "playout(world, sighted) -> (points_a, tricks_a, tricks_b): rollout.playout without "
+     "exploration; the world is not changed."},
+    {"values", py_values, METH_VARARGS,
+     "values(world, seat, moves, sighted) -> [(points_a, tricks_a, tricks_b)]: each "
+     "(kind, mask) move of seat played in the world (kind -1: the molodka on offer is "
+     "passed), then the playout."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_playout",
+                                    "The greedy playout of core.ai.rollout in C.", -1, methods};
+
+PyMODINIT_FUNC PyInit__playout(void) {
+#define INTERN(var, text) \
+    if (!(var = PyUnicode_InternFromString(text))) return NULL;
+    INTERN(s_trump, "trump");
+    INTERN(s_hands, "hands");
+    INTERN(s_stock, "stock");
+    INTERN(s_piles, "piles");
+    INTERN(s_tricks, "tricks");
+    INTERN(s_turn, "turn");
+    INTERN(s_plays, "plays");
+    INTERN(s_n, "n");
+    INTERN(s_win_seat, "win_seat");
+    INTERN(s_win_mask, "win_mask");
+    INTERN(s_molodka_seat, "molodka_seat");
+    INTERN(s_molodka_done, "molodka_done");
+#undef INTERN
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,144 @@
+"""The C playout (core/ai/_playout.c) plays exactly as the Python one."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from core.ai import make_player, rollout
+from core.ai.memory import DealMemory
+from core.ai.rollout import legal_moves, played_out, py_playout, step
+from core.ai.search import SearchPlayer, SearchSettings
+from core.ai.worlds import Sampler, World
+from core.yard.actions import Action
+from core.yard.deal import MOLODKA, Deal
+from core.yard.events import DealStarted
+
+from .positions import deal_from_hands
+
+#: The search with settings small enough for a test, the C playout's path.
+SMALL = SearchSettings(worlds=12, confirm_worlds=12, endgame_nodes=0)
+
+
+def test_the_c_playout_is_built() -> None:
+    # setup.py builds it as an optional extension: on a machine with a C compiler a
+    # failed build must not pass unseen (the search would be some ten times slower).
+    assert rollout._fast is not None, "core/ai/_playout.c was not built: make install-dev"
+
+
+def _worlds(seed: int, deals: int) -> Iterator[World]:
+    """Worlds sampled from the seat to play's view at every turn of random deals of
+    random play (molodkas included), whole stock to empty hands."""
+    rng = random.Random(seed)
+    for _ in range(deals):
+        deal = Deal.shuffled(rng.randrange(4), rng)
+        memories = [DealMemory(seat) for seat in range(4)]
+        start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
+        for memory in memories:
+            memory.observe(start)
+        while not deal.is_over:
+            seat = deal.turn if deal.turn is not None else deal.molodka_seat
+            assert seat is not None
+            yield Sampler(deal.view(seat), memories[seat]).sample(rng)
+            action = rng.choice(deal.legal_actions())
+            memories[action.seat].own(action.kind, action.cards)
+            for event in deal.apply(action):
+                for memory in memories:
+                    memory.observe(event)
+
+
+@pytest.mark.parametrize("sighted", [True, False])
+def test_the_c_playout_plays_as_the_python_one(sighted: bool) -> None:
+    assert rollout._fast is not None
+    compared = 0
+    for world in _worlds(1, 60):
+        fast = rollout._fast.playout(world.copy(), sighted)
+        slow = py_playout(world.copy(), random.Random(0).random, 0.0, sighted)
+        assert fast == slow
+        compared += 1
+    assert compared > 1_500
+
+
+def test_the_c_playout_leaves_the_world_as_it_was() -> None:
+    assert rollout._fast is not None
+    for world in _worlds(2, 5):
+        before = world.copy()
+        rollout._fast.playout(world, True)
+        assert world == before
+
+
+def _moves(world: World) -> Iterator[tuple[int, int, int]]:
+    """``(seat, kind, mask)``: every legal move of the seat to play, and a molodka on
+    offer declared (kind 3) and passed (kind -1) by its seat."""
+    if world.molodka_seat >= 0 and not world.molodka_done and not world.plays:
+        yield world.molodka_seat, MOLODKA, 0
+        yield world.molodka_seat, -1, 0
+    if world.hands[world.turn]:
+        for kind, mask in legal_moves(world):
+            yield world.turn, kind, mask
+
+
+@pytest.mark.parametrize("sighted", [True, False])
+def test_each_move_played_out_in_c_is_the_move_then_the_python_playout(sighted: bool) -> None:
+    compared = molodkas = 0
+    for world in _worlds(3, 40):
+        by_seat: dict[int, list[tuple[int, int]]] = {}
+        for seat, kind, mask in _moves(world):
+            by_seat.setdefault(seat, []).append((kind, mask))
+        for seat, moves in by_seat.items():
+            results = played_out(world, seat, moves, sighted)
+            assert results is not None
+            for (kind, mask), result in zip(moves, results, strict=True):
+                played = world.copy()
+                if kind < 0:
+                    played.molodka_seat, played.molodka_done = -1, True
+                else:
+                    step(played, seat, kind, mask)
+                assert result == py_playout(played, random.Random(0).random, 0.0, sighted)
+                compared += 1
+                molodkas += kind in (MOLODKA, -1)
+    assert compared > 5_000
+    assert molodkas > 0
+
+
+def test_a_molodka_declared_or_passed_in_c() -> None:
+    # Seat 1 holds four trumps with the ace and the ten: declaring takes the first
+    # trick's 25 points at least; passing lets seat 0 lead.
+    deal = deal_from_hands(["6C 7C 8C 9C", "AH TH KH QH", "6S 7S 8S 9S", "6D 7D 8D 9D"], "JH")
+    world = Sampler(deal.view(1), None).sample(random.Random(1))
+    results = played_out(world, 1, [(MOLODKA, 0), (-1, 0)], True)
+    assert results is not None
+    declared, passed = results
+    assert declared[1] >= 0 and 120 - declared[0] >= 25  # team B took the molodka's trick
+    assert declared != passed
+
+
+def test_the_search_chooses_the_same_with_and_without_the_c_playout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    choices: list[list[Action]] = [[], []]
+    for index, fast in enumerate((rollout._fast, None)):
+        monkeypatch.setattr(rollout, "_fast", fast)
+        rng = random.Random(5)
+        deals = random.Random(6)
+        for number in range(2):
+            deal = Deal.shuffled(number, deals)
+            players = [SearchPlayer(SMALL), make_player("normal")] * 2
+            start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
+            for player in players:
+                player.observe(start)
+            seeds = random.Random(number)
+            while not deal.is_over:
+                seat = deal.turn if deal.turn is not None else deal.molodka_seat
+                assert seat is not None
+                chosen = players[seat].choose(deal.view(seat), random.Random(seeds.random()))
+                if chosen is None:
+                    chosen = rng.choice(deal.legal_actions())
+                choices[index].append(chosen)
+                for event in deal.apply(chosen):
+                    for player in players:
+                        player.observe(event)
+    assert len(choices[0]) > 30
+    assert choices[0] == choices[1]
