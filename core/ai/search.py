@@ -107,6 +107,10 @@ class SearchSettings:
     other team (:func:`core.ai.endgame.solve_model`) instead of perfect defence."""
     lead_worlds: int = 0
     """Worlds sampled for a lead (0: ``worlds``)."""
+    endgame_worlds: int = 0
+    """Worlds sampled for a stock-empty endgame solved exactly (0: ``worlds``)."""
+    endgame_confirm_worlds: int = -1
+    """Confirming worlds in such an endgame (-1: ``confirm_worlds``)."""
     race_keep: int = 0
     """After the first worlds, the actions kept besides the baseline's choice: the
     best this many by their mean (0: no second round)."""
@@ -172,7 +176,17 @@ class SearchPlayer:
         actions = self._shortlist(view, actions)
         settings = self.settings
         lead = not table.plays
+        exact = (
+            table.stock_size == 0
+            and len(view.hand) <= settings.endgame_cards
+            and settings.endgame_nodes > 0
+        )
         worlds = settings.lead_worlds if lead and settings.lead_worlds else settings.worlds
+        confirm_worlds = settings.confirm_worlds
+        if exact and settings.endgame_worlds:
+            worlds = settings.endgame_worlds
+        if exact and settings.endgame_confirm_worlds >= 0:
+            confirm_worlds = settings.endgame_confirm_worlds
         per_world = self._world_values(view, sampler, [_raw(a) for a in actions], seed, worlds)
         values = [sum(row) for row in per_world]
         if settings.race_keep and settings.race_worlds and (lead or not settings.race_leads):
@@ -193,19 +207,18 @@ class SearchPlayer:
         # Values are noisy: the baseline's choice (the first) stands unless the search
         # finds a clearly better one. Exact endgames ask for no margin, but their
         # worlds are sampled too, so they take the confidence test like playouts.
-        exact = view.table.stock_size == 0 and len(view.hand) <= settings.endgame_cards
         margin = 0.0 if exact else settings.margin * len(per_world[0])
         doubtful = settings.confidence > 0 and not _clearly_better(
             per_world[best], per_world[0], settings.confidence
         )
-        if doubtful and settings.confirm_worlds > 0 and values[best] > values[0]:
+        if doubtful and confirm_worlds > 0 and values[best] > values[0]:
             # Ahead but not clearly: more worlds for these two actions alone.
             more = self._world_values(
                 view,
                 sampler,
                 [_raw(actions[0]), _raw(actions[best])],
                 seed ^ _CONFIRM_SEED,
-                settings.confirm_worlds,
+                confirm_worlds,
             )
             doubtful = not _clearly_better(
                 per_world[best] + more[1], per_world[0] + more[0], settings.confidence
