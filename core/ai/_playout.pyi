@@ -1,4 +1,5 @@
-"""The greedy playout of :mod:`core.ai.rollout` in C (``core/ai/_playout.c``)."""
+"""The greedy playout of :mod:`core.ai.rollout` and the endgame of :mod:`core.ai.endgame`
+in C (``core/ai/_playout.c``)."""
 
 from collections.abc import Sequence
 
@@ -14,3 +15,22 @@ def playout(world: World, sighted: bool) -> tuple[int, int, int]: ...
 def values(
     world: World, seat: int, moves: Sequence[tuple[int, int]], sighted: bool
 ) -> list[tuple[int, int, int]]: ...
+def init_baseline(
+    spent: Sequence[Sequence[float]], load: float, dump: float, will: float, overtake: float
+) -> None: ...
+def baseline_move(
+    hands: Sequence[int],
+    seat: int,
+    plays: Sequence[tuple[int, int, int]],
+    n: int,
+    win_seat: int,
+    win_mask: int,
+    trump: int,
+    trump_card: int,
+    trump_holder: int,
+    stock_size: int,
+    gone: int,
+) -> tuple[int, int]: ...
+def solve_model(
+    world: World, team: int, weight: float, budget: int, win: float = ..., smooth: float = ...
+) -> float | None: ...

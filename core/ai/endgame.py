@@ -13,7 +13,7 @@ its cost is bounded by a count, not by a clock.
 
 from __future__ import annotations
 
-from core.ai.rollout import legal_moves, step, utility, world_move
+from core.ai.rollout import _fast, legal_moves, step, utility, world_move
 from core.ai.worlds import World
 from core.cards import POINTS, SUIT_BITS, indexes_of
 from core.yard.deal import (
@@ -243,7 +243,26 @@ def solve_model(
     is that of play against the baseline, not against perfect defence; and it is
     the value of the deal's end itself (:func:`core.ai.rollout.utility`), so the
     step at 60 points and the loss points are what ``team`` maximises.
+
+    The C endgame (``core/ai/_playout.c``) solves when it was built: the same
+    value to the last bit, None past the same budget.
     """
+    if _fast is not None:
+        value: float | None = _fast.solve_model(world, team, weight, budget, win, smooth)
+        return value
+    return py_solve_model(world, team, weight, budget, win, smooth)
+
+
+def py_solve_model(
+    world: World,
+    team: int,
+    weight: float,
+    budget: int,
+    win: float = 0.0,
+    smooth: float = 0.0,
+) -> float | None:
+    """:func:`solve_model` in Python: the reference the C endgame is tested against
+    (a node is a pass of the loop below)."""
     if world.stock:
         raise ValueError("the stock is not empty")
     nodes = 0

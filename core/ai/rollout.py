@@ -36,7 +36,8 @@ import math
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from core.ai.policy import baseline_move
+from core.ai.baseline import DEFAULT_WEIGHTS
+from core.ai.policy import _SPENT, baseline_move
 from core.ai.worlds import World
 from core.cards import DECK_SIZE, SUIT_BITS, SUIT_MASK, indexes_of
 from core.yard.deal import (
@@ -413,6 +414,14 @@ except ImportError:  # built without a C compiler: the Python playout plays
     _fast = None
 else:
     _playout.init(BEATERS, KEEP, _POINTS, BEAT_FACTOR)
+    # The C endgame (core.ai.endgame.solve_model) plays the baseline's choices.
+    _playout.init_baseline(
+        _SPENT,
+        DEFAULT_WEIGHTS.load,
+        DEFAULT_WEIGHTS.dump,
+        DEFAULT_WEIGHTS.will,
+        DEFAULT_WEIGHTS.overtake,
+    )
     _fast = _playout
 
 

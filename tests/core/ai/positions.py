@@ -1,12 +1,17 @@
-"""Hand-built positions for the computer player tests."""
+"""Positions for the computer player tests: hand-built deals, and worlds sampled
+along random deals."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Iterator, Sequence
 
+from core.ai.memory import DealMemory
+from core.ai.worlds import Sampler, World
 from core.cards import CARDS, Card
 from core.yard.actions import Action
 from core.yard.deal import Deal
+from core.yard.events import DealStarted
 
 
 def cards(codes: str) -> tuple[Card, ...]:
@@ -44,3 +49,24 @@ def play(deal: Deal, *actions: tuple[int, str, str]) -> Deal:
     for seat, kind, codes in actions:
         deal.apply(makers[kind](seat, *cards(codes)))
     return deal
+
+
+def sampled_worlds(seed: int, deals: int) -> Iterator[World]:
+    """Worlds sampled from the seat to play's view at every turn of random deals of
+    random play (molodkas included), whole stock to empty hands."""
+    rng = random.Random(seed)
+    for _ in range(deals):
+        deal = Deal.shuffled(rng.randrange(4), rng)
+        memories = [DealMemory(seat) for seat in range(4)]
+        start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
+        for memory in memories:
+            memory.observe(start)
+        while not deal.is_over:
+            seat = deal.turn if deal.turn is not None else deal.molodka_seat
+            assert seat is not None
+            yield Sampler(deal.view(seat), memories[seat]).sample(rng)
+            action = rng.choice(deal.legal_actions())
+            memories[action.seat].own(action.kind, action.cards)
+            for event in deal.apply(action):
+                for memory in memories:
+                    memory.observe(event)

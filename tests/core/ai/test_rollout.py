@@ -8,7 +8,6 @@ from collections.abc import Iterator
 import pytest
 
 from core.ai import make_player, rollout
-from core.ai.memory import DealMemory
 from core.ai.rollout import legal_moves, played_out, py_playout, step
 from core.ai.search import SearchPlayer, SearchSettings
 from core.ai.worlds import Sampler, World
@@ -16,7 +15,7 @@ from core.yard.actions import Action
 from core.yard.deal import MOLODKA, Deal
 from core.yard.events import DealStarted
 
-from .positions import deal_from_hands
+from .positions import deal_from_hands, sampled_worlds
 
 #: The search with settings small enough for a test, the C playout's path.
 SMALL = SearchSettings(worlds=12, confirm_worlds=12, endgame_nodes=0)
@@ -28,32 +27,11 @@ def test_the_c_playout_is_built() -> None:
     assert rollout._fast is not None, "core/ai/_playout.c was not built: make install-dev"
 
 
-def _worlds(seed: int, deals: int) -> Iterator[World]:
-    """Worlds sampled from the seat to play's view at every turn of random deals of
-    random play (molodkas included), whole stock to empty hands."""
-    rng = random.Random(seed)
-    for _ in range(deals):
-        deal = Deal.shuffled(rng.randrange(4), rng)
-        memories = [DealMemory(seat) for seat in range(4)]
-        start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
-        for memory in memories:
-            memory.observe(start)
-        while not deal.is_over:
-            seat = deal.turn if deal.turn is not None else deal.molodka_seat
-            assert seat is not None
-            yield Sampler(deal.view(seat), memories[seat]).sample(rng)
-            action = rng.choice(deal.legal_actions())
-            memories[action.seat].own(action.kind, action.cards)
-            for event in deal.apply(action):
-                for memory in memories:
-                    memory.observe(event)
-
-
 @pytest.mark.parametrize("sighted", [True, False])
 def test_the_c_playout_plays_as_the_python_one(sighted: bool) -> None:
     assert rollout._fast is not None
     compared = 0
-    for world in _worlds(1, 60):
+    for world in sampled_worlds(1, 60):
         fast = rollout._fast.playout(world.copy(), sighted)
         slow = py_playout(world.copy(), random.Random(0).random, 0.0, sighted)
         assert fast == slow
@@ -63,7 +41,7 @@ def test_the_c_playout_plays_as_the_python_one(sighted: bool) -> None:
 
 def test_the_c_playout_leaves_the_world_as_it_was() -> None:
     assert rollout._fast is not None
-    for world in _worlds(2, 5):
+    for world in sampled_worlds(2, 5):
         before = world.copy()
         rollout._fast.playout(world, True)
         assert world == before
@@ -83,7 +61,7 @@ def _moves(world: World) -> Iterator[tuple[int, int, int]]:
 @pytest.mark.parametrize("sighted", [True, False])
 def test_each_move_played_out_in_c_is_the_move_then_the_python_playout(sighted: bool) -> None:
     compared = molodkas = 0
-    for world in _worlds(3, 40):
+    for world in sampled_worlds(3, 40):
         by_seat: dict[int, list[tuple[int, int]]] = {}
         for seat, kind, mask in _moves(world):
             by_seat.setdefault(seat, []).append((kind, mask))
