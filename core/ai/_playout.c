@@ -827,6 +827,79 @@ static double model_value(model_t *model, world_t *w) {
     }
 }
 
+/* The cards a trick's winner and the next seats draw after end_step finished the
+ * trick (rollout._finish_trick: the winner first, the shown trump card's drawer
+ * remembered), then the molodka on offer with the hands as drawn. */
+static void draw(world_t *w, const int *stock, int *stock_at) {
+    int left = w->stock_size;
+    if (left <= 0) return;
+    int winner = w->turn;
+    int count = 4 * (HAND - popcount(w->hands[winner]));
+    if (count > left) count = left;
+    for (int i = 0; i < count; i++) {
+        int card = stock[*stock_at + i];
+        int seat = (winner + i) & 3;
+        w->hands[seat] |= (mask_t)1 << card;
+        if (card == w->trump_card) w->trump_holder = seat;
+    }
+    *stock_at += count;
+    w->stock_size -= count;
+    w->molodka_seat = -1;
+    if (popcount(w->hands[winner]) == HAND) {
+        for (int offset = 1; offset <= 3; offset++) {
+            int other = (winner + offset) & 3;
+            if (is_molodka(w->hands[other])) {
+                w->molodka_seat = other;
+                break;
+            }
+        }
+    }
+}
+
+/* rollout.step on any world: end_step, then the draw when the trick is over. */
+static void full_step(world_t *w, const int *stock, int *stock_at, int seat, int kind, mask_t m) {
+    int finishing = kind != MOLODKA && w->plays == 3;
+    end_step(w, seat, kind, m);
+    if (finishing) draw(w, stock, stock_at);
+}
+
+/* rollout.baseline_playout without exploration: plays plays by the baseline's
+ * choices (a molodka declared at the start of a trick), then the greedy playout
+ * of the rest; the result in s. */
+static void baseline_playout(world_t *w, const int *stock, int stock_at, int plays, int sighted,
+                             state_t *s) {
+    while (plays > 0 && (w->hands[w->turn] || w->plays)) {
+        if (w->molodka_seat >= 0 && !w->molodka_done && !w->plays) {
+            full_step(w, stock, &stock_at, w->molodka_seat, MOLODKA, 0);
+            continue;
+        }
+        int seat = w->turn, kind;
+        mask_t m;
+        baseline_move(w, seat, &kind, &m);
+        full_step(w, stock, &stock_at, seat, kind, m);
+        plays--;
+    }
+    s->trump = w->trump;
+    for (int i = 0; i < 4; i++) s->hands[i] = w->hands[i];
+    s->stock_len = w->stock_size;
+    for (int i = 0; i < w->stock_size; i++) s->stock[i] = stock[stock_at + i];
+    s->pile_points[0] = points_in(w->piles[0]);
+    s->pile_points[1] = points_in(w->piles[1]);
+    s->tricks[0] = (long)w->tricks[0];
+    s->tricks[1] = (long)w->tricks[1];
+    s->turn = w->turn;
+    s->n = w->n;
+    s->win_seat = w->win_seat;
+    s->win_mask = w->win_mask;
+    s->plays = w->plays;
+    for (int k = 0; k < w->plays; k++) {
+        s->play_seat[k] = w->play_seat[k];
+        s->play_mask[k] = w->play_mask[k];
+    }
+    s->molodka_seat = (!w->molodka_done && !w->plays && w->molodka_seat >= 0) ? w->molodka_seat : -1;
+    play(s, sighted);
+}
+
 static int read_mask(PyObject *value, mask_t *out) {
     unsigned long long v = PyLong_AsUnsignedLongLong(value);
     if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
@@ -977,18 +1050,25 @@ static int check_position(const world_t *w, int seat) {
     return 0;
 }
 
-/* A stock-empty World into w (ValueError when the stock is not empty, as
- * solve_model). */
-static int read_end_world(PyObject *world, world_t *w) {
+/* A World into w and its stock (top first) into stock, when given; without, the
+ * stock must be empty (ValueError otherwise, as solve_model). */
+static int read_full_world(PyObject *world, world_t *w, int *stock) {
     long value;
     mask_t masks[DECK];
     int count = read_masks(world, s_stock, masks, DECK);
     if (count < 0) return -1;
-    if (count > 0) {
+    if (count > 0 && !stock) {
         PyErr_SetString(PyExc_ValueError, "the stock is not empty");
         return -1;
     }
-    w->stock_size = 0;
+    for (int i = 0; i < count; i++) {
+        if (masks[i] >= DECK) {
+            PyErr_SetString(PyExc_ValueError, "a stock card out of range");
+            return -1;
+        }
+        stock[i] = (int)masks[i];
+    }
+    w->stock_size = count;
     if (read_int_attr(world, s_trump, &value) < 0) return -1;
     w->trump = (int)value;
     if (read_int_attr(world, s_trump_card, &value) < 0) return -1;
@@ -1142,10 +1222,63 @@ static PyObject *py_solve_model(PyObject *self, PyObject *args) {
         return NULL;
     }
     world_t w;
-    if (read_end_world(world, &w) < 0) return NULL;
+    if (read_full_world(world, &w, NULL) < 0) return NULL;
     double value = model_value(&model, &w);
     if (model.over) Py_RETURN_NONE;
     return PyFloat_FromDouble(value);
+}
+
+static PyObject *py_policy_values(PyObject *self, PyObject *args) {
+    PyObject *world, *moves;
+    int seat, plays, sighted;
+    if (!PyArg_ParseTuple(args, "OiOip", &world, &seat, &moves, &plays, &sighted)) return NULL;
+    if (!baseline_ready || !ready) {
+        PyErr_SetString(PyExc_RuntimeError, "init() and init_baseline() first");
+        return NULL;
+    }
+    if (seat < 0 || seat > 3) {
+        PyErr_SetString(PyExc_ValueError, "seat out of range");
+        return NULL;
+    }
+    world_t start;
+    int stock[DECK];
+    if (read_full_world(world, &start, stock) < 0) return NULL;
+    PyObject *fast = PySequence_Fast(moves, "moves: (kind, mask) pairs");
+    if (!fast) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    PyObject *result = PyList_New(count);
+    if (!result) {
+        Py_DECREF(fast);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int kind;
+        unsigned long long m;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iK", &kind, &m)) {
+            Py_DECREF(fast);
+            Py_DECREF(result);
+            return NULL;
+        }
+        world_t w = start;
+        int stock_at = 0;
+        if (kind < 0) {
+            w.molodka_seat = -1;
+            w.molodka_done = 1;
+        } else {
+            full_step(&w, stock, &stock_at, seat, kind, (mask_t)m);
+        }
+        state_t s;
+        baseline_playout(&w, stock, stock_at, plays, sighted, &s);
+        PyObject *item = Py_BuildValue("(ill)", s.pile_points[0], s.tricks[0], s.tricks[1]);
+        if (!item) {
+            Py_DECREF(fast);
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, item);
+    }
+    Py_DECREF(fast);
+    return result;
 }
 
 static int read_table(PyObject *rows, int is_float, void *out) {
@@ -1239,6 +1372,10 @@ static PyMethodDef methods[] = {
     {"solve_model", py_solve_model, METH_VARARGS,
      "solve_model(world, team, weight, budget, win=0.0, smooth=0.0) -> float | None: "
      "core.ai.endgame.solve_model on a stock-empty world (not changed)."},
+    {"policy_values", py_policy_values, METH_VARARGS,
+     "policy_values(world, seat, moves, plays, sighted) -> [(points_a, tricks_a, tricks_b)]: "
+     "each (kind, mask) move of seat played in the world (kind -1: the molodka on offer is "
+     "passed), then rollout.baseline_playout(world, plays) without exploration."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -426,15 +426,20 @@ else:
 
 
 def played_out(
-    world: World, seat: int, moves: Sequence[tuple[int, int]], sighted: bool
+    world: World, seat: int, moves: Sequence[tuple[int, int]], sighted: bool, plays: int = 0
 ) -> list[tuple[int, int, int]] | None:
     """Each ``(kind, mask)`` move of ``seat`` played in ``world`` (kind -1: the
-    molodka on offer passed), then the deal played out without exploration: team A's
-    card points and each team's tricks, by the C playout; None when it was not built.
-    The same as :func:`step` and :func:`playout` on a copy for each move."""
+    molodka on offer passed), then the deal played out without exploration, its next
+    ``plays`` plays by the baseline's choices: team A's card points and each team's
+    tricks, in C; None when the C playout was not built. The same as :func:`step`
+    and :func:`baseline_playout` on a copy for each move."""
     if _fast is None:
         return None
-    values: list[tuple[int, int, int]] = _fast.values(world, seat, moves, sighted)
+    values: list[tuple[int, int, int]]
+    if plays > 0:
+        values = _fast.policy_values(world, seat, moves, plays, sighted)
+    else:
+        values = _fast.values(world, seat, moves, sighted)
     return values
 
 

@@ -268,7 +268,7 @@ class SearchPlayer:
         rng = random.Random(seed)
         rows: list[list[float]] = [[] for _ in moves]
         exact = view.table.stock_size == 0 and settings.endgame_nodes > 0
-        fast = settings.explore <= 0 and settings.policy_plays == 0
+        fast = settings.explore <= 0
         for _ in range(worlds or settings.worlds):
             world = sampler.sample(rng)
             if exact:
@@ -281,7 +281,7 @@ class SearchPlayer:
             seeds = [rng.random() for _ in range(settings.playouts)]
             if fast:
                 # Without exploration every playout of a move in a world is the same.
-                results = played_out(world, seat, moves, settings.sighted)
+                results = played_out(world, seat, moves, settings.sighted, settings.policy_plays)
                 if results is not None:
                     for row, result in zip(rows, results, strict=True):
                         row.append(

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from core.ai import make_player, rollout
-from core.ai.rollout import legal_moves, played_out, py_playout, step
+from core.ai.rollout import baseline_playout, legal_moves, played_out, py_playout, step
 from core.ai.search import SearchPlayer, SearchSettings
 from core.ai.worlds import Sampler, World
 from core.yard.actions import Action
@@ -78,6 +78,35 @@ def test_each_move_played_out_in_c_is_the_move_then_the_python_playout(sighted: 
                 compared += 1
                 molodkas += kind in (MOLODKA, -1)
     assert compared > 5_000
+    assert molodkas > 0
+
+
+@pytest.mark.parametrize(("plays", "sighted"), [(3, True), (9, False), (1_000, True)])
+def test_each_move_played_out_in_c_by_the_baseline_s_choices_is_the_python_one(
+    plays: int, sighted: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The reference is all Python: the baseline's choices, then the Python playout.
+    fast = rollout._fast
+    assert fast is not None
+    monkeypatch.setattr(rollout, "_fast", None)
+    compared = molodkas = 0
+    for world in sampled_worlds(4, 12):
+        by_seat: dict[int, list[tuple[int, int]]] = {}
+        for seat, kind, mask in _moves(world):
+            by_seat.setdefault(seat, []).append((kind, mask))
+        for seat, moves in by_seat.items():
+            results = fast.policy_values(world, seat, moves, plays, sighted)
+            for (kind, mask), result in zip(moves, results, strict=True):
+                played = world.copy()
+                if kind < 0:
+                    played.molodka_seat, played.molodka_done = -1, True
+                else:
+                    step(played, seat, kind, mask)
+                rand = random.Random(0).random
+                assert result == baseline_playout(played, plays, rand, 0.0, sighted)
+                compared += 1
+                molodkas += kind in (MOLODKA, -1)
+    assert compared > 1_000
     assert molodkas > 0
 
 
