@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from core.ai.baseline import DEFAULT_WEIGHTS, _cost_key, _Trick
@@ -176,10 +177,12 @@ class SearchPlayer:
         actions = self._shortlist(view, actions)
         settings = self.settings
         lead = not table.plays
+        played = {play.seat for play in table.plays}
         exact = (
             table.stock_size == 0
-            and len(view.hand) <= settings.endgame_cards
             and settings.endgame_nodes > 0
+            and _largest_after_trick(table.hand_sizes, played, table.lead_size)
+            <= settings.endgame_cards
         )
         worlds = settings.lead_worlds if lead and settings.lead_worlds else settings.worlds
         confirm_worlds = settings.confirm_worlds
@@ -325,11 +328,21 @@ def _after(world: World, seat: int, kind: int, mask: int) -> World:
     return played
 
 
+def _largest_after_trick(sizes: Sequence[int], played: Collection[int], n: int) -> int:
+    """The largest hand once the trick in progress is over (the seats yet to play
+    give ``n`` cards each); before a lead, the largest hand now."""
+    if not played:
+        return max(sizes)
+    return max(size - (0 if seat in played else n) for seat, size in enumerate(sizes))
+
+
 def _solve_moves(
     world: World, seat: int, moves: list[tuple[int, int]], settings: SearchSettings, team: int
 ) -> list[float] | None:
     """Exact values of the moves in a stock-empty world, or None past the budget."""
-    if max(world.hands).bit_count() > settings.endgame_cards:
+    sizes = [hand.bit_count() for hand in world.hands]
+    played = {seat for seat, _, _ in world.plays}
+    if _largest_after_trick(sizes, played, world.n) > settings.endgame_cards:
         return None
     solver = Solver(world.trump, settings.endgame_nodes)
     values: list[float] = []

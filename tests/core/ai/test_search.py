@@ -22,7 +22,7 @@ from core.ai import (
 from core.ai.endgame import Solver, solve, solve_model
 from core.ai.memory import DealMemory
 from core.ai.rollout import baseline_playout, legal_moves, step, utility
-from core.ai.search import _clearly_better
+from core.ai.search import _clearly_better, _solve_moves
 from core.ai.worlds import Sampler, World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
@@ -476,3 +476,52 @@ def test_the_memory_keeps_the_finished_tricks_and_the_draws_after_them() -> None
         assert gone == memory.gone
         assert drawn == stock == 20
         assert sum(trick.trump_to >= 0 for trick in memory.tricks) == 1
+
+
+def _first_trick_without_stock(rng: random.Random) -> tuple[Deal, list[DealMemory]] | None:
+    """A random deal at the turn of the second seat or later of the first trick after
+    the stock ran out, that seat still holding four cards; None when the deal's play
+    went otherwise."""
+    deal, memories = _random_position(rng, 0)
+    while not deal.is_over:
+        seat = deal.turn
+        if (
+            deal.stock_size == 0
+            and deal._plays
+            and seat is not None
+            and len(deal.view(seat).hand) == 4
+        ):
+            return deal, memories
+        action = rng.choice(deal.legal_actions())
+        memories[action.seat].own(action.kind, action.cards)
+        events = deal.apply(action)
+        for memory in memories:
+            for event in events:
+                memory.observe(event)
+    return None
+
+
+def test_the_first_trick_after_the_stock_ran_out_is_solved_exactly_after_the_lead() -> None:
+    # The seat still holds four cards, but once the trick is over every hand holds
+    # three or fewer: each world is solved exactly, the values being solve_model's.
+    rng = random.Random(17)
+    settings = SearchSettings(worlds=4, endgame_nodes=200_000)
+    checked = 0
+    while checked < 10:
+        found = _first_trick_without_stock(rng)
+        if found is None:
+            continue
+        deal, memories = found
+        seat = deal.turn
+        assert seat is not None
+        view = deal.view(seat)
+        world = Sampler(view, memories[seat]).sample(rng)
+        moves = [(a.kind.code, mask_of(a.cards)) for a in view.legal]
+        values = _solve_moves(world, seat, moves, settings, seat & 1)
+        assert values is not None
+        for (kind, mask), value in zip(moves, values, strict=True):
+            played = world.copy()
+            step(played, seat, kind, mask)
+            expected = solve_model(played, seat & 1, settings.weight, 200_000, settings.win)
+            assert value == expected
+        checked += 1
