@@ -400,46 +400,6 @@ static void play(state_t *s, int sighted) {
     }
 }
 
-/* rollout.step for the playout's state: one legal action of seat (kind -1 passes
- * the molodka on offer; a molodka takes the seat's cards back and leads them all). */
-static void apply(state_t *s, int seat, int kind, mask_t m) {
-    if (kind < 0) {
-        s->molodka_seat = -1;
-        return;
-    }
-    if (kind == MOLODKA) {
-        for (int k = 0; k < s->plays; k++) s->hands[s->play_seat[k]] |= s->play_mask[k];
-        m = s->hands[seat];
-        s->plays = 0;
-        kind = LEAD;
-    }
-    s->molodka_seat = -1; /* not declared now: not declared in this trick */
-    s->hands[seat] ^= m;
-    s->play_seat[s->plays] = seat;
-    s->play_mask[s->plays] = m;
-    s->plays++;
-    if (kind == LEAD) s->n = popcount(m);
-    if (kind != DISCARD) {
-        s->win_seat = seat;
-        s->win_mask = m;
-    }
-    if (s->plays < 4) {
-        s->turn = (seat + 1) & 3;
-        return;
-    }
-    int trick_points = 0;
-    for (int k = 0; k < 4; k++) trick_points += points_in(s->play_mask[k]);
-    int molodka_seat = -1;
-    int stock_at = finish_trick(s, s->win_seat, trick_points, 0, &molodka_seat);
-    s->stock_len -= stock_at;
-    for (int i = 0; i < s->stock_len; i++) s->stock[i] = s->stock[i + stock_at];
-    s->turn = s->win_seat;
-    s->plays = 0;
-    s->n = 0;
-    s->win_mask = 0;
-    s->molodka_seat = molodka_seat;
-}
-
 /* The baseline's weights (core.ai.baseline.DEFAULT_WEIGHTS): SPENT[trump][card], the
  * value of keeping a card (core.ai.policy._SPENT), and the guessed points per card
  * discarded, the chance that a player able to beat does beat, and what beating
@@ -978,63 +938,6 @@ static int read_plays_attr(PyObject *world, int *seats, int *kinds, mask_t *mask
     return count;
 }
 
-static int read_world(PyObject *world, state_t *s) {
-    long value;
-    mask_t masks[DECK];
-    if (read_int_attr(world, s_trump, &value) < 0) return -1;
-    if (value < 0 || value > 3) {
-        PyErr_SetString(PyExc_ValueError, "trump out of range");
-        return -1;
-    }
-    s->trump = (int)value;
-    if (read_masks(world, s_hands, s->hands, 4) != 4) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a world has four hands");
-        return -1;
-    }
-    int count = read_masks(world, s_stock, masks, DECK);
-    if (count < 0) return -1;
-    for (int i = 0; i < count; i++) {
-        if (masks[i] >= DECK) {
-            PyErr_SetString(PyExc_ValueError, "a stock card out of range");
-            return -1;
-        }
-        s->stock[i] = (int)masks[i];
-    }
-    s->stock_len = count;
-    if (read_masks(world, s_piles, masks, 2) != 2) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a world has two piles");
-        return -1;
-    }
-    s->pile_points[0] = points_in(masks[0]);
-    s->pile_points[1] = points_in(masks[1]);
-    if (read_masks(world, s_tricks, masks, 2) != 2) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a world has two trick counts");
-        return -1;
-    }
-    s->tricks[0] = (long)masks[0];
-    s->tricks[1] = (long)masks[1];
-    if (read_int_attr(world, s_turn, &value) < 0) return -1;
-    s->turn = (int)(value & 3);
-    if (read_int_attr(world, s_n, &value) < 0) return -1;
-    s->n = (int)value;
-    if (read_int_attr(world, s_win_seat, &value) < 0) return -1;
-    s->win_seat = (int)value;
-    if (read_mask_attr(world, s_win_mask, &s->win_mask) < 0) return -1;
-    int kinds[3];
-    s->plays = read_plays_attr(world, s->play_seat, kinds, s->play_mask);
-    if (s->plays < 0) return -1;
-    long molodka_seat;
-    if (read_int_attr(world, s_molodka_seat, &molodka_seat) < 0) return -1;
-    PyObject *done = PyObject_GetAttr(world, s_molodka_done);
-    if (!done) return -1;
-    int is_done = PyObject_IsTrue(done);
-    Py_DECREF(done);
-    if (is_done < 0) return -1;
-    /* Bots decide a molodka at the start of a trick (rollout.playout). */
-    s->molodka_seat = (!is_done && s->plays == 0 && molodka_seat >= 0) ? (int)(molodka_seat & 3) : -1;
-    return 0;
-}
-
 /* What baseline_move needs to be safe on: the chooser's hand and the winning set
  * of at most four cards, a lead size of at most four, a card index in range. */
 static int check_position(const world_t *w, int seat) {
@@ -1119,55 +1022,16 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     PyObject *world;
     int sighted;
     if (!PyArg_ParseTuple(args, "Op", &world, &sighted)) return NULL;
-    if (!ready) {
-        PyErr_SetString(PyExc_RuntimeError, "init() first");
+    if (!baseline_ready || !ready) {
+        PyErr_SetString(PyExc_RuntimeError, "init() and init_baseline() first");
         return NULL;
     }
+    world_t w;
+    int stock[DECK];
+    if (read_full_world(world, &w, stock) < 0) return NULL;
     state_t s;
-    if (read_world(world, &s) < 0) return NULL;
-    play(&s, sighted);
+    baseline_playout(&w, stock, 0, 0, sighted, &s);
     return Py_BuildValue("(ill)", s.pile_points[0], s.tricks[0], s.tricks[1]);
-}
-
-static PyObject *py_values(PyObject *self, PyObject *args) {
-    PyObject *world, *moves;
-    int seat, sighted;
-    if (!PyArg_ParseTuple(args, "OiOp", &world, &seat, &moves, &sighted)) return NULL;
-    if (!ready) {
-        PyErr_SetString(PyExc_RuntimeError, "init() first");
-        return NULL;
-    }
-    state_t start;
-    if (read_world(world, &start) < 0) return NULL;
-    PyObject *fast = PySequence_Fast(moves, "moves: (kind, mask) pairs");
-    if (!fast) return NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
-    PyObject *result = PyList_New(count);
-    if (!result) {
-        Py_DECREF(fast);
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        int kind;
-        unsigned long long m;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "iK", &kind, &m)) {
-            Py_DECREF(fast);
-            Py_DECREF(result);
-            return NULL;
-        }
-        state_t s = start;
-        apply(&s, seat & 3, kind, (mask_t)m);
-        play(&s, sighted);
-        PyObject *item = Py_BuildValue("(ill)", s.pile_points[0], s.tricks[0], s.tricks[1]);
-        if (!item) {
-            Py_DECREF(fast);
-            Py_DECREF(result);
-            return NULL;
-        }
-        PyList_SET_ITEM(result, i, item);
-    }
-    Py_DECREF(fast);
-    return result;
 }
 
 static PyObject *py_baseline_move(PyObject *self, PyObject *args) {
@@ -1228,10 +1092,10 @@ static PyObject *py_solve_model(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(value);
 }
 
-static PyObject *py_policy_values(PyObject *self, PyObject *args) {
+static PyObject *py_values(PyObject *self, PyObject *args) {
     PyObject *world, *moves;
-    int seat, plays, sighted;
-    if (!PyArg_ParseTuple(args, "OiOip", &world, &seat, &moves, &plays, &sighted)) return NULL;
+    int seat, sighted, plays = 0;
+    if (!PyArg_ParseTuple(args, "OiOp|i", &world, &seat, &moves, &sighted, &plays)) return NULL;
     if (!baseline_ready || !ready) {
         PyErr_SetString(PyExc_RuntimeError, "init() and init_baseline() first");
         return NULL;
@@ -1360,9 +1224,10 @@ static PyMethodDef methods[] = {
      "playout(world, sighted) -> (points_a, tricks_a, tricks_b): rollout.playout without "
      "exploration; the world is not changed."},
     {"values", py_values, METH_VARARGS,
-     "values(world, seat, moves, sighted) -> [(points_a, tricks_a, tricks_b)]: each "
+     "values(world, seat, moves, sighted, plays=0) -> [(points_a, tricks_a, tricks_b)]: each "
      "(kind, mask) move of seat played in the world (kind -1: the molodka on offer is "
-     "passed), then the playout."},
+     "passed), then rollout.baseline_playout(world, plays) without exploration (plays 0: "
+     "rollout.playout)."},
     {"init_baseline", py_init_baseline, METH_VARARGS,
      "init_baseline(spent, load, dump, will, overtake): the baseline's weights "
      "(core.ai.policy._SPENT and core.ai.baseline.DEFAULT_WEIGHTS)."},
@@ -1372,10 +1237,6 @@ static PyMethodDef methods[] = {
     {"solve_model", py_solve_model, METH_VARARGS,
      "solve_model(world, team, weight, budget, win=0.0, smooth=0.0) -> float | None: "
      "core.ai.endgame.solve_model on a stock-empty world (not changed)."},
-    {"policy_values", py_policy_values, METH_VARARGS,
-     "policy_values(world, seat, moves, plays, sighted) -> [(points_a, tricks_a, tricks_b)]: "
-     "each (kind, mask) move of seat played in the world (kind -1: the molodka on offer is "
-     "passed), then rollout.baseline_playout(world, plays) without exploration."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -435,11 +435,7 @@ def played_out(
     and :func:`baseline_playout` on a copy for each move."""
     if _fast is None:
         return None
-    values: list[tuple[int, int, int]]
-    if plays > 0:
-        values = _fast.policy_values(world, seat, moves, plays, sighted)
-    else:
-        values = _fast.values(world, seat, moves, sighted)
+    values: list[tuple[int, int, int]] = _fast.values(world, seat, moves, sighted, plays)
     return values
 
 

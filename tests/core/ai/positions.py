@@ -6,7 +6,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
+from core.ai import Observer, Player, make_player
 from core.ai.memory import DealMemory
+from core.ai.search import SearchPlayer, SearchSettings
 from core.ai.worlds import Sampler, World
 from core.cards import CARDS, Card
 from core.yard.actions import Action
@@ -70,3 +72,33 @@ def sampled_worlds(seed: int, deals: int) -> Iterator[World]:
             for event in deal.apply(action):
                 for memory in memories:
                     memory.observe(event)
+
+
+def search_choices(settings: SearchSettings, deals: int, seed: int) -> list[Action]:
+    """Every action of ``deals`` deals of search players (``settings``) with normal
+    partners' opponents, seat by seat, each from its own seeds (an undeclared
+    molodka's pass drawn at random): the same list whenever the search chooses the
+    same."""
+    rng = random.Random(seed)
+    shuffles = random.Random(seed + 1)
+    choices: list[Action] = []
+    for number in range(deals):
+        deal = Deal.shuffled(number % 4, shuffles)
+        players: list[Player] = [SearchPlayer(settings), make_player("normal")] * 2
+        start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
+        for player in players:
+            if isinstance(player, Observer):
+                player.observe(start)
+        seeds = random.Random(number)
+        while not deal.is_over:
+            seat = deal.turn if deal.turn is not None else deal.molodka_seat
+            assert seat is not None
+            chosen = players[seat].choose(deal.view(seat), random.Random(seeds.random()))
+            if chosen is None:
+                chosen = rng.choice(deal.legal_actions())
+            choices.append(chosen)
+            for event in deal.apply(chosen):
+                for player in players:
+                    if isinstance(player, Observer):
+                        player.observe(event)
+    return choices

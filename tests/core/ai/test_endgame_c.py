@@ -3,22 +3,19 @@ Python ones: the same floats, the same nodes counted against the budget."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from types import ModuleType
 
 import pytest
 
-from core.ai import endgame, make_player, rollout
+from core.ai import endgame, rollout
 from core.ai.endgame import py_solve_model
 from core.ai.policy import baseline_move
-from core.ai.search import SearchPlayer, SearchSettings
+from core.ai.search import SearchSettings
 from core.ai.worlds import World, start_hands
-from core.yard.actions import Action
-from core.yard.deal import DISCARD, Deal
-from core.yard.events import DealStarted
+from core.yard.deal import DISCARD
 
-from .positions import sampled_worlds
+from .positions import sampled_worlds, search_choices
 
 #: The largest budget the endgame tests solve up to in Python.
 CAP = 2_000
@@ -168,28 +165,9 @@ def test_the_search_chooses_the_same_with_and_without_the_c_endgame(
 ) -> None:
     settings = SearchSettings(worlds=12, confirm_worlds=12)
     counted = _Counted(_fast())
-    choices: list[list[Action]] = [[], []]
-    for index, fast in enumerate((counted, None)):
-        monkeypatch.setattr(endgame, "_fast", fast)
-        rng = random.Random(7)
-        deals = random.Random(8)
-        for number in range(12):
-            deal = Deal.shuffled(number % 4, deals)
-            players = [SearchPlayer(settings), make_player("normal")] * 2
-            start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
-            for player in players:
-                player.observe(start)
-            seeds = random.Random(number)
-            while not deal.is_over:
-                seat = deal.turn if deal.turn is not None else deal.molodka_seat
-                assert seat is not None
-                chosen = players[seat].choose(deal.view(seat), random.Random(seeds.random()))
-                if chosen is None:
-                    chosen = rng.choice(deal.legal_actions())
-                choices[index].append(chosen)
-                for event in deal.apply(chosen):
-                    for player in players:
-                        player.observe(event)
+    monkeypatch.setattr(endgame, "_fast", counted)
+    with_c = search_choices(settings, 12, 7)
     assert counted.calls > 1_000
-    assert len(choices[0]) > 200
-    assert choices[0] == choices[1]
+    monkeypatch.setattr(endgame, "_fast", None)
+    assert len(with_c) > 200
+    assert with_c == search_choices(settings, 12, 7)

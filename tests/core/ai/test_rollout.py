@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 
 import pytest
 
-from core.ai import make_player, rollout
+from core.ai import rollout
 from core.ai.rollout import baseline_playout, legal_moves, played_out, py_playout, step
-from core.ai.search import SearchPlayer, SearchSettings
+from core.ai.search import SearchSettings
 from core.ai.worlds import Sampler, World
-from core.yard.actions import Action
-from core.yard.deal import MOLODKA, Deal
-from core.yard.events import DealStarted
+from core.yard.deal import MOLODKA
 
-from .positions import deal_from_hands, sampled_worlds
+from .positions import deal_from_hands, sampled_worlds, search_choices
 
 #: The search with settings small enough for a test, the C playout's path.
 SMALL = SearchSettings(worlds=12, confirm_worlds=12, endgame_nodes=0)
@@ -58,44 +57,24 @@ def _moves(world: World) -> Iterator[tuple[int, int, int]]:
             yield world.turn, kind, mask
 
 
-@pytest.mark.parametrize("sighted", [True, False])
-def test_each_move_played_out_in_c_is_the_move_then_the_python_playout(sighted: bool) -> None:
-    compared = molodkas = 0
-    for world in sampled_worlds(3, 40):
-        by_seat: dict[int, list[tuple[int, int]]] = {}
-        for seat, kind, mask in _moves(world):
-            by_seat.setdefault(seat, []).append((kind, mask))
-        for seat, moves in by_seat.items():
-            results = played_out(world, seat, moves, sighted)
-            assert results is not None
-            for (kind, mask), result in zip(moves, results, strict=True):
-                played = world.copy()
-                if kind < 0:
-                    played.molodka_seat, played.molodka_done = -1, True
-                else:
-                    step(played, seat, kind, mask)
-                assert result == py_playout(played, random.Random(0).random, 0.0, sighted)
-                compared += 1
-                molodkas += kind in (MOLODKA, -1)
-    assert compared > 5_000
-    assert molodkas > 0
-
-
-@pytest.mark.parametrize(("plays", "sighted"), [(3, True), (9, False), (1_000, True)])
-def test_each_move_played_out_in_c_by_the_baseline_s_choices_is_the_python_one(
+@pytest.mark.parametrize(
+    ("plays", "sighted"), [(0, True), (0, False), (3, True), (9, False), (1_000, True)]
+)
+def test_each_move_played_out_in_c_is_the_move_then_the_python_playout(
     plays: int, sighted: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The reference is all Python: the baseline's choices, then the Python playout.
+    # The reference is all Python: the move, ``plays`` plays by the baseline's choices,
+    # then the Python playout.
     fast = rollout._fast
     assert fast is not None
     monkeypatch.setattr(rollout, "_fast", None)
     compared = molodkas = 0
-    for world in sampled_worlds(4, 12):
+    for world in sampled_worlds(3, 16):
         by_seat: dict[int, list[tuple[int, int]]] = {}
         for seat, kind, mask in _moves(world):
             by_seat.setdefault(seat, []).append((kind, mask))
         for seat, moves in by_seat.items():
-            results = fast.policy_values(world, seat, moves, plays, sighted)
+            results = fast.values(world, seat, moves, sighted, plays)
             for (kind, mask), result in zip(moves, results, strict=True):
                 played = world.copy()
                 if kind < 0:
@@ -106,7 +85,7 @@ def test_each_move_played_out_in_c_by_the_baseline_s_choices_is_the_python_one(
                 assert result == baseline_playout(played, plays, rand, 0.0, sighted)
                 compared += 1
                 molodkas += kind in (MOLODKA, -1)
-    assert compared > 1_000
+    assert compared > 1_500
     assert molodkas > 0
 
 
@@ -122,30 +101,11 @@ def test_a_molodka_declared_or_passed_in_c() -> None:
     assert declared != passed
 
 
+@pytest.mark.parametrize("settings", [SMALL, dataclasses.replace(SMALL, policy_plays=100)])
 def test_the_search_chooses_the_same_with_and_without_the_c_playout(
-    monkeypatch: pytest.MonkeyPatch,
+    settings: SearchSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    choices: list[list[Action]] = [[], []]
-    for index, fast in enumerate((rollout._fast, None)):
-        monkeypatch.setattr(rollout, "_fast", fast)
-        rng = random.Random(5)
-        deals = random.Random(6)
-        for number in range(2):
-            deal = Deal.shuffled(number, deals)
-            players = [SearchPlayer(SMALL), make_player("normal")] * 2
-            start = DealStarted(0, deal.dealer, deal.first_leader, deal.trump_card, deal.stock_size)
-            for player in players:
-                player.observe(start)
-            seeds = random.Random(number)
-            while not deal.is_over:
-                seat = deal.turn if deal.turn is not None else deal.molodka_seat
-                assert seat is not None
-                chosen = players[seat].choose(deal.view(seat), random.Random(seeds.random()))
-                if chosen is None:
-                    chosen = rng.choice(deal.legal_actions())
-                choices[index].append(chosen)
-                for event in deal.apply(chosen):
-                    for player in players:
-                        player.observe(event)
-    assert len(choices[0]) > 30
-    assert choices[0] == choices[1]
+    with_c = search_choices(settings, 2, 5)
+    monkeypatch.setattr(rollout, "_fast", None)
+    assert len(with_c) > 30
+    assert with_c == search_choices(settings, 2, 5)
