@@ -5,12 +5,16 @@ has seen (:mod:`core.ai.worlds`), plays every candidate action in every world an
 values each by its mean (perfect-information Monte Carlo, as the strongest bridge,
 Skat and Schafkopf programs do):
 
-- before the stock is empty, each action is valued by greedy playouts of the whole
-  deal (:mod:`core.ai.rollout`), the same worlds and random numbers for every
-  action, so that the actions are compared on equal terms (``policy_plays`` lets
-  the baseline's own choices, :mod:`core.ai.policy`, make a playout's first plays);
+- before the stock is empty, each action is valued by playouts of the whole deal
+  (:mod:`core.ai.rollout`), the same worlds for every action, so that the actions
+  are compared on equal terms: by default every seat plays the baseline's own
+  choices from what it would see (``policy_plays``, :mod:`core.ai.policy`: exactly
+  the ``normal`` player), so an action is valued by where it leads when play goes on
+  as at a table of normal players; with ``policy_plays`` 0, by a cheaper greedy
+  policy whose players see the world's hands;
 - once the stock is empty every card is in a hand, the piles or a face-down
-  discard, and with hands of three cards or fewer each world is solved exactly
+  discard, and when every hand holds three cards or fewer once the trick in progress
+  is over, each world is solved exactly
   (:mod:`core.ai.endgame`) within a node budget, falling back to playouts when it
   runs out: by default (``endgame_model``) with the other team playing the
   baseline's choices, as the ``normal`` opponents do, and this team its best
@@ -27,7 +31,8 @@ above ``confidence`` standard errors. When the best is ahead but not that clearl
 ``confirm_worlds`` more worlds are played for the two of them alone and the test is
 made again over all the worlds. (With 30 worlds the values of most actions differ
 by less than the noise, and an action that looks best by a little is no better than
-the baseline's in play; measured in README, "Computer players".) ``margin`` can ask
+the baseline's in play; measured in README, "Computer players". The playouts and the
+endgames run in C, :mod:`core.ai._playout`, which is what pays for 1,500 worlds.) ``margin`` can ask
 for a fixed lead instead.
 
 Every bound is a count (worlds, playouts, nodes), never a clock, so a decision is
@@ -59,7 +64,7 @@ from core.yard.views import SeatView
 class SearchSettings:
     """How hard the search player looks (all counts)."""
 
-    worlds: int = 150
+    worlds: int = 1_500
     """Worlds sampled per decision."""
     playouts: int = 1
     """Playouts per action and world before the stock is empty."""
@@ -91,26 +96,26 @@ class SearchSettings:
     confidence: float = 1.5
     """The baseline's choice stands unless the best action beats it, world by world,
     by more than this many standard errors of the mean difference (0: any amount)."""
-    confirm_worlds: int = 90
+    confirm_worlds: int = 750
     """When the best action is ahead of the baseline's choice but not clearly, this
     many more worlds are played for the two of them before the test is repeated."""
-    policy_plays: int = 0
+    policy_plays: int = 100
     """Plays of each playout made by the baseline's own choices (each seat from
-    what it would see) before the greedy policy takes over."""
+    what it would see) before the greedy policy takes over (100: the whole deal)."""
     endgame_nodes: int = 20_000
     """Search nodes per world (per action with ``endgame_model``) for an exact
     stock-empty endgame (0: playouts)."""
     endgame_cards: int = 3
-    """Largest hand for which a stock-empty endgame is solved exactly (the first
-    trick after the stock is empty, with hands of four, costs ten times more)."""
+    """Largest hand, once the trick in progress is over, for which a stock-empty
+    endgame is solved exactly (a lead from hands of four costs ten times more)."""
     endgame_model: bool = True
     """Whether exact endgames are played against the baseline's choices for the
     other team (:func:`core.ai.endgame.solve_model`) instead of perfect defence."""
     lead_worlds: int = 0
     """Worlds sampled for a lead (0: ``worlds``)."""
-    endgame_worlds: int = 0
+    endgame_worlds: int = 600
     """Worlds sampled for a stock-empty endgame solved exactly (0: ``worlds``)."""
-    endgame_confirm_worlds: int = -1
+    endgame_confirm_worlds: int = 300
     """Confirming worlds in such an endgame (-1: ``confirm_worlds``)."""
     race_keep: int = 0
     """After the first worlds, the actions kept besides the baseline's choice: the

@@ -163,7 +163,9 @@ class _Counted:
 def test_the_search_chooses_the_same_with_and_without_the_c_endgame(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    settings = SearchSettings(worlds=12, confirm_worlds=12)
+    settings = SearchSettings(
+        worlds=12, confirm_worlds=12, endgame_worlds=12, endgame_confirm_worlds=12
+    )
     counted = _Counted(_fast())
     monkeypatch.setattr(endgame, "_fast", counted)
     with_c = search_choices(settings, 12, 7)

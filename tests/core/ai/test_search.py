@@ -32,7 +32,8 @@ from core.yard.views import SeatView
 
 from .positions import deal_from_hands
 
-SMALL = SearchSettings(worlds=6, playouts=1)
+#: Small and quick: six worlds for every kind of decision.
+SMALL = SearchSettings(worlds=6, confirm_worlds=6, endgame_worlds=6, endgame_confirm_worlds=6)
 
 
 def _random_position(rng: random.Random, steps: int) -> tuple[Deal, list[DealMemory]]:
@@ -122,7 +123,7 @@ def _player_after(deal: Deal, seat: int, settings: SearchSettings = SMALL) -> Se
 
 #: Every option that looks at more than the plain search: inference from the trick's
 #: plays, the baseline's choices in playouts, the confirming worlds.
-INFERRING = SearchSettings(worlds=6, infer=8, policy_plays=6, confirm_worlds=6, confidence=0.5)
+INFERRING = dataclasses.replace(SMALL, infer=8, policy_plays=6, confidence=0.5)
 
 
 @pytest.mark.parametrize("settings", [SMALL, INFERRING])
@@ -204,7 +205,7 @@ def test_declares_a_molodka_of_high_trumps() -> None:
     deal = deal_from_hands(["6C 7C 8C 9C", "AH TH KH QH", "6S 7S 8S 9S", "6D 7D 8D 9D"], "JH")
     view = deal.view(1)
     assert view.molodka
-    action = SearchPlayer(SMALL).choose(view, random.Random(1))
+    action = SearchPlayer(dataclasses.replace(SMALL, worlds=200)).choose(view, random.Random(1))
     assert action == Action.molodka(1)
 
 
@@ -287,8 +288,8 @@ def test_a_confident_search_keeps_the_baseline_s_choice_unless_clearly_better() 
     # With a test no difference can pass, the search plays the baseline's choices;
     # with the default one it departs from them in some positions.
     rng = random.Random(12)
-    stubborn = SearchSettings(worlds=6, confidence=1e9, confirm_worlds=6)
-    confident = SearchSettings(worlds=12, confidence=1.0, confirm_worlds=12)
+    stubborn = dataclasses.replace(SMALL, confidence=1e9)
+    confident = dataclasses.replace(SMALL, worlds=12, confidence=1.0, confirm_worlds=12)
     departed = 0
     for _ in range(40):
         deal, memories = _random_position(rng, rng.randrange(20, 48))
@@ -391,7 +392,7 @@ def _searched_decisions(
 
 def test_leads_sample_their_own_number_of_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _count_samples(monkeypatch)
-    settings = SearchSettings(worlds=4, lead_worlds=9, confidence=0.0, confirm_worlds=0)
+    settings = dataclasses.replace(SMALL, worlds=4, lead_worlds=9, confidence=0.0, confirm_worlds=0)
     seen = {True: 0, False: 0}
     for memory, view, _ in _searched_decisions(random.Random(23), 2):
         player = SearchPlayer(settings)
@@ -411,7 +412,7 @@ def test_the_second_round_plays_more_worlds_for_the_best_few(
     # The second round's worlds are played for the baseline's choice and the best
     # one other; the choice is one of them, and the baseline's when the test fails.
     calls = _count_samples(monkeypatch)
-    raced = SearchSettings(worlds=5, race_keep=1, race_worlds=7, confirm_worlds=0)
+    raced = dataclasses.replace(SMALL, worlds=5, race_keep=1, race_worlds=7, confirm_worlds=0)
     for memory, view, legal in itertools.islice(_searched_decisions(random.Random(24), 3), 15):
         player = SearchPlayer(raced)
         player.memory = memory
