@@ -67,16 +67,19 @@ static int points_in(mask_t m) {
     return total;
 }
 
-/* What the cards of m are worth kept in hand: summed in ascending card order, as
- * Python's sum over indexes_of does (the same float, to the last bit). */
-static double keep_value(int trump, mask_t m) {
+/* A per-card table summed over the cards of m in ascending card order, as Python's
+ * sum over indexes_of does (the same float, to the last bit). */
+static double table_sum(const double *row, mask_t m) {
     double total = 0.0;
     while (m) {
-        total += KEEP[trump][lowest(m)];
+        total += row[lowest(m)];
         m &= m - 1;
     }
     return total;
 }
+
+/* What the cards of m are worth kept in hand (rollout.keep_value). */
+static double keep_value(int trump, mask_t m) { return table_sum(KEEP[trump], m); }
 
 static int singles(mask_t hand, mask_t *out) {
     int count = 0;
@@ -438,14 +441,7 @@ static double at_least(int unseen, int useful, int hand, int need) {
 
 /* The baseline's value of keeping the cards of m, summed in ascending card order
  * (policy._set_facts). */
-static double spent_value(int trump, mask_t m) {
-    double total = 0.0;
-    while (m) {
-        total += SPENT[trump][lowest(m)];
-        m &= m - 1;
-    }
-    return total;
-}
+static double spent_value(int trump, mask_t m) { return table_sum(SPENT[trump], m); }
 
 /* An opponent still to play after the seat choosing, as the seat sees him. */
 typedef struct {

@@ -47,13 +47,18 @@ def _random_position(rng: random.Random, steps: int) -> tuple[Deal, list[DealMem
     for _ in range(steps):
         if deal.is_over:
             break
-        action = rng.choice(deal.legal_actions())
-        memories[action.seat].own(action.kind, action.cards)
-        events = deal.apply(action)
-        for memory in memories:
-            for event in events:
-                memory.observe(event)
+        _play_at_random(deal, memories, rng)
     return deal, memories
+
+
+def _play_at_random(deal: Deal, memories: list[DealMemory], rng: random.Random) -> None:
+    """A random legal action, its seat's memory keeping it and every memory its events."""
+    action = rng.choice(deal.legal_actions())
+    memories[action.seat].own(action.kind, action.cards)
+    events = deal.apply(action)
+    for memory in memories:
+        for event in events:
+            memory.observe(event)
 
 
 @pytest.mark.parametrize("infer", [0, 8])
@@ -493,12 +498,7 @@ def _first_trick_without_stock(rng: random.Random) -> tuple[Deal, list[DealMemor
             and len(deal.view(seat).hand) == 4
         ):
             return deal, memories
-        action = rng.choice(deal.legal_actions())
-        memories[action.seat].own(action.kind, action.cards)
-        events = deal.apply(action)
-        for memory in memories:
-            for event in events:
-                memory.observe(event)
+        _play_at_random(deal, memories, rng)
     return None
 
 
