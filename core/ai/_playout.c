@@ -196,24 +196,35 @@ static mask_t greedy_lead(mask_t hand, int trump) {
     return best;
 }
 
-/* rollout.greedy_discard: the n cards least worth keeping (points first when
- * loading onto the partner's trick, last when dumping). */
-static mask_t greedy_discard(mask_t hand, int n, int trump, int load) {
-    int cards[DECK];
-    double keys[DECK];
-    int count = 0;
-    for (mask_t rest = hand; rest; rest &= rest - 1) {
-        int i = lowest(rest);
-        double key = load ? KEEP[trump][i] - POINTS[i] : KEEP[trump][i] + POINTS[i];
-        int at = count++;
-        while (at > 0 && (keys[at - 1] > key || (keys[at - 1] == key && cards[at - 1] > i))) {
+/* Sort items by (key, item) ascending, keys beside them (Python's sorted with a
+ * (key, item) tuple: the same order). Few items: an insertion sort. */
+static void sort_by_key(double *keys, mask_t *items, int count) {
+    for (int i = 1; i < count; i++) {
+        double key = keys[i];
+        mask_t item = items[i];
+        int at = i;
+        while (at > 0 && (keys[at - 1] > key || (keys[at - 1] == key && items[at - 1] > item))) {
             keys[at] = keys[at - 1];
-            cards[at] = cards[at - 1];
+            items[at] = items[at - 1];
             at--;
         }
         keys[at] = key;
-        cards[at] = i;
+        items[at] = item;
     }
+}
+
+/* rollout.greedy_discard: the n cards least worth keeping (points first when
+ * loading onto the partner's trick, last when dumping). */
+static mask_t greedy_discard(mask_t hand, int n, int trump, int load) {
+    mask_t cards[DECK];
+    double keys[DECK];
+    int count = 0;
+    for (mask_t rest = hand; rest; rest &= rest - 1, count++) {
+        int i = lowest(rest);
+        cards[count] = (mask_t)i;
+        keys[count] = load ? KEEP[trump][i] - POINTS[i] : KEEP[trump][i] + POINTS[i];
+    }
+    sort_by_key(keys, cards, count);
     mask_t m = 0;
     for (int k = 0; k < n && k < count; k++) m |= (mask_t)1 << cards[k];
     return m;
@@ -244,163 +255,7 @@ static int is_molodka(mask_t hand) {
 static void by_cost(mask_t *sets, int count, int trump) {
     double costs[MAX_SETS];
     for (int i = 0; i < count; i++) costs[i] = set_cost(trump, sets[i]);
-    for (int i = 1; i < count; i++) {
-        mask_t m = sets[i];
-        double c = costs[i];
-        int at = i;
-        while (at > 0 && (costs[at - 1] > c || (costs[at - 1] == c && sets[at - 1] > m))) {
-            sets[at] = sets[at - 1];
-            costs[at] = costs[at - 1];
-            at--;
-        }
-        sets[at] = m;
-        costs[at] = c;
-    }
-}
-
-typedef struct {
-    int trump;
-    mask_t hands[4];
-    int stock[DECK];
-    int stock_len;
-    int pile_points[2];
-    long tricks[2];
-    int turn, n, win_seat;
-    mask_t win_mask;
-    int molodka_seat;
-    int plays;
-    int play_seat[4];
-    mask_t play_mask[4];
-} state_t;
-
-/* The end of a trick won by winner: its points and the trick to the winner's team,
- * cards drawn from the stock (from stock_at) winner first, and the molodka on offer
- * at the next trick. Returns the new stock position. */
-static int finish_trick(state_t *s, int winner, int trick_points, int stock_at,
-                        int *molodka_seat) {
-    mask_t *hands = s->hands;
-    int team = winner & 1;
-    s->pile_points[team] += trick_points;
-    s->tricks[team] += 1;
-    int left = s->stock_len - stock_at;
-    if (left > 0) {
-        int count = 4 * (HAND - popcount(hands[winner]));
-        if (count > left) count = left;
-        for (int i = 0; i < count; i++)
-            hands[(winner + i) & 3] |= (mask_t)1 << s->stock[stock_at + i];
-        stock_at += count;
-    }
-    if (popcount(hands[winner]) == HAND) {
-        for (int offset = 1; offset <= 3; offset++) {
-            int seat = (winner + offset) & 3;
-            if (is_molodka(hands[seat])) {
-                *molodka_seat = seat;
-                break;
-            }
-        }
-    }
-    return stock_at;
-}
-
-/* rollout.playout without exploration. */
-static void play(state_t *s, int sighted) {
-    int trump = s->trump;
-    mask_t *hands = s->hands;
-    int stock_at = 0;
-    int trick_points = 0;
-    for (int k = 0; k < s->plays; k++) trick_points += points_in(s->play_mask[k]);
-    int turn = s->turn, n = s->n, win_seat = s->win_seat, molodka_seat = s->molodka_seat;
-    mask_t win_mask = s->win_mask;
-    int plays = s->plays;
-    mask_t sets[MAX_SETS];
-    while (hands[turn] || plays) {
-        if (molodka_seat >= 0) {
-            for (int k = 0; k < plays; k++) hands[s->play_seat[k]] |= s->play_mask[k];
-            mask_t m = hands[molodka_seat];
-            hands[molodka_seat] = 0;
-            plays = 1;
-            s->play_seat[0] = molodka_seat;
-            s->play_mask[0] = m;
-            trick_points = points_in(m);
-            n = HAND;
-            win_seat = molodka_seat;
-            win_mask = m;
-            turn = (molodka_seat + 1) & 3;
-            molodka_seat = -1;
-            continue;
-        }
-        mask_t hand = hands[turn];
-        mask_t m;
-        int kind;
-        if (n == 0) {
-            m = greedy_lead(hand, trump);
-            kind = LEAD;
-            n = popcount(m);
-        } else {
-            int count = beats(hand, win_mask, trump, sets);
-            int partner = ((win_seat ^ turn) & 1) == 0;
-            kind = DISCARD;
-            m = 0;
-            if (sighted) {
-                int after = 3 - plays;
-                if (count && !partner) {
-                    by_cost(sets, count, trump);
-                    for (int i = 0; i < count; i++) {
-                        if (holds(hands, sets[i], turn, after, trump)) {
-                            if (trick_points + points_in(sets[i]) >=
-                                keep_value(trump, sets[i]) * 0.5) {
-                                kind = BEAT;
-                                m = sets[i];
-                            }
-                            break;
-                        }
-                    }
-                }
-                if (kind == DISCARD) {
-                    int load = partner && holds(hands, win_mask, turn, after, trump);
-                    m = greedy_discard(hand, n, trump, load);
-                }
-            } else {
-                if (count && !partner) {
-                    /* rollout._cheapest: the first set of least cost. */
-                    mask_t best = sets[0];
-                    double best_cost = set_cost(trump, best);
-                    for (int i = 1; i < count; i++) {
-                        double cost = set_cost(trump, sets[i]);
-                        if (cost < best_cost) {
-                            best = sets[i];
-                            best_cost = cost;
-                        }
-                    }
-                    double threshold = keep_value(trump, best) * BEAT_FACTOR - points_in(best);
-                    if (trick_points >= threshold) {
-                        kind = BEAT;
-                        m = best;
-                    }
-                }
-                if (kind == DISCARD) m = greedy_discard(hand, n, trump, partner && plays == 3);
-            }
-        }
-        hands[turn] ^= m;
-        s->play_seat[plays] = turn;
-        s->play_mask[plays] = m;
-        plays++;
-        trick_points += points_in(m);
-        if (kind != DISCARD) {
-            win_seat = turn;
-            win_mask = m;
-        }
-        if (plays < 4) {
-            turn = (turn + 1) & 3;
-            continue;
-        }
-        stock_at = finish_trick(s, win_seat, trick_points, stock_at, &molodka_seat);
-        turn = win_seat;
-        plays = 0;
-        n = 0;
-        win_mask = 0;
-        trick_points = 0;
-    }
+    sort_by_key(costs, sets, count);
 }
 
 /* The baseline's weights (core.ai.baseline.DEFAULT_WEIGHTS): SPENT[trump][card], the
@@ -511,8 +366,8 @@ static void consider(choice_t *best, int kind, mask_t m, int points, double wort
     best->mask = m;
 }
 
-/* A deal's state as core.ai.worlds.World holds it, the stock aside (the endgame's
- * is empty; the baseline sees only its size). */
+/* A deal's state as core.ai.worlds.World holds it, the stock's cards aside (kept
+ * beside it: the endgame's stock is empty, and the baseline sees only its size). */
 typedef struct {
     int trump, trump_card, trump_holder, stock_size;
     mask_t hands[4], piles[2], gone;
@@ -647,9 +502,10 @@ static int legal_moves(const world_t *w, int *kinds, mask_t *sets) {
     return count + discards;
 }
 
-/* rollout.step on a stock-empty world: one action of seat (a molodka takes the
- * seat's cards back and leads them all); the fourth play finishes the trick as
- * rollout._finish_trick does (the face-up plays gone, the molodka on offer). */
+/* rollout.step without the draw (all of it on a stock-empty world): one action of
+ * seat (a molodka takes the seat's cards back and leads them all); the fourth play
+ * finishes the trick as rollout._finish_trick does (the face-up plays gone, the
+ * molodka on offer). */
 static void end_step(world_t *w, int seat, int kind, mask_t m) {
     mask_t *hands = w->hands;
     if (kind == MOLODKA) {
@@ -819,41 +675,86 @@ static void full_step(world_t *w, const int *stock, int *stock_at, int seat, int
     if (finishing) draw(w, stock, stock_at);
 }
 
-/* rollout.baseline_playout without exploration: plays plays by the baseline's
- * choices (a molodka declared at the start of a trick), then the greedy playout
- * of the rest; the result in s. */
-static void baseline_playout(world_t *w, const int *stock, int stock_at, int plays, int sighted,
-                             state_t *s) {
-    while (plays > 0 && (w->hands[w->turn] || w->plays)) {
+/* The greedy policy's (kind, mask) for the turn seat of w (rollout.playout's
+ * choice without exploration; sighted: it sees the world's hands). */
+static void greedy_move(const world_t *w, int sighted, int *kind_out, mask_t *mask_out) {
+    int trump = w->trump, turn = w->turn, n = w->n, plays = w->plays;
+    const mask_t *hands = w->hands;
+    mask_t hand = hands[turn];
+    if (n == 0) {
+        *kind_out = LEAD;
+        *mask_out = greedy_lead(hand, trump);
+        return;
+    }
+    int trick_points = 0;
+    for (int k = 0; k < plays; k++) trick_points += points_in(w->play_mask[k]);
+    mask_t sets[MAX_SETS];
+    int count = beats(hand, w->win_mask, trump, sets);
+    int partner = ((w->win_seat ^ turn) & 1) == 0;
+    *kind_out = DISCARD;
+    if (sighted) {
+        int after = 3 - plays;
+        if (count && !partner) {
+            by_cost(sets, count, trump);
+            for (int i = 0; i < count; i++) {
+                if (holds(hands, sets[i], turn, after, trump)) {
+                    if (trick_points + points_in(sets[i]) >= keep_value(trump, sets[i]) * 0.5) {
+                        *kind_out = BEAT;
+                        *mask_out = sets[i];
+                        return;
+                    }
+                    break;
+                }
+            }
+        }
+        int load = partner && holds(hands, w->win_mask, turn, after, trump);
+        *mask_out = greedy_discard(hand, n, trump, load);
+        return;
+    }
+    if (count && !partner) {
+        /* rollout._cheapest: the first set of least cost. */
+        mask_t best = sets[0];
+        double best_cost = set_cost(trump, best);
+        for (int i = 1; i < count; i++) {
+            double cost = set_cost(trump, sets[i]);
+            if (cost < best_cost) {
+                best = sets[i];
+                best_cost = cost;
+            }
+        }
+        if (trick_points >= keep_value(trump, best) * BEAT_FACTOR - points_in(best)) {
+            *kind_out = BEAT;
+            *mask_out = best;
+            return;
+        }
+    }
+    *mask_out = greedy_discard(hand, n, trump, partner && plays == 3);
+}
+
+/* rollout.baseline_playout without exploration: w (changed) played to the deal's
+ * end, its next plays plays by the baseline's choices, the rest by the greedy
+ * policy; a molodka on offer is declared at the start of a trick (one not declared
+ * by the time cards are on the table stays undeclared). */
+static void baseline_playout(world_t *w, const int *stock, int stock_at, int plays, int sighted) {
+    while (w->hands[w->turn] || w->plays) {
         if (w->molodka_seat >= 0 && !w->molodka_done && !w->plays) {
             full_step(w, stock, &stock_at, w->molodka_seat, MOLODKA, 0);
             continue;
         }
         int seat = w->turn, kind;
         mask_t m;
-        baseline_move(w, seat, &kind, &m);
+        if (plays > 0) {
+            baseline_move(w, seat, &kind, &m);
+            plays--;
+        } else {
+            greedy_move(w, sighted, &kind, &m);
+        }
         full_step(w, stock, &stock_at, seat, kind, m);
-        plays--;
     }
-    s->trump = w->trump;
-    for (int i = 0; i < 4; i++) s->hands[i] = w->hands[i];
-    s->stock_len = w->stock_size;
-    for (int i = 0; i < w->stock_size; i++) s->stock[i] = stock[stock_at + i];
-    s->pile_points[0] = points_in(w->piles[0]);
-    s->pile_points[1] = points_in(w->piles[1]);
-    s->tricks[0] = (long)w->tricks[0];
-    s->tricks[1] = (long)w->tricks[1];
-    s->turn = w->turn;
-    s->n = w->n;
-    s->win_seat = w->win_seat;
-    s->win_mask = w->win_mask;
-    s->plays = w->plays;
-    for (int k = 0; k < w->plays; k++) {
-        s->play_seat[k] = w->play_seat[k];
-        s->play_mask[k] = w->play_mask[k];
-    }
-    s->molodka_seat = (!w->molodka_done && !w->plays && w->molodka_seat >= 0) ? w->molodka_seat : -1;
-    play(s, sighted);
+}
+
+static PyObject *played_result(const world_t *w) {
+    return Py_BuildValue("(iLL)", points_in(w->piles[0]), w->tricks[0], w->tricks[1]);
 }
 
 static int read_mask(PyObject *value, mask_t *out) {
@@ -1025,9 +926,8 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
     world_t w;
     int stock[DECK];
     if (read_full_world(world, &w, stock) < 0) return NULL;
-    state_t s;
-    baseline_playout(&w, stock, 0, 0, sighted, &s);
-    return Py_BuildValue("(ill)", s.pile_points[0], s.tricks[0], s.tricks[1]);
+    baseline_playout(&w, stock, 0, 0, sighted);
+    return played_result(&w);
 }
 
 static PyObject *py_baseline_move(PyObject *self, PyObject *args) {
@@ -1127,9 +1027,8 @@ static PyObject *py_values(PyObject *self, PyObject *args) {
         } else {
             full_step(&w, stock, &stock_at, seat, kind, (mask_t)m);
         }
-        state_t s;
-        baseline_playout(&w, stock, stock_at, plays, sighted, &s);
-        PyObject *item = Py_BuildValue("(ill)", s.pile_points[0], s.tricks[0], s.tricks[1]);
+        baseline_playout(&w, stock, stock_at, plays, sighted);
+        PyObject *item = played_result(&w);
         if (!item) {
             Py_DECREF(fast);
             Py_DECREF(result);

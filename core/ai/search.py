@@ -32,8 +32,8 @@ above ``confidence`` standard errors. When the best is ahead but not that clearl
 made again over all the worlds. (With 30 worlds the values of most actions differ
 by less than the noise, and an action that looks best by a little is no better than
 the baseline's in play; measured in README, "Computer players". The playouts and the
-endgames run in C, :mod:`core.ai._playout`, which is what pays for 1,500 worlds.) ``margin`` can ask
-for a fixed lead instead.
+endgames run in C, :mod:`core.ai._playout`, which is what pays for 1,500 worlds.)
+``margin`` can ask for a fixed lead instead.
 
 Every bound is a count (worlds, playouts, nodes), never a clock, so a decision is
 the same for the same view, memory and random numbers, whatever the machine. The
@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from core.ai.baseline import DEFAULT_WEIGHTS, _cost_key, _Trick
@@ -182,13 +181,7 @@ class SearchPlayer:
         actions = self._shortlist(view, actions)
         settings = self.settings
         lead = not table.plays
-        played = {play.seat for play in table.plays}
-        exact = (
-            table.stock_size == 0
-            and settings.endgame_nodes > 0
-            and _largest_after_trick(table.hand_sizes, played, table.lead_size)
-            <= settings.endgame_cards
-        )
+        exact = _solved_exactly(view, settings)
         worlds = settings.lead_worlds if lead and settings.lead_worlds else settings.worlds
         confirm_worlds = settings.confirm_worlds
         if exact and settings.endgame_worlds:
@@ -275,7 +268,7 @@ class SearchPlayer:
         team = seat & 1
         rng = random.Random(seed)
         rows: list[list[float]] = [[] for _ in moves]
-        exact = view.table.stock_size == 0 and settings.endgame_nodes > 0
+        exact = _solved_exactly(view, settings)
         fast = settings.explore <= 0
         for _ in range(worlds or settings.worlds):
             world = sampler.sample(rng)
@@ -333,22 +326,27 @@ def _after(world: World, seat: int, kind: int, mask: int) -> World:
     return played
 
 
-def _largest_after_trick(sizes: Sequence[int], played: Collection[int], n: int) -> int:
-    """The largest hand once the trick in progress is over (the seats yet to play
-    give ``n`` cards each); before a lead, the largest hand now."""
-    if not played:
-        return max(sizes)
-    return max(size - (0 if seat in played else n) for seat, size in enumerate(sizes))
+def _solved_exactly(view: SeatView, settings: SearchSettings) -> bool:
+    """Whether the seat's worlds are solved exactly (:func:`_solve_moves`): the stock
+    is empty and every hand holds ``endgame_cards`` or fewer once the trick in
+    progress is over (the seats yet to play give the lead's size each; before a
+    lead, the hands as they are). Hand sizes are public: every world agrees."""
+    table = view.table
+    if table.stock_size or settings.endgame_nodes <= 0:
+        return False
+    played = {play.seat for play in table.plays}
+    largest = max(
+        size - (table.lead_size if played and seat not in played else 0)
+        for seat, size in enumerate(table.hand_sizes)
+    )
+    return largest <= settings.endgame_cards
 
 
 def _solve_moves(
     world: World, seat: int, moves: list[tuple[int, int]], settings: SearchSettings, team: int
 ) -> list[float] | None:
-    """Exact values of the moves in a stock-empty world, or None past the budget."""
-    sizes = [hand.bit_count() for hand in world.hands]
-    played = {seat for seat, _, _ in world.plays}
-    if _largest_after_trick(sizes, played, world.n) > settings.endgame_cards:
-        return None
+    """Exact values of the moves in a stock-empty world small enough
+    (:func:`_solved_exactly`), or None past the budget."""
     solver = Solver(world.trump, settings.endgame_nodes)
     values: list[float] = []
     for kind, mask in moves:
