@@ -24,6 +24,8 @@ import pytest
 
 from adapters.health import STORAGE_TIMEOUT
 from adapters.telegram.outbox import REACHABLE_KEPT, Pacing
+from bot import presenters
+from bot.i18n import Translator
 from bot.models import TURN_TIMEOUTS
 from bot.presenters.common import COMMANDS
 from bot.service import GameService
@@ -362,3 +364,11 @@ def test_every_relative_link_leads_somewhere(page: Path) -> None:
         assert linked.exists(), f"{page.name}: {target} leads nowhere"
         if anchor and linked.suffix == ".md":
             assert anchor in _anchors(linked), f"{page.name}: no heading #{anchor} in {path}"
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+def test_rules_points_to_the_players_rules(locale: str) -> None:
+    """``/rules`` (and the console's rules) name docs/rules.md, which exists."""
+    shown = presenters.rules(Translator.from_dir(), locale, "yard", others=True).text
+    assert "docs/rules.md" in shown
+    assert (ROOT / "docs" / "rules.md").exists()

@@ -55,7 +55,7 @@ _ALIASES = {"baseline": "normal"}
 #: Every name :func:`make_player` knows (``random`` is for benchmarks and tests).
 LEVELS: tuple[str, ...] = (*LEVEL_NAMES, "baseline", "random")
 #: The level of new tables' computer players: ``strong`` meets the time budget
-#: (README, "Computer players").
+#: (docs/ai.md).
 DEFAULT_LEVEL = "strong"
 
 

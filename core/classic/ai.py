@@ -125,7 +125,7 @@ class ClassicComputer:
     def _praise_or_deal(self, view: ClassicSeatView, options: ClassicOptions) -> ClassicAction:
         """Praising gives the declarer the lead and, in simple, the good cards, in pants
         and mirror the naming; the cards are not seen yet, and measured against
-        "deal" praising wins more (README), so it always praises."""
+        "deal" praising wins more (docs/ai.md), so it always praises."""
         kind = Praise.PANTS if options.praise is Praise.CHOOSE else options.praise
         return ClassicAction.praise_with(view.seat, kind)
 

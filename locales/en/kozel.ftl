@@ -90,7 +90,7 @@ rules-yard =
 
     The series goes on until a team has 12 loss points. Its players are the goats — goats with eggs if the series had eggs.
 
-    Classic Kozel is played too; it has rules of its own.
+    Classic Kozel is played too; it has rules of its own. The full rules of both games: docs/rules.md in the bot's source code.
 rules-classic =
     📜 Classic Kozel
 
