@@ -266,7 +266,7 @@ def report(game: ClassicGame) -> dict[str, Any]:
                 "praise": None if dealing.praise is None else dealing.praise.value,
                 "declarer": dealing.declarer,
                 "trump": None if trump is None else trump.letter,
-                "leader": dealing.leader,
+                "leader": dealing.first_leader,
                 "redeal": result is not None and result.redeal,
                 "points": list(dealing.points),
                 "tricks": list(dealing.tricks),
