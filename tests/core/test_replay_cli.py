@@ -123,7 +123,11 @@ BROKEN: list[tuple[str, object, str]] = [
     ("missing-card", deck_with(record_of(B_30), lambda d: d.pop()), "35 cards"),
     ("empty-deck", deck_with(record_of(B_30), lambda d: d.clear()), "0 cards"),
     ("deck-with-a-number", deck_with(record_of(B_30), lambda d: d.append(7)), "7 is not a card"),
-    ("deck-not-a-list", {"deals": [{"dealer": 3, "deck": "6C", "trump_index": 5}]}, "list"),
+    (
+        "deck-not-a-list",
+        {"variant": "yard", "deals": [{"dealer": 3, "deck": "6C", "trump_index": 5}]},
+        "list",
+    ),
 ]
 
 
@@ -218,7 +222,9 @@ def kozel_script() -> str:
 
 def test_the_kozel_script_in_a_subprocess(tmp_path: Path) -> None:
     good = write(tmp_path, "good.json", record_of(B_30))
-    broken = write(tmp_path, "broken.json", '{"deals": [{"dealer": 3, "deck": ["XX"]}]}')
+    broken = write(
+        tmp_path, "broken.json", '{"variant": "yard", "deals": [{"dealer": 3, "deck": ["XX"]}]}'
+    )
     done = subprocess.run(
         [kozel_script(), "replay", good, broken],
         capture_output=True,
