@@ -116,9 +116,14 @@ def _unquote(text: str) -> str:
     return text.replace("'", "")
 
 
-def language_of(argv: Sequence[str]) -> str:
-    """The language of a command line: its ``--lang``, else ``DEFAULT_LOCALE``, else
-    Russian (read before the arguments are parsed, to say their errors in it)."""
+def language_of(argv: Sequence[str], default: str | None = None) -> str:
+    """The language of a command line: its ``--lang``, else ``default``, else
+    ``DEFAULT_LOCALE``, else Russian (read before the arguments are parsed, to say
+    their errors in it).
+
+    >>> language_of(["play", "--lang", "en"]), language_of(["play", "--lang=ru"], "en")
+    ('en', 'ru')
+    """
     from bot.i18n import normalize_locale
 
     for index, word in enumerate(argv):
@@ -126,6 +131,8 @@ def language_of(argv: Sequence[str]) -> str:
             return normalize_locale(word.partition("=")[2], "ru")
         if word == "--lang" and index + 1 < len(argv):
             return normalize_locale(argv[index + 1], "ru")
+    if default is not None:
+        return default
     try:
         from bot.settings import Settings
 

@@ -670,7 +670,9 @@ def play_main(
     """Run ``kozel play`` with these arguments."""
     from bot.cli import language_of
 
-    args = build_parser(language_of(list(argv))).parse_args(list(argv))
+    words = list(argv)
+    locale = language_of(words, None if settings is None else settings.default_locale)
+    args = build_parser(locale).parse_args(words)
     try:
         return asyncio.run(run(args, settings or Settings(), out or sys.stdout))
     except KeyboardInterrupt:
