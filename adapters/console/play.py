@@ -53,9 +53,9 @@ DEFAULT_LOG_NAME = "kozel-play.log"
 
 @dataclass(frozen=True, slots=True)
 class Asked:
-    """What the command line asked for a new game: the rules, options and computer
-    level (each None when the command left it to the settings' default), and what
-    that makes (``rule_set``, ``options``, ``level``)."""
+    """What the command line asked for a new game: which of the rules, options and
+    computer level it named (``*_given``; the others are the settings' defaults), and
+    the game that makes (``rule_set``, ``options``, ``level``)."""
 
     rules_given: bool = False
     options_given: bool = False
@@ -167,10 +167,10 @@ class ConsoleGame:
         """Whether the command asked for rules, options or a level the saved game does
         not play."""
         settings = game.settings
+        named_rules = asked.rules_given or asked.options_given  # options name their rules
         return (
-            (asked.rules_given and asked.rule_set != settings.rule_set)
+            (named_rules and asked.rule_set != settings.rule_set)
             or (asked.options_given and asked.options != settings.options)
-            or (asked.options_given and asked.rule_set != settings.rule_set)
             or (asked.level_given and asked.level != settings.computer_level)
         )
 
@@ -406,7 +406,13 @@ async def run(
         options=options,
         level=args.level or settings.computer_level,
     )
-    with logs_off_screen(args.log, settings.log_level):
+    try:
+        logs = logs_off_screen(args.log, settings.log_level)
+    except OSError as error:
+        problem = error.strerror or str(error)
+        out.write(tr.t(locale, "console-log-unwritable", path=args.log, problem=problem) + "\n")
+        return 2
+    with logs:
         return await _run(args, settings, out, read_line, tr, locale, seats, asked)
 
 
@@ -521,19 +527,30 @@ def rules_text(rule_set: str, options: Mapping[str, Any], *, tr: Translator, loc
     return text + "\n\n" + tr.t(locale, "console-rules-options", options=", ".join(words))
 
 
-@contextlib.contextmanager
-def logs_off_screen(path: str | None, level: str) -> Iterator[None]:
+def logs_off_screen(path: str | None, level: str) -> contextlib.AbstractContextManager[None]:
     """Log lines go where they never land inside the game's screen: to ``path``, else
     to standard error when that is not a terminal (redirected, as an operator does),
-    else to :data:`DEFAULT_LOG_NAME` in the temporary folder (the root logger has no
-    handler of its own in ``kozel play``, so Python's last resort, standard error, no
-    longer writes them on the screen). The root logger is as it was afterwards."""
+    else to :data:`DEFAULT_LOG_NAME` in the temporary folder, or nowhere if that
+    cannot be written (the root logger has no handler of its own in ``kozel play``, so
+    Python's last resort, standard error, no longer writes them on the screen). The
+    root logger is as it was afterwards. Raise :class:`OSError` when ``path`` cannot
+    be written, before anything is played."""
     handler: logging.Handler
-    if path is None and not _is_terminal(sys.stderr):
+    if path is not None:
+        handler = logging.FileHandler(path, encoding="utf-8")
+    elif not _is_terminal(sys.stderr):
         handler = logging.StreamHandler(sys.stderr)
     else:
-        target = path or str(Path(tempfile.gettempdir()) / DEFAULT_LOG_NAME)
-        handler = logging.FileHandler(target, encoding="utf-8", delay=True)
+        try:
+            target = Path(tempfile.gettempdir()) / DEFAULT_LOG_NAME
+            handler = logging.FileHandler(target, encoding="utf-8")
+        except OSError:  # another user's file, say: better no log than one on the screen
+            handler = logging.NullHandler()
+    return _logging_to(handler, level)
+
+
+@contextlib.contextmanager
+def _logging_to(handler: logging.Handler, level: str) -> Iterator[None]:
     handler.setFormatter(logging.Formatter(TEXT_FORMAT))
     root = logging.getLogger()
     old_level = root.level

@@ -461,6 +461,7 @@ console-record-no-folder = Cannot write the record to { $path }: there is no fol
 console-record-is-folder = Cannot write the record to { $path }: it is a folder. Nothing was played.
 console-record-not-writable = Cannot write the record to { $path }: no permission to write there. Nothing was played.
 console-record-failed = The record could not be written to { $path } ({ $problem }); the game is kept in the database.
+console-log-unwritable = Cannot write the log to { $path } ({ $problem }). Nothing was played.
 cli-error = { $prog }: { $problem }
 cli-see-help = Every option: { $prog } --help
 cli-invalid-choice = { $argument } takes { $choices }, not “{ $value }”

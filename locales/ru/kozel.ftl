@@ -494,6 +494,7 @@ console-record-no-folder = Не могу записать игру в { $path }:
 console-record-is-folder = Не могу записать игру в { $path }: это папка. Игра не начата.
 console-record-not-writable = Не могу записать игру в { $path }: нет прав на запись. Игра не начата.
 console-record-failed = Запись игры не удалось сохранить в { $path } ({ $problem }); партия осталась в базе данных.
+console-log-unwritable = Не могу писать журнал в { $path } ({ $problem }). Игра не начата.
 cli-error = { $prog }: { $problem }
 cli-see-help = Все параметры: { $prog } --help
 cli-invalid-choice = { $argument } принимает { $choices }, а не «{ $value }»

@@ -460,3 +460,16 @@ def test_log_lines_never_land_inside_the_game_screen(tmp_path: Path) -> None:
     )
     assert "set aside" not in done.stderr + done.stdout
     assert "is set aside" in named.read_text()
+
+
+def test_a_log_file_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path) -> None:
+    out = io.StringIO()
+    missing = tmp_path / "no" / "kozel.log"
+    status = play_main(
+        ["--lang", "en", "--log", str(missing)], settings=settings(tmp_path), out=out
+    )
+    assert status == 2
+    assert out.getvalue() == (
+        f"Cannot write the log to {missing} (No such file or directory). Nothing was played.\n"
+    )
+    assert not (tmp_path / "kozel.sqlite3").exists()
