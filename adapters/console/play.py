@@ -409,8 +409,8 @@ async def run(
     try:
         logs = logs_off_screen(args.log, settings.log_level)
     except OSError as error:
-        problem = error.strerror or str(error)
-        out.write(tr.t(locale, "console-log-unwritable", path=args.log, problem=problem) + "\n")
+        why = error.strerror or str(error)
+        out.write(tr.t(locale, "console-log-unwritable", path=args.log, problem=why) + "\n")
         return 2
     with logs:
         return await _run(args, settings, out, read_line, tr, locale, seats, asked)
