@@ -132,10 +132,29 @@ def with_option(
     return out
 
 
+class OptionWordError(ValueError):
+    """A ``name=value`` word that sets no option: the words (``str``), and a locale id
+    with its arguments for the same in the user's language."""
+
+    def __init__(self, text: str, msg_id: str, **fields: str) -> None:
+        super().__init__(text)
+        self.msg_id = msg_id
+        self.fields = fields
+
+
+def option_value_words(option: Option) -> str:
+    """The values an option takes as ``--option`` reads them: ``on, off``, ``none``...
+
+    >>> option_value_words(options_of("classic")[0]), option_value_words(options_of("classic")[6])
+    ('simple, pants, mirror, choose', 'none, C, S, H, D')
+    """
+    return ", ".join(_word(value) for value in option.values)
+
+
 def parse_option_words(rule_set_id: str, words: list[str]) -> dict[str, Any]:
     """Options from ``name=value`` words (``kozel play --option``): a bool takes
     ``on``/``off`` (or true/false, yes/no, 1/0), an optional one ``none``; raise
-    :class:`ValueError` saying what is wrong."""
+    :class:`OptionWordError` saying what is wrong."""
     known = {option.name: option for option in options_of(rule_set_id)}
     options: dict[str, Any] = {}
     for word in words:
@@ -144,7 +163,13 @@ def parse_option_words(rule_set_id: str, words: list[str]) -> dict[str, Any]:
         option = known.get(name)
         if not separator or option is None:
             names = ", ".join(known) or "none"
-            raise ValueError(f"{word!r}: not name=value of an option of {rule_set_id} ({names})")
+            raise OptionWordError(
+                f"{word!r}: not name=value of an option of {rule_set_id} ({names})",
+                "cli-unknown-option",
+                word=word,
+                rules=rule_set_id,
+                names=names,
+            )
         value = _parse_value(option, text)
         try:
             options = with_option(rule_set_id, options, name, value)
@@ -168,8 +193,14 @@ def _parse_value(option: Option, text: str) -> Any:
             return None
         if isinstance(value, str) and lowered == value.lower():
             return value
-    words = ", ".join(_word(value) for value in option.values)
-    raise ValueError(f"{option.name}={text}: {option.name} takes {words}")
+    words = option_value_words(option)
+    raise OptionWordError(
+        f"{option.name}={text}: {option.name} takes {words}",
+        "cli-option-value",
+        name=option.name,
+        value=text,
+        values=words,
+    )
 
 
 def _word(value: Any) -> str:

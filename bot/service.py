@@ -810,6 +810,39 @@ class GameService:
             choice = play.safe_action(turn)
         return turn, choice, seat.kind is SeatKind.HUMAN
 
+    async def computer_choice(self, game_id: int, user: UserRef) -> Action | None:
+        """What a computer of the table's level would do now at ``user``'s seat (the
+        console's "let the computer move for you"): the action it chooses, which may be
+        an optional one (a molodka) or any the rules offer, not only the safe one; a
+        turn the computer lets pass gets the safe action; None when the seat has
+        nothing to do now, or the computer lets an optional moment pass. It is asked as
+        the table's own computers are (off the loop for a search), on a copy of what
+        the seat sees; nothing is played."""
+        game = await self.game(game_id)
+        seat = game.seat_of(user)
+        if seat is None or game.status is not GameStatus.PLAYING:
+            return None
+        play = game.play
+        if not play.legal_actions(seat):
+            return None
+        rule_set = get_rule_set(game.settings.rule_set)
+        player = (
+            self._players(game.settings.computer_level)
+            if self._players is not None
+            else rule_set.computer(game.settings.computer_level, play.options)
+        )
+        if isinstance(player, Observer):
+            for event in play.public_events():
+                player.observe(event)
+        view = play.seat_view(seat)
+        if not getattr(player, "searches", True):
+            choice = player.choose(view, self.rng)
+        else:
+            choice = (await self.thinkers.think(player, view, self.rng.getrandbits(64))).action
+        if choice is not None and choice.seat == seat and play.can(choice):
+            return choice
+        return play.safe_action(seat) if play.turn == seat else None
+
     def _ask(self, game_id: int, chance: Chance) -> bool:
         """Whether the computer of a chance's seat is still to be asked about it (and
         count it asked)."""

@@ -1,5 +1,21 @@
 """Play Kozel in a terminal."""
 
-from adapters.console.play import ConsoleGame, ConsolePublisher, add_arguments, play_main, run
+from adapters.console.play import (
+    ConsoleGame,
+    ConsolePublisher,
+    add_arguments,
+    add_rules_arguments,
+    play_main,
+    print_rules,
+    run,
+)
 
-__all__ = ["ConsoleGame", "ConsolePublisher", "add_arguments", "play_main", "run"]
+__all__ = [
+    "ConsoleGame",
+    "ConsolePublisher",
+    "add_arguments",
+    "add_rules_arguments",
+    "play_main",
+    "print_rules",
+    "run",
+]

@@ -1,20 +1,28 @@
 """Kozel in a terminal: ``kozel play`` (and ``make run`` without tokens).
 
-You sit at seat 0 with a computer partner against two computer players; the table
-is printed as text, cards are chosen by number. ``--seats bot,bot,bot,bot`` plays a
-whole series of computer players without input.
+You sit at seat 0 (or the seat ``--seats`` gives you: ``bot,you,bot,bot``) with a
+computer partner against two computer players; the table is printed as text, cards
+are chosen by number. ``--seats bot,bot,bot,bot`` plays a whole series of computer
+players without input. A saved game goes on where it stopped; ``--new`` abandons it.
+Log lines never land inside the game's screen: they go to ``--log FILE``, to standard
+error when that is not the terminal, else to ``kozel-play.log`` in the temporary
+folder.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import logging
 import os
 import random
 import stat
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+import tempfile
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -22,8 +30,9 @@ from adapters.sqlite import SqliteStorage
 from bot import presenters
 from bot.errors import ServiceError
 from bot.i18n import Translator, normalize_locale
+from bot.logs import TEXT_FORMAT
 from bot.models import ChatRef, Game, GameStatus, Platform, User, UserRef
-from bot.options import parse_option_words
+from bot.options import OptionWordError, option_value_words, options_of, parse_option_words
 from bot.ports import Change, ChangeKind, Owed
 from bot.rows import DatabaseInUse
 from bot.service import GameService
@@ -37,6 +46,23 @@ HUMAN_CHAT = ChatRef(Platform.CONSOLE, "terminal")
 COMPUTER_CHAT = ChatRef(Platform.CONSOLE, "computers")
 
 ReadLine = Callable[[], Awaitable[str | None]]
+
+#: Where log lines go when standard error is the game's terminal (and no ``--log``).
+DEFAULT_LOG_NAME = "kozel-play.log"
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """What the command line asked for a new game: which of the rules, options and
+    computer level it named (``*_given``; the others are the settings' defaults), and
+    the game that makes (``rule_set``, ``options``, ``level``)."""
+
+    rules_given: bool = False
+    options_given: bool = False
+    level_given: bool = False
+    rule_set: str = "yard"
+    options: dict[str, Any] = field(default_factory=dict)
+    level: str | None = None
 
 
 class ConsolePublisher:
@@ -114,6 +140,8 @@ class ConsoleGame:
         self.out = out
         self.read_line = read_line
         self.you = YOU
+        #: The human's seat (0 unless ``--seats`` or the saved game says otherwise).
+        self.seat = 0
 
     def say(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -121,6 +149,30 @@ class ConsoleGame:
 
     def t(self, msg_id: str, **args: str | int) -> str:
         return self.tr.t(self.locale, msg_id, **args)
+
+    def describe(self, rule_set: str, options: Mapping[str, Any], level: str) -> str:
+        """A game's rules, options that differ from the defaults and computer level in
+        words: "Classic Kozel, praise: pants, computers: strong"."""
+        tr, locale = self.tr, self.locale
+        rules = presenters.rules_name(rule_set, tr, locale)
+        level_id = f"level-{level}"
+        level_text = tr.t(locale, level_id) if tr.has(level_id) else level
+        presenter = presenters.rule_presenter(rule_set)
+        words = [presenter.option_word(name, value, tr, locale) for name, value in options.items()]
+        if not words:
+            return self.t("console-game-no-options", rules=rules, level=level_text)
+        return self.t("console-game", rules=rules, options=", ".join(words), level=level_text)
+
+    def _differs(self, game: Game, asked: Asked) -> bool:
+        """Whether the command asked for rules, options or a level the saved game does
+        not play."""
+        settings = game.settings
+        named_rules = asked.rules_given or asked.options_given  # options name their rules
+        return (
+            (named_rules and asked.rule_set != settings.rule_set)
+            or (asked.options_given and asked.options != settings.options)
+            or (asked.level_given and asked.level != settings.computer_level)
+        )
 
     async def set_up(
         self,
@@ -130,23 +182,27 @@ class ConsoleGame:
         level: str | None = None,
         rule_set: str | None = None,
         options: dict[str, Any] | None = None,
+        *,
+        asked: Asked | None = None,
+        new: bool = False,
     ) -> Game:
         """Resume the open game of the chat (its computers go on), or open a table of
         ``rule_set`` with ``options``, seat everybody (its computers of ``level``, by
         default the table's), start. ``seed``: the one the service's random source
-        got."""
+        got. ``asked``: what the command line asked for, said beside the saved game's
+        when they differ; ``new``: abandon the saved game and start what was asked."""
         game = await self.service.open_game(chat)
         if game is not None and game.status is GameStatus.PLAYING:
-            self.say(self.t("console-resumed"))
-            saved = game.settings.seed
-            if seed is not None and seed != saved:
-                self.say(
-                    self.t("console-seed-differs", seed=str(seed), saved=str(saved))
-                    if saved is not None
-                    else self.t("console-seed-none", seed=str(seed))
+            saved_game = game.settings
+            if new:
+                await self.service.cancel(game.id, None, game.creator, is_admin=True)
+                saved = self.describe(
+                    saved_game.rule_set, saved_game.options, saved_game.computer_level
                 )
-            return game
-        if game is not None:
+                self.say(self.t("console-abandoned", saved=saved))
+            else:
+                return self._resume(game, seed, asked)
+        elif game is not None:
             await self.service.cancel(game.id, None, game.creator, is_admin=True)
         game = await self.service.open_table(
             chat, self.you, seed=seed, rule_set=rule_set, options=options
@@ -154,33 +210,63 @@ class ConsoleGame:
         await self.service.change_setting(game.id, None, YOU.ref, f"l{self.locale}")
         if level is not None:
             await self.service.change_setting(game.id, None, YOU.ref, f"c{level}")
+        # In seat order: each team's first free seat is then the seat itself.
         for seat, who in enumerate(seats):
             team = Team(seat % 2)
             if who == "human":
                 game = await self.service.join(game.id, None, self.you, team)
             else:
                 game = await self.service.add_computer(game.id, None, YOU.ref, team)
-        if any(who == "human" for who in seats):
+        if "human" in seats:
             tr, locale = self.tr, self.locale
+            self.seat = seat = seats.index("human")
             self.say(
                 self.t(
                     "console-welcome",
-                    partner=presenters.seat_name(game, 2, tr, locale),
-                    left=presenters.seat_name(game, 1, tr, locale),
-                    right=presenters.seat_name(game, 3, tr, locale),
+                    seat=seat,
+                    partner=presenters.seat_name(game, (seat + 2) % 4, tr, locale),
+                    left=presenters.seat_name(game, (seat + 1) % 4, tr, locale),
+                    right=presenters.seat_name(game, (seat + 3) % 4, tr, locale),
                 )
             )
         return (await self.service.start(game.id, None, YOU.ref)).game
 
+    def _resume(self, game: Game, seed: int | None, asked: Asked | None) -> Game:
+        """Say the saved game is back (and what differs from what was asked)."""
+        self.say(self.t("console-resumed"))
+        saved = game.settings.seed
+        if seed is not None and seed != saved:
+            self.say(
+                self.t("console-seed-differs", seed=str(seed), saved=str(saved))
+                if saved is not None
+                else self.t("console-seed-none", seed=str(seed))
+            )
+        if asked is not None and self._differs(game, asked):
+            settings = game.settings
+            self.say(
+                self.t(
+                    "console-saved-differs",
+                    saved=self.describe(
+                        settings.rule_set, settings.options, settings.computer_level
+                    ),
+                    asked=self.describe(
+                        asked.rule_set, asked.options, asked.level or settings.computer_level
+                    ),
+                )
+            )
+        seat = game.seat_of(self.you.ref)
+        self.seat = 0 if seat is None else seat
+        return game
+
     async def play_human(self, game_id: int) -> int:
-        """Prompt the human at seat 0 until the series ends or input ends."""
+        """Prompt the human at his seat until the series ends or input ends."""
         while True:
             await self.service.settle()
             game = await self.service.game(game_id)
             if game.status is not GameStatus.PLAYING:
                 return 0
             rules = presenters.presenter_of(game)
-            if not game.play.legal_actions(0):
+            if not game.play.legal_actions(self.seat):
                 continue  # a computer is about to move
             self.show(game)
             self.out.write(self.t("console-prompt") + " ")
@@ -194,14 +280,27 @@ class ConsoleGame:
             if line in ("?", "h", "help"):
                 self.say(self.t(rules.console_help))
                 continue
+            if line in ("r", "rules"):
+                self.say("")
+                self.say(
+                    rules_text(
+                        game.settings.rule_set,
+                        game.settings.options,
+                        tr=self.tr,
+                        locale=self.locale,
+                    )
+                )
+                continue
             if line in ("t", ""):
                 continue
             if line in ("a", "auto"):
-                if game.play.turn == 0:
-                    await self._play(game, game.play.safe_action(0))
+                # The table's computer level chooses, as it would for its own seat.
+                choice = await self.service.computer_choice(game.id, self.you.ref)
+                if choice is not None:
+                    await self._play(game, choice)
                 continue
             try:
-                action = rules.console_action(game, 0, line)
+                action = rules.console_action(game, self.seat, line)
             except ValueError as error:
                 msg_id, argument = error.args
                 self.say(self.t(msg_id, input=argument, number=argument))
@@ -217,15 +316,16 @@ class ConsoleGame:
     def show(self, game: Game) -> None:
         tr, locale = self.tr, self.locale
         self.say("")
-        self.say(presenters.table(game, tr, locale, self.service.clock.now(), viewer=0).text)
+        seat = self.seat
+        self.say(presenters.table(game, tr, locale, self.service.clock.now(), viewer=seat).text)
         self.say(
             self.t(
                 "console-team",
-                team="A",  # seat 0
-                partner=presenters.seat_name(game, 2, tr, locale),
+                team=Team(seat % 2).name,
+                partner=presenters.seat_name(game, (seat + 2) % 4, tr, locale),
             )
         )
-        for line in presenters.presenter_of(game).console_hand(game, 0, tr, locale):
+        for line in presenters.presenter_of(game).console_hand(game, seat, tr, locale):
             self.say(line)
 
 
@@ -283,18 +383,51 @@ async def run(
     locale = normalize_locale(args.lang or settings.default_locale)
     seats = [_seat_kind(word) for word in args.seats.split(",")]
     humans = seats.count("human")
-    if len(seats) != 4 or humans > 1 or (humans == 1 and seats[0] != "human"):
-        out.write(
-            "--seats takes four of you,bot (you only at the first seat), "
-            "e.g. you,bot,bot,bot or bot,bot,bot,bot\n"
-        )
+    if len(seats) != 4 or humans > 1 or "?" in seats:
+        out.write(tr.t(locale, "cli-bad-seats") + "\n")
         return 2
     rule_set = args.rules or settings.default_rule_set
     try:
         options = parse_option_words(rule_set, args.option or [])
-    except ValueError as problem:
-        out.write(f"--option {problem}\n")
+    except OptionWordError as problem:
+        out.write(tr.t(locale, problem.msg_id, **problem.fields) + "\n")
         return 2
+    if args.record:
+        problem_id = record_path_problem(Path(args.record))
+        if problem_id is not None:
+            folder = str(Path(args.record).parent)
+            out.write(tr.t(locale, problem_id, path=args.record, folder=folder) + "\n")
+            return 2
+    asked = Asked(
+        rules_given=args.rules is not None,
+        options_given=bool(args.option),
+        level_given=args.level is not None,
+        rule_set=rule_set,
+        options=options,
+        level=args.level or settings.computer_level,
+    )
+    try:
+        logs = logs_off_screen(args.log, settings.log_level)
+    except OSError as error:
+        why = error.strerror or str(error)
+        out.write(tr.t(locale, "console-log-unwritable", path=args.log, problem=why) + "\n")
+        return 2
+    with logs:
+        return await _run(args, settings, out, read_line, tr, locale, seats, asked)
+
+
+async def _run(
+    args: argparse.Namespace,
+    settings: Settings,
+    out: TextIO,
+    read_line: ReadLine | None,
+    tr: Translator,
+    locale: str,
+    seats: list[str],
+    asked: Asked,
+) -> int:
+    humans = seats.count("human")
+    rule_set, options = asked.rule_set, asked.options
     rng = random.Random(args.seed) if args.seed is not None else None
     delay = args.delay if args.delay is not None else (settings.computer_delay if humans else 0)
     try:
@@ -312,21 +445,29 @@ async def run(
             computer_level=settings.computer_level,
             computer_processes=settings.computer_workers,
         )
-        service.add_publisher(
-            Platform.CONSOLE,
-            ConsolePublisher(
-                out,
-                tr,
-                locale,
-                verbose=humans > 0 or args.verbose,
-                viewer=0 if humans else None,
-                sent=service.message_sent,
-            ),
+        publisher = ConsolePublisher(
+            out,
+            tr,
+            locale,
+            verbose=humans > 0 or args.verbose,
+            viewer=seats.index("human") if humans else None,
+            sent=service.message_sent,
         )
+        service.add_publisher(Platform.CONSOLE, publisher)
         console = ConsoleGame(service, tr, locale, out, read_line or StdinLines())
         chat = HUMAN_CHAT if humans else COMPUTER_CHAT
         try:
-            game = await console.set_up(chat, seats, args.seed, args.level, rule_set, options)
+            game = await console.set_up(
+                chat,
+                seats,
+                args.seed,
+                args.level,
+                rule_set,
+                options,
+                asked=asked,
+                new=args.new,
+            )
+            publisher.viewer = console.seat if humans else None
             if humans:
                 status = await console.play_human(game.id)
             else:
@@ -339,7 +480,15 @@ async def run(
                 if args.record:
                     record = await service.record(game.id)
                     text = json.dumps(record, indent=1) + "\n"
-                    await asyncio.to_thread(Path(args.record).write_text, text)
+                    try:
+                        await asyncio.to_thread(Path(args.record).write_text, text)
+                    except OSError as error:  # checked before the first deal; gone since
+                        problem = error.strerror or str(error)
+                        out.write(
+                            tr.t(locale, "console-record-failed", path=args.record, problem=problem)
+                            + "\n"
+                        )
+                        return 1
                     out.write(tr.t(locale, "console-record-written", path=args.record) + "\n")
             return status
         except asyncio.CancelledError:  # Ctrl-C: every move so far is saved
@@ -348,6 +497,78 @@ async def run(
             raise
         finally:
             await service.close()
+
+
+def record_path_problem(path: Path) -> str | None:
+    """Why a record could not be written to ``path`` (a locale id), checked before the
+    first deal so that a series is never played for a record that is then lost; None
+    when it can be."""
+    folder = path.parent
+    if not folder.is_dir():
+        return "console-record-no-folder"
+    if path.is_dir():
+        return "console-record-is-folder"
+    writable = os.access(path, os.W_OK) if path.exists() else os.access(folder, os.W_OK | os.X_OK)
+    return None if writable else "console-record-not-writable"
+
+
+def rules_text(rule_set: str, options: Mapping[str, Any], *, tr: Translator, locale: str) -> str:
+    """The rules of a rule set for a player in the terminal, in his language, and the
+    table's options, every one with its value (``r`` at the prompt, ``kozel rules``)."""
+    text = presenters.rules(tr, locale, rule_set, platform=Platform.CONSOLE).text
+    offered = options_of(rule_set)
+    if not offered:
+        return text
+    presenter = presenters.rule_presenter(rule_set)
+    words = [
+        presenter.option_word(option.name, options.get(option.name, option.default), tr, locale)
+        for option in offered
+    ]
+    return text + "\n\n" + tr.t(locale, "console-rules-options", options=", ".join(words))
+
+
+def logs_off_screen(path: str | None, level: str) -> contextlib.AbstractContextManager[None]:
+    """Log lines go where they never land inside the game's screen: to ``path``, else
+    to standard error when that is not a terminal (redirected, as an operator does),
+    else to :data:`DEFAULT_LOG_NAME` in the temporary folder, or nowhere if that
+    cannot be written (the root logger has no handler of its own in ``kozel play``, so
+    Python's last resort, standard error, no longer writes them on the screen). The
+    root logger is as it was afterwards. Raise :class:`OSError` when ``path`` cannot
+    be written, before anything is played."""
+    handler: logging.Handler
+    if path is not None:
+        handler = logging.FileHandler(path, encoding="utf-8")
+    elif not _is_terminal(sys.stderr):
+        handler = logging.StreamHandler(sys.stderr)
+    else:
+        try:
+            target = Path(tempfile.gettempdir()) / DEFAULT_LOG_NAME
+            handler = logging.FileHandler(target, encoding="utf-8")
+        except OSError:  # another user's file, say: better no log than one on the screen
+            handler = logging.NullHandler()
+    return _logging_to(handler, level)
+
+
+@contextlib.contextmanager
+def _logging_to(handler: logging.Handler, level: str) -> Iterator[None]:
+    handler.setFormatter(logging.Formatter(TEXT_FORMAT))
+    root = logging.getLogger()
+    old_level = root.level
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+        handler.close()
+        root.setLevel(old_level)
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # closed, or not a real stream
+        return False
 
 
 def _seat_kind(word: str) -> str:
@@ -359,18 +580,28 @@ def _seat_kind(word: str) -> str:
     return "?"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kozel play", description="Play Kozel in the terminal.")
+def build_parser(locale: str = "en") -> argparse.ArgumentParser:
+    from bot.cli import Parser
+
+    parser = Parser(prog="kozel play", description="Play Kozel in the terminal.", locale=locale)
     add_arguments(parser)
     return parser
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--seats",
-        default="you,bot,bot,bot",
-        help="who sits at seats 0-3: you or bot (default: you,bot,bot,bot)",
-    )
+def options_help() -> str:
+    """Every option of each rule set with the values it takes, for ``--help``."""
+    parts = []
+    for rule_set in rule_set_ids():
+        offered = options_of(rule_set)
+        words = ", ".join(
+            f"{o.name}={'|'.join(option_value_words(o).split(', '))}" for o in offered
+        )
+        parts.append(f"{rule_set}: {words or 'none'}")
+    return "; ".join(parts)
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``kozel rules``: which rules, options and language."""
     parser.add_argument(
         "--rules",
         choices=rule_set_ids(),
@@ -381,10 +612,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--option",
         action="append",
         metavar="NAME=VALUE",
-        help="a house rule of the rules, e.g. praise=pants or kocherga=off (repeatable)",
+        help=f"an option of the rules (repeatable); {options_help()}",
     )
+    parser.add_argument(
+        "--lang", choices=("ru", "en"), default=None, help="language (default: DEFAULT_LOCALE)"
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seats",
+        default="you,bot,bot,bot",
+        help=(
+            "who sits at seats 0, 1, 2 and 3, clockwise (0 and 2 are team A, 1 and 3 team B):"
+            " you or bot, you at one seat at most, e.g. bot,you,bot,bot (default:"
+            " you,bot,bot,bot)"
+        ),
+    )
+    add_rules_arguments(parser)
     parser.add_argument("--seed", type=int, default=None, help="shuffle and play reproducibly")
-    parser.add_argument("--lang", choices=("ru", "en"), default=None)
     parser.add_argument("--record", metavar="FILE", help="write the series' game record here")
     parser.add_argument("--db", metavar="URL", help="database (default: DATABASE_URL)")
     parser.add_argument("--delay", type=float, default=None, help="seconds per computer move")
@@ -395,6 +641,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=f"the computer players' strength (default: COMPUTER_LEVEL, {DEFAULT_LEVEL})",
     )
+    parser.add_argument(
+        "--new",
+        action="store_true",
+        help=(
+            "abandon the saved game of this terminal (it is cancelled, never finished)"
+            " and start a new one of --rules, --option and --level; without it a saved"
+            " game goes on as it was saved"
+        ),
+    )
+    parser.add_argument(
+        "--log",
+        metavar="FILE",
+        default=None,
+        help=(
+            "write log lines here (default: standard error when it is not the terminal,"
+            f" else {DEFAULT_LOG_NAME} in the temporary folder): never on the game's screen"
+        ),
+    )
+
+
+def print_rules(args: argparse.Namespace, out: TextIO, settings: Settings | None = None) -> int:
+    """``kozel rules``: the rules of ``--rules`` with its ``--option`` values, in
+    ``--lang``."""
+    if settings is None:
+        settings = Settings()
+    tr = Translator.from_dir()
+    locale = normalize_locale(args.lang or settings.default_locale)
+    rule_set = args.rules or settings.default_rule_set
+    try:
+        options = parse_option_words(rule_set, args.option or [])
+    except OptionWordError as problem:
+        out.write(tr.t(locale, problem.msg_id, **problem.fields) + "\n")
+        return 2
+    out.write(rules_text(rule_set, options, tr=tr, locale=locale) + "\n")
+    return 0
 
 
 def play_main(
@@ -404,7 +685,11 @@ def play_main(
     out: TextIO | None = None,
 ) -> int:
     """Run ``kozel play`` with these arguments."""
-    args = build_parser().parse_args(list(argv))
+    from bot.cli import language_of
+
+    words = list(argv)
+    locale = language_of(words, None if settings is None else settings.default_locale)
+    args = build_parser(locale).parse_args(words)
     try:
         return asyncio.run(run(args, settings or Settings(), out or sys.stdout))
     except KeyboardInterrupt:

@@ -106,6 +106,7 @@ from core.classic.options import PRAISE_KINDS, ClassicOptions, Praise, TrumpSuit
 from core.classic.ruleset import ClassicGameAdapter
 from core.classic.scoring import PAIR_LIMIT
 from core.classic.views import ClassicTableView, Exchange, PlayedCard
+from core.errors import KozelError
 from core.seats import Team
 
 RULE_SET = "classic"
@@ -701,7 +702,41 @@ def console_hand(game: Game, seat: int, tr: Translator, locale: str) -> list[str
     )
     if numbered:
         lines.append(tr.t(locale, "console-legal", moves=numbered))
+    not_offered = _not_offered(game, content, seat, tr, locale)
+    if not_offered:
+        lines.append(not_offered)
     return lines
+
+
+def _not_offered(
+    game: Game, content: ClassicHandContent, seat: int, tr: Translator, locale: str
+) -> str | None:
+    """When the seat is to play a card: the cards of its hand it may not play now, with
+    why in a word each (follow suit, the ace ban, only the declarer leads trumps...)."""
+    play = classic_game(game)
+    dealing = None if play is None else play.current
+    if play is None or dealing is None or content.phase is not Phase.PLAY:
+        return None
+    if dealing.turn != seat:
+        return None
+    refused: dict[str, list[Card]] = {}
+    for card in content.cards:
+        try:
+            play.verify(ClassicAction(seat, ClassicActionKind.PLAY, card=card))
+        except KozelError as error:
+            refused.setdefault(error.reason.value, []).append(card)
+    if not refused:
+        return None
+    parts = []
+    for code, cards in refused.items():
+        msg_id = f"classic-why-{code}"
+        why = tr.t(
+            locale,
+            msg_id if tr.has(msg_id) else "classic-why-other",
+            who=play.options.trump_lead.value,
+        )
+        parts.append(f"{cards_label(cards)} ({why})")
+    return tr.t(locale, "classic-console-not-offered", cards="; ".join(parts))
 
 
 def console_action(game: Game, seat: int, line: str) -> ClassicAction:

@@ -587,8 +587,18 @@ class Dealing:
 
     @property
     def leader(self) -> int | None:
-        """The seat that makes (or would make) the dealing's first play, once known."""
+        """The leader of the trick being played (of the next one between tricks), once
+        known; before the first play, the seat that makes it."""
         return None if self._leader < 0 else self._leader
+
+    @property
+    def first_leader(self) -> int | None:
+        """The seat that makes (or would make) the dealing's first ``play`` once that is
+        known (RULES §3.5 ``leader``): in pants and mirror the laid trick's winner."""
+        for seat, kind, _ in self._log:
+            if kind == K_PLAY:
+                return seat
+        return self.leader
 
     @property
     def jack_of_clubs_holder(self) -> int | None:

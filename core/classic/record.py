@@ -32,7 +32,7 @@ from core.classic.dealing import Dealing
 from core.classic.game import ClassicGame
 from core.classic.options import PRAISE_KINDS, ClassicOptions, Praise
 from core.errors import KozelError
-from core.record import RecordError, is_int, load_record
+from core.record import RecordError, is_int, load_record, options_of, variant_of
 
 VARIANT = "classic"
 SNAPSHOT_VERSION = 1
@@ -198,15 +198,13 @@ def _parse_entry(raw: object, number: int) -> _Entry:
 
 def check_form(data: Mapping[str, Any]) -> tuple[ClassicOptions, list[_Entry]]:
     """The form check of §3.5: the whole record, before any rule is applied."""
-    if data.get("variant") != VARIANT:
-        raise ClassicRecordError(f"variant must be {VARIANT!r}, not {data.get('variant')!r}")
-    raw_options = data.get("options")
-    if not isinstance(raw_options, Mapping):
-        raise ClassicRecordError("options must be an object")
     try:
-        options = ClassicOptions.from_json(raw_options)
-    except KozelError as error:
-        raise ClassicRecordError(str(error)) from None
+        if "variant" in data and data["variant"] != VARIANT:
+            raise RecordError(f"variant must be {VARIANT!r}, not {data['variant']!r}")
+        variant_of(data)  # and it is there
+        options = options_of(data, ClassicOptions.from_json, required=True)
+    except RecordError as error:
+        raise ClassicRecordError(error.reason) from None
     deals = data.get("deals")
     if not isinstance(deals, list):
         raise ClassicRecordError("deals must be a list")
@@ -266,7 +264,7 @@ def report(game: ClassicGame) -> dict[str, Any]:
                 "praise": None if dealing.praise is None else dealing.praise.value,
                 "declarer": dealing.declarer,
                 "trump": None if trump is None else trump.letter,
-                "leader": dealing.leader,
+                "leader": dealing.first_leader,
                 "redeal": result is not None and result.redeal,
                 "points": list(dealing.points),
                 "tricks": list(dealing.tricks),

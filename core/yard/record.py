@@ -24,7 +24,8 @@ from typing import Any
 
 from core.cards import CARDS, DECK_SIZE, Card, cards_of
 from core.errors import KozelError, Reason, describe
-from core.record import RecordError, is_int, load_record
+from core.record import RecordError, is_int, load_record, options_of, seed_of, variant_of
+from core.ruleset import RuleOptions, parse_options
 from core.yard.actions import KIND_BY_CODE, Action, ActionKind
 from core.yard.deal import STOCK_SIZE, Deal, RawAction
 from core.yard.series import Series
@@ -130,12 +131,20 @@ def _parse_action(raw: object, deal: int, index: int) -> Action:
 # --- Replay --------------------------------------------------------------------------
 
 
+def _yard_options(raw: Mapping[str, Any] | None) -> RuleOptions:
+    """The yard game has no options: ``{}`` (or none); any key is an unknown option."""
+    return parse_options(RuleOptions, raw)
+
+
 def series_from_record(source: str | bytes | Mapping[str, Any]) -> Series:
     """Rebuild a series from a record, checking every action; raise :class:`RecordError`
     at the first problem."""
     data = load_record(source)
-    if data.get("variant", VARIANT) != VARIANT:
-        raise _fail(f"unknown variant {data.get('variant')!r} (this replay knows {VARIANT!r})")
+    if "variant" in data and data["variant"] != VARIANT:
+        raise _fail(f"unknown variant {data['variant']!r} (this replay knows {VARIANT!r})")
+    variant_of(data)  # and it is there
+    options_of(data, _yard_options, required=False)
+    seed_of(data)
     deals = data.get("deals")
     if not isinstance(deals, list):
         raise _fail("a record needs a list of deals")

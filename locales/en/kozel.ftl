@@ -112,7 +112,10 @@ rules-classic =
 
     The game goes to 6 pairs. The losers are the goats: with eggs (if there were eggs), with tails (the winners won from 5 pairs with 90+).
 
-    Start: { $kozel } { $classic }. The lobby shows the table's options.
+    { $platform ->
+        [console] Start: kozel play --rules classic; kozel play --help names every option.
+       *[other] Start: { $kozel } { $classic }. The lobby shows the table's options.
+    }
 
 ## The table before the game (lobby)
 
@@ -414,15 +417,21 @@ log-deal-you-deal = Deal { $number }: you deal, { $leader } leads. Trump: { $car
 log-deal-you-lead = Deal { $number }: { $name } deals, you lead. Trump: { $card }
 
 ## Console play
-console-welcome = Kozel in the terminal. You sit at seat 1 with { $partner } as your partner against { $left } and { $right }. Type ? for help.
-console-resumed = Your unfinished game is back on the table.
+console-welcome = Kozel in the terminal. You sit at seat { $seat } (seats 0 to 3 clockwise; 0 and 2 are team A) with { $partner } as your partner against { $left } and { $right }. Type ? for help, r for the rules.
+console-resumed = Your unfinished game is back on the table. To abandon it and start a new one, run the same command with --new.
+console-saved-differs = The saved game is { $saved }, but you asked for { $asked }. It goes on as saved; to abandon it and start what you asked, run the same command with --new.
+console-abandoned = The saved game ({ $saved }) is abandoned; a new one starts.
+console-game = { $rules }, { $options }, computers: { $level }
+console-game-no-options = { $rules }, computers: { $level }
+console-rules-options = This table's options: { $options }.
 console-help =
     Cards are numbered as in your hand.
       1 3     play cards 1 and 3 (lead them, or beat if they beat, else discard them)
       b 1 3   beat with cards 1 and 3
       d 1 3   discard cards 1 and 3 face down
       m       declare a molodka
-      a       let the computer choose your move
+      a       let the computer (of the table's level) choose your move
+      r       the rules of this table
       t       show the table
       q       stop; the game is saved and goes on next time
 console-hand = Your cards: { $cards }
@@ -448,6 +457,21 @@ console-follow =
 console-seed-differs = This saved game was shuffled with --seed { $saved }, not { $seed }: it goes on as it was saved, and its record keeps seed { $saved }.
 console-seed-none = This saved game was shuffled without --seed, not with { $seed }: it goes on as it was saved, and its record has no seed.
 console-database-in-use = The database { $path } is in use by another Kozel (the bot, or a game in another terminal). Stop that one first, or choose another database with --db.
+console-record-no-folder = Cannot write the record to { $path }: there is no folder { $folder }. Nothing was played.
+console-record-is-folder = Cannot write the record to { $path }: it is a folder. Nothing was played.
+console-record-not-writable = Cannot write the record to { $path }: no permission to write there. Nothing was played.
+console-record-failed = The record could not be written to { $path } ({ $problem }); the game is kept in the database.
+console-log-unwritable = Cannot write the log to { $path } ({ $problem }). Nothing was played.
+cli-error = { $prog }: { $problem }
+cli-see-help = Every option: { $prog } --help
+cli-invalid-choice = { $argument } takes { $choices }, not “{ $value }”
+cli-invalid-number = { $argument } takes a number, not “{ $value }”
+cli-expected-value = { $argument } needs a value
+cli-unrecognized = not understood: { $words }
+cli-required = missing: { $arguments }
+cli-bad-seats = --seats takes four of you and bot, you at one seat at most, e.g. you,bot,bot,bot, bot,you,bot,bot or bot,bot,bot,bot
+cli-unknown-option = --option “{ $word }”: not name=value of an option of { $rules } ({ $names })
+cli-option-value = --option { $name }={ $value }: { $name } takes { $values }
 
 ## Discord: slash command names and options (lowercase, no spaces, at most 32 characters)
 
@@ -633,10 +657,22 @@ classic-log-trick-you = You take the trick
 classic-log-kocherga = { $name } catches the queen of clubs with the kocherga!
 classic-log-kocherga-you = You catch the queen of clubs with the kocherga!
 classic-console-no-such-choice = There is no choice { $number }.
+classic-console-not-offered = Not now: { $cards }
+classic-why-must-follow-suit = follow suit
+classic-why-must-play-trump = a trump is led
+classic-why-must-play-trump-suit = trump suit first
+classic-why-must-play-permanent-trump = a queen, jack or kocherga first
+classic-why-ace-banned = the ace ban
+classic-why-trump-lead-forbidden = { $who ->
+    [team] only the declarer's team leads trumps
+   *[declarer] only the declarer leads trumps
+}
+classic-why-other = not allowed
 classic-console-help =
-    Your choices are numbered after “You may:”.
+    Your choices are numbered after “You may:”; “Not now:” says why a card is not among them.
       3       take choice 3 (a card, a decision, an answer)
-      a       let the computer choose your move
+      a       let the computer (of the table's level) choose your move
+      r       the rules of this table
       t       show the table
       q       stop; the game is saved and goes on next time
 classic-console-summary =

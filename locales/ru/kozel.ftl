@@ -115,7 +115,10 @@ rules-classic =
 
     До 6 пар. Проигравшие — козлы: с яйцами (были яйца), с хвостами (победители с 5 пар взяли последний кон с 90+).
 
-    Начать: { $kozel } { $classic }. Это обычные правила; настройки стола — в лобби.
+    { $platform ->
+        [console] Начать: kozel play --rules classic; все настройки называет kozel play --help.
+       *[other] Начать: { $kozel } { $classic }. Это обычные правила; настройки стола — в лобби.
+    }
 
 ## Стол до начала игры (лобби)
 
@@ -445,15 +448,21 @@ log-deal-you-deal = Раздача { $number }: сдаёте вы, заходи�
 log-deal-you-lead = Раздача { $number }: сдаёт { $name }, заходите вы. Козырь: { $card }
 
 ## Игра в терминале
-console-welcome = Козёл в терминале. Вы сидите на месте 1, ваш напарник — { $partner }, против вас { $left } и { $right }. Справка: ?
-console-resumed = Ваша неоконченная партия снова на столе.
+console-welcome = Козёл в терминале. Вы сидите на месте { $seat } (места 0–3 по часовой стрелке; 0 и 2 — команда A), ваш напарник — { $partner }, против вас { $left } и { $right }. Справка: ?, правила: r
+console-resumed = Ваша неоконченная партия снова на столе. Чтобы бросить её и начать новую, запустите ту же команду с --new.
+console-saved-differs = Сохранённая партия — { $saved }, а вы просили { $asked }. Она продолжится как сохранена; чтобы бросить её и начать то, что вы просили, запустите ту же команду с --new.
+console-abandoned = Сохранённая партия ({ $saved }) брошена; начинается новая.
+console-game = { $rules }, { $options }, компьютеры: { $level }
+console-game-no-options = { $rules }, компьютеры: { $level }
+console-rules-options = Настройки этого стола: { $options }.
 console-help =
     Карты нумеруются по порядку в вашей руке.
       1 3     сыграть карты 1 и 3 (зайти ими, побить, если бьют, иначе скинуть)
       b 1 3   побить картами 1 и 3
       d 1 3   скинуть карты 1 и 3 рубашкой вверх
       m       объявить молодку
-      a       пусть компьютер сходит за вас
+      a       пусть компьютер (уровня стола) сходит за вас
+      r       правила этого стола
       t       показать стол
       q       выйти; партия сохранена и продолжится в следующий раз
 console-hand = Ваши карты: { $cards }
@@ -481,6 +490,21 @@ console-follow =
 console-seed-differs = Эта сохранённая партия перемешана с --seed { $saved }, а не { $seed }: она продолжится как сохранена, и в её записи останется seed { $saved }.
 console-seed-none = Эта сохранённая партия перемешана без --seed, а не с { $seed }: она продолжится как сохранена, и в её записи seed не будет.
 console-database-in-use = База данных { $path } занята другим Козлом (ботом или игрой в другом терминале). Сначала остановите его или выберите другую базу через --db.
+console-record-no-folder = Не могу записать игру в { $path }: нет папки { $folder }. Игра не начата.
+console-record-is-folder = Не могу записать игру в { $path }: это папка. Игра не начата.
+console-record-not-writable = Не могу записать игру в { $path }: нет прав на запись. Игра не начата.
+console-record-failed = Запись игры не удалось сохранить в { $path } ({ $problem }); партия осталась в базе данных.
+console-log-unwritable = Не могу писать журнал в { $path } ({ $problem }). Игра не начата.
+cli-error = { $prog }: { $problem }
+cli-see-help = Все параметры: { $prog } --help
+cli-invalid-choice = { $argument } принимает { $choices }, а не «{ $value }»
+cli-invalid-number = { $argument } принимает число, а не «{ $value }»
+cli-expected-value = { $argument }: нужно значение
+cli-unrecognized = не понял: { $words }
+cli-required = не хватает: { $arguments }
+cli-bad-seats = --seats — это четыре слова you или bot, you не больше одного раза, например you,bot,bot,bot, bot,you,bot,bot или bot,bot,bot,bot
+cli-unknown-option = --option «{ $word }»: это не имя=значение настройки правил { $rules } ({ $names })
+cli-option-value = --option { $name }={ $value }: { $name } принимает { $values }
 
 ## Discord: имена слеш-команд и их параметров (строчные, без пробелов, не длиннее 32 знаков)
 
@@ -674,10 +698,22 @@ classic-log-trick-you = Вы берёте взятку
 classic-log-kocherga = { $name } ловит даму треф кочергой!
 classic-log-kocherga-you = Вы ловите даму треф кочергой!
 classic-console-no-such-choice = Нет варианта { $number }.
+classic-console-not-offered = Сейчас нельзя: { $cards }
+classic-why-must-follow-suit = надо в масть
+classic-why-must-play-trump = зашли с козыря
+classic-why-must-play-trump-suit = сначала козырная масть
+classic-why-must-play-permanent-trump = сначала дама, валет или кочерга
+classic-why-ace-banned = запрет сноса туза
+classic-why-trump-lead-forbidden = { $who ->
+    [team] с козырей ходит только пара хвалящегося
+   *[declarer] с козырей ходит только хвалящийся
+}
+classic-why-other = нельзя
 classic-console-help =
-    Ваши варианты пронумерованы после «Можно:».
+    Ваши варианты пронумерованы после «Можно:»; «Сейчас нельзя:» говорит, почему карты нет среди них.
       3       выбрать вариант 3 (карту, решение, ответ)
-      a       пусть ход выберет компьютер
+      a       пусть ход выберет компьютер (уровня стола)
+      r       правила этого стола
       t       показать стол
       q       выйти; игра сохранена и продолжится в следующий раз
 classic-console-summary =

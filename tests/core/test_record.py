@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
@@ -239,3 +240,72 @@ def test_restore_refuses_a_record_that_is_not_a_snapshot() -> None:
     with pytest.raises(RecordError) as caught:
         restore(text)
     assert "snapshot" in str(caught.value)
+
+
+# --- What yard and classic records both refuse (issue 23, point 20) ---------------------------
+
+
+def _both_records() -> dict[str, dict[str, Any]]:
+    """A short legal record of each rule set."""
+    from core.classic.game import ClassicGame
+    from core.classic.record import game_to_record
+
+    classic = ClassicGame(first_dealer=3)
+    classic.deal(random.Random(3))
+    classic.apply(classic.legal_actions()[0])
+    return {"yard": series_to_record(played(B_30)), "classic": game_to_record(classic)}
+
+
+def _reason(text: str) -> str:
+    out = replay(text)
+    assert set(out) == {"error"}, out
+    reason: str = out["error"]["reason"]
+    return reason
+
+
+@pytest.mark.parametrize("variant", ["yard", "classic"])
+def test_yard_records_reject_what_classic_records_reject(variant: str) -> None:
+    """Regression: a yard record with an unknown option, a seed of "x", NaN or a number
+    of 5,000 digits replayed (or failed with Python's advice), and one without
+    ``variant`` was read as yard and failed on its deck."""
+    record = _both_records()[variant]
+    assert "error" not in replay(json.dumps(record))
+
+    def text(**changes: Any) -> str:
+        return json.dumps({**record, **changes})
+
+    assert (
+        _reason(text(options={"colour": "red"}))
+        == "options: colour: Extra inputs are not permitted"
+    )
+    assert _reason(text(options=[1])) == "options must be an object"
+    nan = text(options={}).replace('"options": {}', '"options": {"colour": NaN}')
+    assert _reason(nan) == "invalid JSON: NaN is not a number of JSON"
+    for number in ("1" + "0" * 5000, "-1" + "0" * 30, "1e999", "-Infinity"):
+        reason = _reason(json.dumps(record).replace('"dealer": 3', f'"dealer": {number}', 1))
+        assert reason in (
+            "invalid JSON: a number out of range",
+            "invalid JSON: -Infinity is not a number of JSON",
+        ), reason
+        assert "sys.set_int_max_str_digits" not in reason
+    missing = {key: value for key, value in record.items() if key != "variant"}
+    assert _reason(json.dumps(missing)) == (
+        "variant is missing (this replay knows 'yard', 'classic')"
+    )
+
+
+def test_a_yard_records_seed_is_an_integer_or_null() -> None:
+    record = series_to_record(played(B_30), seed=7)
+    assert "error" not in replay(record)
+    assert "error" not in replay({**record, "seed": None})
+    for seed in ("x", 1.5, True, [1]):
+        assert _reason(json.dumps({**record, "seed": seed})) == (
+            f"seed must be an integer or null, not {seed!r}"
+        )
+
+
+def test_a_classic_records_seed_may_be_any_value() -> None:
+    """RULES §3.5: "seed: any value; the replay ignores it" (NaN is still not JSON)."""
+    record = _both_records()["classic"]
+    for seed in ("x", 1.5, None, [1]):
+        assert "error" not in replay({**record, "seed": seed})

@@ -123,7 +123,11 @@ BROKEN: list[tuple[str, object, str]] = [
     ("missing-card", deck_with(record_of(B_30), lambda d: d.pop()), "35 cards"),
     ("empty-deck", deck_with(record_of(B_30), lambda d: d.clear()), "0 cards"),
     ("deck-with-a-number", deck_with(record_of(B_30), lambda d: d.append(7)), "7 is not a card"),
-    ("deck-not-a-list", {"deals": [{"dealer": 3, "deck": "6C", "trump_index": 5}]}, "list"),
+    (
+        "deck-not-a-list",
+        {"variant": "yard", "deals": [{"dealer": 3, "deck": "6C", "trump_index": 5}]},
+        "list",
+    ),
 ]
 
 
@@ -218,7 +222,9 @@ def kozel_script() -> str:
 
 def test_the_kozel_script_in_a_subprocess(tmp_path: Path) -> None:
     good = write(tmp_path, "good.json", record_of(B_30))
-    broken = write(tmp_path, "broken.json", '{"deals": [{"dealer": 3, "deck": ["XX"]}]}')
+    broken = write(
+        tmp_path, "broken.json", '{"variant": "yard", "deals": [{"dealer": 3, "deck": ["XX"]}]}'
+    )
     done = subprocess.run(
         [kozel_script(), "replay", good, broken],
         capture_output=True,
@@ -236,3 +242,37 @@ def test_the_kozel_script_in_a_subprocess(tmp_path: Path) -> None:
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert [json.loads(line) for line in done.stdout.splitlines()] == [first]
+
+
+def test_replay_reads_at_most_a_set_size_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 23, point 6: a 100 MB record took 2.7 GB and 9.5 s. A file one byte over
+    the limit (sparse: nothing big is written) is refused before it is read, in one
+    line, with exit 2; a file at the limit is read."""
+    from bot.cli import MAX_RECORD_BYTES
+
+    over = tmp_path / "over.json"
+    with over.open("wb") as file:
+        file.truncate(MAX_RECORD_BYTES + 1)
+    status, [out] = run(capsys, str(over))
+    assert status == 2
+    assert out == {
+        "error": {
+            "reason": f"{over} is larger than {MAX_RECORD_BYTES:,} bytes, the most a record may be"
+        }
+    }
+    at_limit = tmp_path / "at.json"
+    text = json.dumps(record_of(B_30)).encode()
+    at_limit.write_bytes(text + b" " * (MAX_RECORD_BYTES - len(text)))
+    status, [out] = run(capsys, str(at_limit))
+    assert status == 0 and out["deals"][0]["loss_points"] == [0, 4]
+
+
+def test_replay_of_a_stream_stops_reading_past_the_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A pipe or a device has no size beforehand: at most the limit and one byte are
+    read (/dev/zero never ends)."""
+    status, [out] = run(capsys, "/dev/zero")
+    assert status == 2 and "is larger than" in out["error"]["reason"]

@@ -259,7 +259,10 @@ def test_replay_picks_the_rule_set_by_variant() -> None:
     record = game.record()
     assert replay(record) == YARD.replay(record) == game.report()
     without = {key: value for key, value in record.items() if key != "variant"}
-    assert replay(without) == game.report()  # a record that names no variant is yard
+    # Issue 23, point 20: one that names none says so (it was read as yard).
+    assert replay(without) == {
+        "error": {"reason": "variant is missing (this replay knows 'yard', 'classic')"}
+    }
 
 
 @pytest.mark.parametrize(

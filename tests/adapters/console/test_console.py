@@ -141,9 +141,10 @@ def test_computers_only_series_writes_a_record_that_replays(tmp_path: Path) -> N
 
 
 def test_bad_seats_are_refused(tmp_path: Path) -> None:
-    out = io.StringIO()
-    status = play_main(["--seats", "bot,you,bot,bot"], settings=settings(tmp_path), out=out)
-    assert status == 2 and "--seats" in out.getvalue()
+    for seats in ("bot,you,you,bot", "bot,bot,bot", "bot,bot,bot,cat"):
+        out = io.StringIO()
+        status = play_main(["--seats", seats], settings=settings(tmp_path), out=out)
+        assert status == 2 and "--seats" in out.getvalue()
 
 
 def test_kozel_play_as_a_command_with_piped_input(tmp_path: Path) -> None:

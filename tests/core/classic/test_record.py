@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any
 
 import pytest
@@ -354,3 +355,55 @@ def test_snapshot_round_trip_mid_pants_and_mid_offer() -> None:
     play(offer, "0:offer_trump")
     assert offer.current is not None and offer.current.phase.value == "answer"
     assert restore(snapshot(offer)) == offer
+
+
+# --- The output's leader (issue 23, point 19) ------------------------------------------------
+
+
+def _random_record(rng: random.Random) -> dict[str, Any]:
+    """A random legal game of random options, stopped at a random point."""
+    options = ClassicOptions.from_json(
+        {
+            "praise": rng.choice(["simple", "pants", "mirror", "choose"]),
+            "kocherga": rng.random() < 0.7,
+            "trump_suit": rng.choice([None, None, "D"]),
+            "trump_lead": rng.choice(["declarer", "team"]),
+        }
+    )
+    game = ClassicGame(options, first_dealer=rng.randrange(4))
+    stop = rng.randrange(1, 400)
+    for _ in range(stop):
+        if game.is_over:
+            break
+        if game.current is None or game.current.is_over:
+            game.deal(rng)
+            continue
+        game.apply(rng.choice(game.legal_actions()))
+    return game_to_record(game, seed=rng.randrange(1000))
+
+
+def test_the_leader_is_the_seat_of_the_entrys_first_play() -> None:
+    """Issue 23, point 19: ``leader`` (RULES §3.5) is the seat that makes the entry's
+    first ``play`` (the laid trick's winner in pants and mirror), not the leader of
+    the last trick played. Over seeded random legal records every entry with a play
+    agrees; one without a play has its leader unknown (null) or about to play."""
+    rng = random.Random(23)
+    checked = last_trick_differs = 0
+    for _ in range(136):
+        record = _random_record(rng)
+        out = replay(record)
+        assert "error" not in out, out
+        game = game_from_record(record)
+        for entry, reported, dealing in zip(
+            record["deals"], out["deals"], game.dealings, strict=True
+        ):
+            plays = [action["seat"] for action in entry["actions"] if action["type"] == "play"]
+            if plays:
+                assert reported["leader"] == plays[0], (entry, reported)
+                checked += 1
+                last_trick_differs += dealing.leader != plays[0]
+            elif reported["leader"] is not None:
+                # Known before the first card: the seat the tricks start with.
+                assert not dealing.is_over or reported["redeal"]
+    assert checked > 100
+    assert last_trick_differs > checked // 2  # the old answer, which the test tells apart
