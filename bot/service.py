@@ -319,9 +319,12 @@ class GameService:
         await self.storage.save_send_times(platform, chat, times)
 
     async def settle(self) -> None:
-        """Wait until no computer player is about to move (for tests and shutdown)."""
-        while self._drivers:
-            await asyncio.gather(*list(self._drivers.values()), return_exceptions=True)
+        """Wait until no computer player is about to move and every saved game was
+        shown again through its platform's publisher (for tests and shutdown)."""
+        while self._drivers or self._redraws:
+            tasks = [*self._drivers.values()]
+            tasks += [r.task for r in self._redraws.values() if r.task is not None]
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
         redraws = [r.task for r in self._redraws.values() if r.task is not None]
