@@ -256,8 +256,11 @@ class GameService:
         }
         redraw = _Redraw(publisher, games)
         before = self._redraws.get(platform)
-        if before is not None and before.task is not None:
-            before.task.cancel()
+        if before is not None:  # the new publisher shows them all
+            before.games.clear()
+            before.loaded.set()  # (a change waiting for it goes on)
+            if before.task is not None:
+                before.task.cancel()
         self._redraws[platform] = redraw
         redraw.task = asyncio.get_running_loop().create_task(self._redraw_all(platform, redraw))
         return redraw
