@@ -228,6 +228,24 @@ class GameService:
         if self._restored:
             self._redraw(platform, publisher)
 
+    def remove_publisher(self, platform: Platform, publisher: Publisher) -> None:
+        """The bot of ``publisher`` stopped: nothing more is shown through it. Changes
+        are only saved until the platform's next publisher comes (and shows them)."""
+        if self._publishers.get(platform) is not publisher:
+            return
+        del self._publishers[platform]
+        self._drop_redraw(platform)
+
+    def _drop_redraw(self, platform: Platform) -> None:
+        """Stop showing the saved games through the platform's last publisher (a
+        change waiting for that goes on)."""
+        redraw = self._redraws.pop(platform, None)
+        if redraw is not None:
+            redraw.games.clear()
+            redraw.loaded.set()
+            if redraw.task is not None:
+                redraw.task.cancel()
+
     async def restore(self) -> list[Game]:
         """After a start: load every open game of this process's platforms and let
         computers and timers go on. Each game is shown again as it was saved (first
@@ -255,12 +273,7 @@ class GameService:
             if game.chat.platform is platform and game.status.is_open and self._owns(game)
         }
         redraw = _Redraw(publisher, games)
-        before = self._redraws.get(platform)
-        if before is not None:  # the new publisher shows them all
-            before.games.clear()
-            before.loaded.set()  # (a change waiting for it goes on)
-            if before.task is not None:
-                before.task.cancel()
+        self._drop_redraw(platform)  # the new publisher shows them all
         self._redraws[platform] = redraw
         redraw.task = asyncio.get_running_loop().create_task(self._redraw_all(platform, redraw))
         return redraw

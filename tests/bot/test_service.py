@@ -850,7 +850,8 @@ async def test_a_publisher_added_after_restore_shows_the_saved_games_and_what_th
     """Regression (issue 23, point 9): ``python -m bot`` restores before the platforms'
     bots add their publishers, and the restored games were shown to nobody. Each
     publisher added after the restore (a bot started late, or again after a failure)
-    shows them, with the messages not confirmed sent."""
+    shows them, with the messages not confirmed sent; one whose bot stopped shows
+    nothing more."""
     game_id, owed = await _owing_a_deals_result(storage, clock)
     restarted = GameService(storage, clock=clock, rng=random.Random(8), computer_delay=0)
     try:
@@ -869,11 +870,21 @@ async def test_a_publisher_added_after_restore_shows_the_saved_games_and_what_th
         await restarted.settle()
         assert [(c.kind, c.owed) for _, _, c in again.changes] == [(ChangeKind.RESTORED, (owed,))]
         assert len(first.changes) == 1
+        # Its bot stops: a move meanwhile is only saved (a publisher no longer the
+        # platform's is not removed by its bot).
+        restarted.remove_publisher(Platform.CONSOLE, first)
+        restarted.remove_publisher(Platform.CONSOLE, again)
+        seat, version, action = await turn_user(restarted, game_id)
+        await restarted.play(game_id, version, PLAYERS[seat].ref, action)  # ends deal 1
+        assert len(again.changes) == 1 and len(first.changes) == 1
         await restarted.message_sent(owed)  # sent: not sent again by the next one
         third = RecordingPublisher()
         restarted.add_publisher(Platform.CONSOLE, third)
         await restarted.settle()
-        assert [(c.kind, c.owed) for _, _, c in third.changes] == [(ChangeKind.RESTORED, ())]
+        second = Owed(game_id, version + 1, 0, OwedKind.DEAL_RESULT, 1)
+        assert [(v, c.kind, c.owed) for _, v, c in third.changes] == [
+            (version + 1, ChangeKind.RESTORED, (second,))
+        ]
     finally:
         await restarted.close()
 

@@ -279,12 +279,21 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         assert text not in table.channel_texts()
         assert not table.screens_current()
 
+        # The bot starts late: Discord refuses it at first, and the supervisor starts
+        # the platform's bot again (a new publisher, after the restore).
         table.release()
-        await table.start()
+        dc.token = "not-this-bot"
+        calls = len(dc.calls)
+        starting = asyncio.create_task(table.start())
+        await table.wait(lambda: any(call.status == 401 for call in dc.calls[calls:]), START)
+        dc.token = None
+        await starting
         await table.wait(lambda: text in table.channel_texts() and table.screens_current())
         await table.wait(lambda: not owed_messages(table.database))
         assert table.channel_texts().count(text) == 1
         assert table.game().version == game.version
+        refusal = table.bot.errors()
+        assert all("Discord refuses the token" in line for line in refusal), refusal
 
         # --- The press that ends the series -------------------------------------------
         before, action = await table.play_until(ends(SeriesFinished))
@@ -317,6 +326,6 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         posted = table.channel_texts()
         assert [posted.count(text) for text in texts] == [1, 1]
         assert posted.index(texts[0]) < posted.index(texts[1])
-        assert table.bot.errors() == []
+        assert table.bot.errors() == refusal  # nothing failed since
     finally:
         await table.bot.kill()
