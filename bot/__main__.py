@@ -97,6 +97,8 @@ async def run_platforms(
                     metrics, storage, ready, host=settings.metrics_host, port=settings.metrics_port
                 )
                 await health.start()
+            # The games resume now; each platform's are shown again once its bot's
+            # publisher is up (GameService.add_publisher), also after a restart of it.
             games = await service.restore()
             log.info("resumed %d open games", len(games))
             loop.settle_heap()

@@ -653,7 +653,11 @@ class Interactions:
 
     def urgent_seats(self, game: Game, change: Change) -> frozenset[int]:
         """The seats whose hand must not wait behind other messages: the one that
-        acted (the presser is looking at it) and the one to act now."""
+        acted (the presser is looking at it) and the one to act now; every seat when
+        the change ended a deal (a new deal is news for every player: he plans, and
+        may hold a molodka)."""
+        if any(owed.kind is OwedKind.DEAL_RESULT for owed in change.owed):
+            return frozenset(seat for seat, _ in game.humans)
         turn = game.play.turn
         seats = {change.seat} if change.seat is not None else set()
         if turn is not None:

@@ -114,6 +114,26 @@ class _Lock:
     users: int = 0
 
 
+@dataclass(eq=False)
+class _Redraw:
+    """A platform's saved games still to be shown through the publisher that came
+    last (:meth:`GameService.add_publisher`): each is shown once, before any change
+    of it goes out through that publisher, with the messages it still owes."""
+
+    publisher: Publisher
+    #: The games still to show (every open game of the platform when the publisher
+    #: came, and every game over that still owes messages).
+    games: set[int]
+    #: The messages each game owed when the publisher came, by game (read from the
+    #: storage: ``loaded`` is set once they are here).
+    owed: dict[int, list[Owed]] = field(default_factory=dict)
+    loaded: asyncio.Event = field(default_factory=asyncio.Event)
+    #: The owed messages handed to the publisher by a change since it came: they are
+    #: on their way already and not sent again.
+    handed: set[Owed] = field(default_factory=set)
+    task: asyncio.Task[None] | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class _Step:
     """One applied action, not saved yet: what it logs, reached and set off."""
@@ -169,6 +189,11 @@ class GameService:
         self.thinkers = Thinkers(computer_processes)
         self._sleep = sleep
         self._publishers: dict[Platform, Publisher] = {}
+        #: Whether :meth:`restore` ran (this service runs a bot): from then on every
+        #: publisher that comes shows its platform's saved games again.
+        self._restored = False
+        #: By platform: the saved games its latest publisher still has to show.
+        self._redraws: dict[Platform, _Redraw] = {}
         self._games: dict[int, Game] = {}
         #: Per-game locks, only while the game is open or someone holds or waits for
         #: the lock (a press on a game that does not exist makes none).
@@ -194,35 +219,108 @@ class GameService:
     # --- Wiring -----------------------------------------------------------------------
 
     def add_publisher(self, platform: Platform, publisher: Publisher) -> None:
+        """Show a platform's games through ``publisher`` from now on. Once the saved
+        games are restored (:meth:`restore`), a publisher that comes (a platform's bot
+        started, late or again after a failure) first shows every open game of its
+        platform as it is now, and sends the messages its games still owe (see
+        :meth:`_redraw`): whatever an earlier publisher had queued may be lost."""
         self._publishers[platform] = publisher
+        if self._restored:
+            self._redraw(platform, publisher)
+
+    def remove_publisher(self, platform: Platform, publisher: Publisher) -> None:
+        """The bot of ``publisher`` stopped: nothing more is shown through it. Changes
+        are only saved until the platform's next publisher comes (and shows them)."""
+        if self._publishers.get(platform) is not publisher:
+            return
+        del self._publishers[platform]
+        self._drop_redraw(platform)
+
+    def _drop_redraw(self, platform: Platform) -> None:
+        """Stop showing the saved games through the platform's last publisher (a
+        change waiting for that goes on)."""
+        redraw = self._redraws.pop(platform, None)
+        if redraw is not None:
+            redraw.games.clear()
+            redraw.loaded.set()
+            if redraw.task is not None:
+                redraw.task.cancel()
 
     async def restore(self) -> list[Game]:
-        """After a start: load every open game of this process's platforms, show each
-        one again as it was saved (first the messages it still owes, in order, then its
-        table and hands: what went out before a crash may be older), and let computers
-        and timers go on. A game over since the crash is shown too while it owes
-        messages."""
+        """After a start: load every open game of this process's platforms and let
+        computers and timers go on. Each game is shown again as it was saved (first
+        the messages it still owes, in order, then its table and hands: what went out
+        before a crash may be older) through its platform's publisher, as soon as
+        there is one: now for the publishers already added, else when one is added.
+        A game over since the crash is shown too while it owes messages."""
         games = [game for game in await self.storage.active_games() if self._owns(game)]
-        owed: dict[int, list[Owed]] = {}
-        for item in await self.storage.owed_messages():
-            owed.setdefault(item.game_id, []).append(item)
         for game in games:
-            self._games[game.id] = game
-        shown = [*games]
-        for game_id in sorted(owed.keys() - {game.id for game in games}):
-            over = await self.storage.load_game(game_id)
-            if over is not None and self._owns(over):
-                shown.append(over)
-        for game in sorted(shown, key=lambda g: g.id):
-            change = Change(ChangeKind.RESTORED, owed=tuple(owed.get(game.id, ())))
-            if game.status.is_open:
-                async with self._locked(game.id) as locked:
-                    await self._publish(locked, change)
-            else:
-                await self._publish(game, change)
+            self._games.setdefault(game.id, game)
+        self._restored = True
+        redraws = [self._redraw(platform, pub) for platform, pub in self._publishers.items()]
+        tasks = [redraw.task for redraw in redraws if redraw.task is not None]
+        await asyncio.gather(*tasks, return_exceptions=True)  # each logs its own failure
         for game in games:
             self._kick(game)
         return games
+
+    def _redraw(self, platform: Platform, publisher: Publisher) -> _Redraw:
+        """Start showing the platform's saved games through a new publisher (one that
+        came before keeps showing nothing of them)."""
+        games = {
+            game.id
+            for game in self._games.values()
+            if game.chat.platform is platform and game.status.is_open and self._owns(game)
+        }
+        redraw = _Redraw(publisher, games)
+        self._drop_redraw(platform)  # the new publisher shows them all
+        self._redraws[platform] = redraw
+        redraw.task = asyncio.get_running_loop().create_task(self._redraw_all(platform, redraw))
+        return redraw
+
+    async def _redraw_all(self, platform: Platform, redraw: _Redraw) -> None:
+        """Show every game of ``redraw``, oldest first, each under its lock (a change
+        published meanwhile shows its game first: :meth:`_publish`)."""
+        try:
+            try:
+                for item in await self.storage.owed_messages():
+                    redraw.owed.setdefault(item.game_id, []).append(item)
+            finally:
+                redraw.loaded.set()
+            for game_id in sorted(redraw.owed.keys() - redraw.games):
+                over = self._games.get(game_id) or await self.storage.load_game(game_id)
+                if over is not None and over.chat.platform is platform and self._owns(over):
+                    redraw.games.add(game_id)
+            for game_id in sorted(redraw.games):
+                if game_id not in redraw.games:
+                    continue  # a change of it showed it first
+                game = self._games.get(game_id)
+                if game is None or not game.status.is_open:
+                    stored = await self.storage.load_game(game_id)
+                    if stored is not None:
+                        await self._redraw_game(stored, redraw)
+                    continue
+                try:
+                    async with self._locked(game_id) as locked:
+                        await self._redraw_game(locked, redraw)
+                except ServiceError as error:
+                    log.info("game %s not shown again: %s", game_id, error.code)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("showing the saved %s games again failed", platform.value)
+        finally:
+            if self._redraws.get(platform) is redraw:
+                del self._redraws[platform]
+
+    async def _redraw_game(self, game: Game, redraw: _Redraw) -> None:
+        """Show one saved game through the redraw's publisher (once): the messages it
+        owes, in order, then its table and hands."""
+        if game.id not in redraw.games:
+            return
+        redraw.games.discard(game.id)
+        owed = tuple(o for o in redraw.owed.pop(game.id, ()) if o not in redraw.handed)
+        await self._show(redraw.publisher, game, Change(ChangeKind.RESTORED, owed=owed))
 
     async def message_sent(self, owed: Owed) -> None:
         """A publisher sent an owed message (or it can never be sent): it is owed no
@@ -237,11 +335,18 @@ class GameService:
         await self.storage.save_send_times(platform, chat, times)
 
     async def settle(self) -> None:
-        """Wait until no computer player is about to move (for tests and shutdown)."""
-        while self._drivers:
-            await asyncio.gather(*list(self._drivers.values()), return_exceptions=True)
+        """Wait until no computer player is about to move and every saved game was
+        shown again through its platform's publisher (for tests and shutdown)."""
+        while self._drivers or self._redraws:
+            tasks = [*self._drivers.values()]
+            tasks += [r.task for r in self._redraws.values() if r.task is not None]
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
+        redraws = [r.task for r in self._redraws.values() if r.task is not None]
+        for task in redraws:
+            task.cancel()
+        await asyncio.gather(*redraws, return_exceptions=True)
         for task in list(self._drivers.values()):
             task.cancel()
         await asyncio.gather(*list(self._drivers.values()), return_exceptions=True)
@@ -1109,9 +1214,22 @@ class GameService:
         self._seat_players.pop(game_id, None)
 
     async def _publish(self, game: Game, change: Change) -> None:
-        publisher = self._publishers.get(game.chat.platform)
+        """Show a change through the game's platform's publisher (if it has one). A
+        saved game that publisher has not shown yet is shown first (:meth:`_redraw`):
+        the messages it owed before come before the ones of this change."""
+        platform = game.chat.platform
+        publisher = self._publishers.get(platform)
         if publisher is None:
             return
+        redraw = self._redraws.get(platform)
+        if redraw is not None:
+            redraw.handed.update(change.owed)
+            if game.id in redraw.games:
+                await redraw.loaded.wait()
+                await self._redraw_game(game, redraw)
+        await self._show(publisher, game, change)
+
+    async def _show(self, publisher: Publisher, game: Game, change: Change) -> None:
         try:
             with game_context(game.id, game.chat):
                 await publisher.publish(game, change)

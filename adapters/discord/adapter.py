@@ -105,6 +105,7 @@ class DiscordAdapter:
                         "(Bot -> Privileged Gateway Intents)"
                     ) from error
                 finally:
+                    self.service.remove_publisher(Platform.DISCORD, self.publisher)
                     await self.publisher.close()
 
     @property

@@ -161,6 +161,7 @@ class TelegramAdapter:
                 "check TELEGRAM_BOT_TOKEN and TELEGRAM_API_URL"
             ) from error
         finally:
+            self.service.remove_publisher(Platform.TELEGRAM, self.publisher)
             await self.outbox.close()
             await self.bot.session.close()
 

@@ -818,6 +818,104 @@ async def test_a_finished_game_that_still_owes_its_result_is_shown_after_a_resta
     await restarted.close()
 
 
+async def _owing_a_deals_result(storage: Storage, clock: FakeClock) -> tuple[int, Owed]:
+    """Four humans play until deal 0 is scored and the move that ends deal 1 is next;
+    the result of deal 0 was never sent (its publisher confirms nothing)."""
+    service = GameService(storage, clock=clock, rng=random.Random(7), computer_delay=0)
+    service.add_publisher(Platform.CONSOLE, RecordingPublisher())
+    game_id = await full_table(service)
+    while True:
+        game = await service.game(game_id)
+        deal = game.play.series.current
+        assert deal is not None
+        seat, version, action = await turn_user(service, game_id)
+        if deal.number == 1:
+            ahead = deal.copy()
+            ahead.apply(action)
+            if ahead.is_over:
+                break
+        await service.play(game_id, version, PLAYERS[seat].ref, action)
+    [owed] = await storage.owed_messages()
+    await service.close()
+    return game_id, owed
+
+
+def _owed_shown(publisher: RecordingPublisher) -> list[Owed]:
+    return [owed for _, _, change in publisher.changes for owed in change.owed]
+
+
+async def test_a_publisher_added_after_restore_shows_the_saved_games_and_what_they_owe(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """Regression (issue 23, point 9): ``python -m bot`` restores before the platforms'
+    bots add their publishers, and the restored games were shown to nobody. Each
+    publisher added after the restore (a bot started late, or again after a failure)
+    shows them, with the messages not confirmed sent; one whose bot stopped shows
+    nothing more."""
+    game_id, owed = await _owing_a_deals_result(storage, clock)
+    restarted = GameService(storage, clock=clock, rng=random.Random(8), computer_delay=0)
+    try:
+        assert [g.id for g in await restarted.restore()] == [game_id]
+        first = RecordingPublisher()
+        restarted.add_publisher(Platform.CONSOLE, first)
+        await restarted.settle()
+        version = (await restarted.game(game_id)).version
+        assert [(g, v, c.kind, c.owed) for g, v, c in first.changes] == [
+            (game_id, version, ChangeKind.RESTORED, (owed,))
+        ]
+        # The platform's bot fails and starts again: the new publisher shows it all
+        # again (what the first had queued may be lost), the first gets nothing more.
+        again = RecordingPublisher()
+        restarted.add_publisher(Platform.CONSOLE, again)
+        await restarted.settle()
+        assert [(c.kind, c.owed) for _, _, c in again.changes] == [(ChangeKind.RESTORED, (owed,))]
+        assert len(first.changes) == 1
+        # Its bot stops: a move meanwhile is only saved (a publisher no longer the
+        # platform's is not removed by its bot).
+        restarted.remove_publisher(Platform.CONSOLE, first)
+        restarted.remove_publisher(Platform.CONSOLE, again)
+        seat, version, action = await turn_user(restarted, game_id)
+        await restarted.play(game_id, version, PLAYERS[seat].ref, action)  # ends deal 1
+        assert len(again.changes) == 1 and len(first.changes) == 1
+        await restarted.message_sent(owed)  # sent: not sent again by the next one
+        third = RecordingPublisher()
+        restarted.add_publisher(Platform.CONSOLE, third)
+        await restarted.settle()
+        second = Owed(game_id, version + 1, 0, OwedKind.DEAL_RESULT, 1)
+        assert [(v, c.kind, c.owed) for _, v, c in third.changes] == [
+            (version + 1, ChangeKind.RESTORED, (second,))
+        ]
+    finally:
+        await restarted.close()
+
+
+async def test_a_change_before_the_redraw_comes_after_it_and_nothing_owed_goes_twice(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """A move made while a new publisher's redraw is still to come: the game's saved
+    state and the result it owed before are shown first, then the move, whose own
+    result (already in the storage when the redraw reads what is owed) goes once."""
+    game_id, owed = await _owing_a_deals_result(storage, clock)
+    restarted = GameService(storage, clock=clock, rng=random.Random(8), computer_delay=0)
+    publisher = RecordingPublisher()
+    try:
+        await restarted.restore()
+        restarted.add_publisher(Platform.CONSOLE, publisher)
+        seat, version, action = await turn_user(restarted, game_id)
+        await restarted.play(game_id, version, PLAYERS[seat].ref, action)  # ends deal 1
+        await restarted.settle()
+        second = Owed(game_id, version + 1, 0, OwedKind.DEAL_RESULT, 1)
+        assert await storage.owed_messages() == [owed, second]
+        assert [(c.kind, c.owed) for _, _, c in publisher.changes] == [
+            (ChangeKind.RESTORED, (owed,)),
+            (ChangeKind.PLAYED, (second,)),
+            (ChangeKind.DEALT, ()),
+        ]
+        assert _owed_shown(publisher) == [owed, second]
+    finally:
+        await restarted.close()
+
+
 class _QuickThinker:
     """A computer player that does not search: it answers in place, on the loop."""
 

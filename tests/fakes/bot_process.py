@@ -1,30 +1,26 @@
-"""The bot in a process of its own, against a fake server, for tests that kill it.
+"""``python -m bot`` in a child process, against a fake server, for tests that kill it.
 
-``python -m tests.fakes.bot_process telegram <api url> <database>`` runs the Telegram
-bot (pacing of a fast test, computers without a delay, no turn timeout) on an SQLite
-file until it is killed; ``discord <api base> <gateway url> <database>`` the Discord
-bot. Like ``python -m bot`` it restores the saved games before taking updates.
+The child runs the real entry point (the composition of :mod:`bot.__main__`: the
+storage, the service, the restore, the supervised platforms, the real pacing) with
+settings from its environment only: :func:`telegram_env` runs the Telegram bot
+against a fake Bot API server, :func:`discord_env` the Discord bot against a fake
+Discord, on an SQLite file, with computers that move at once and no turn timeout.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
+import os
 import signal
 import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from adapters.sqlite import SqliteStorage
-from bot import loop
-from bot.i18n import Translator
-from bot.interactions import Interactions
 from bot.models import Game
 from bot.ports import Owed
 from bot.rows import game_from_row, owed_from_row
-from bot.service import GameService
 from bot.settings import Settings
 
 if TYPE_CHECKING:
@@ -32,24 +28,48 @@ if TYPE_CHECKING:
 
 TOKEN = "123456:TEST-token"
 ROOT = Path(__file__).resolve().parents[2]
+#: The settings' environment names: the child sees only the ones a test gives it.
+SETTING_NAMES = frozenset(name.upper() for name in Settings.model_fields)
+
+
+def _common(database: Path) -> dict[str, str]:
+    return {
+        "DATABASE_URL": f"sqlite:///{database}",
+        "COMPUTER_DELAY": "0",
+        "TURN_TIMEOUT": "0",
+        "COMPUTER_PROCESSES": "0",
+        "LOG_LEVEL": "INFO",
+    }
+
+
+def telegram_env(api_url: str, database: Path) -> dict[str, str]:
+    """The settings of a Telegram bot on the fake Bot API server at ``api_url``."""
+    return {**_common(database), "TELEGRAM_BOT_TOKEN": TOKEN, "TELEGRAM_API_URL": api_url}
+
+
+def discord_env(api_base: str, database: Path) -> dict[str, str]:
+    """The settings of a Discord bot on the fake Discord whose REST API is at
+    ``api_base`` (the bot asks it for the gateway, as behind a proxy)."""
+    return {**_common(database), "DISCORD_BOT_TOKEN": "fake-token", "DISCORD_API_URL": api_base}
 
 
 class BotProcess:
-    """The test's side: start the bot process, kill it with SIGKILL, read its log."""
+    """The test's side: start ``python -m bot``, kill it with SIGKILL, read its log."""
 
-    def __init__(self, log: Path, *args: str) -> None:
-        self.args = args
+    def __init__(self, log: Path, env: dict[str, str]) -> None:
+        self.env = env
         self.log = log
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
+        clean = {k: v for k, v in os.environ.items() if k.upper() not in SETTING_NAMES}
         with self.log.open("ab") as out:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "tests.fakes.bot_process",
-                *self.args,
-                cwd=ROOT,
+                "bot",
+                cwd=self.log.parent,  # no .env there
+                env={**clean, "PYTHONPATH": str(ROOT), **self.env},
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=out,
                 stderr=out,
@@ -62,7 +82,7 @@ class BotProcess:
         if self.process.returncode is None:
             self.process.send_signal(signal.SIGKILL)
         await self.process.wait()
-        assert self.process.returncode == -signal.SIGKILL
+        assert self.process.returncode == -signal.SIGKILL, self.output()[-3000:]
         self.process = None
 
     def output(self) -> str:
@@ -113,67 +133,3 @@ def fast_pacing() -> Pacing:
         refresh=0.0,
         waiting=0.0,
     )
-
-
-def _loop_logged() -> None:
-    """Say which event loop the process runs on (the kill tests read it)."""
-    kind = type(asyncio.get_running_loop()).__module__.split(".")[0]
-    logging.getLogger(__name__).info("event loop: %s", kind)
-
-
-async def telegram(api_url: str, database: str) -> None:
-    from aiogram import Bot
-    from aiogram.client.telegram import TelegramAPIServer
-
-    from adapters.telegram import TelegramAdapter
-    from adapters.telegram.session import LeanSession
-
-    _loop_logged()
-    fast = fast_pacing()
-    async with await SqliteStorage.open(database) as storage:
-        tr = Translator.from_dir()
-        service = GameService(storage, computer_delay=0, turn_timeout=0)
-        interactions = Interactions(service, tr)
-        settings = Settings(telegram_api_url=api_url, telegram_webhook_url=None, _env_file=None)
-        bot = Bot(TOKEN, session=LeanSession(api=TelegramAPIServer.from_base(api_url)))
-        adapter = TelegramAdapter(settings, service, interactions, tr, bot=bot, pacing=fast)
-        await service.restore()
-        await adapter.run()
-
-
-async def discord_bot(api_base: str, gateway: str, database: str) -> None:
-    from adapters.discord import DiscordAdapter
-    from adapters.discord.client import KozelBot
-    from tests.fakes.discord import patched_discord
-
-    _loop_logged()
-
-    with patched_discord(api_base, gateway):
-        async with await SqliteStorage.open(database) as storage:
-            tr = Translator.from_dir()
-            service = GameService(storage, computer_delay=0, turn_timeout=0)
-            interactions = Interactions(service, tr)
-            settings = Settings(discord_bot_token="fake-token", _env_file=None)
-
-            def client(adapter: DiscordAdapter) -> KozelBot:
-                return KozelBot(adapter, guild_ready_timeout=0.01)
-
-            adapter = DiscordAdapter(settings, service, interactions, tr, client_factory=client)
-            await service.restore()
-            await adapter.run()
-
-
-def main(argv: list[str]) -> None:
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    # On the loop ``python -m bot`` runs (uvloop where installed), with the real
-    # storage, client libraries and the adapter's signal handling.
-    if argv[0] == "telegram":
-        loop.run(telegram(argv[1], argv[2]), Settings().event_loop)
-    else:
-        loop.run(discord_bot(argv[1], argv[2], argv[3]), Settings().event_loop)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
