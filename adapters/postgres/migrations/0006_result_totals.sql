@@ -56,7 +56,8 @@ CREATE INDEX platform_board_by_wins ON platform_board (platform, rule_set, serie
 DROP INDEX participants_by_user;
 CREATE INDEX participants_by_user ON participants (platform, user_id, game_id DESC, seat);
 
--- The totals of today's results.
+-- The totals of today's results, counted with fresh statistics of the tables.
+ANALYZE games, participants, deal_results, series_results;
 INSERT INTO user_results
 SELECT
     p.platform, p.user_id, g.rule_set, COUNT(*), COUNT(s.game_id),

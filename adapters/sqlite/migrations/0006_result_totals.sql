@@ -56,7 +56,8 @@ DROP INDEX participants_by_user;
 
 CREATE INDEX participants_by_user ON participants (platform, user_id, game_id DESC, seat);
 
--- The totals of today's results.
+-- The totals of today's results. (A unary + keeps SQLite from looking a game's
+-- seats up by the players' index, platform and user, instead of by the game.)
 INSERT INTO user_results
 SELECT
     p.platform, p.user_id, g.rule_set, COUNT(*), COUNT(s.game_id),
@@ -67,7 +68,7 @@ SELECT
 FROM participants AS p
 JOIN games AS g ON g.id = p.game_id
 LEFT JOIN series_results AS s ON s.game_id = p.game_id
-WHERE p.kind = 'human' AND p.user_id IS NOT NULL AND p.platform = g.platform
+WHERE p.kind = 'human' AND +p.user_id IS NOT NULL AND +p.platform = g.platform
     AND g.status IN ('playing', 'finished')
 GROUP BY p.platform, p.user_id, g.rule_set;
 
@@ -79,7 +80,7 @@ SELECT
 FROM participants AS p
 JOIN games AS g ON g.id = p.game_id
 JOIN deal_results AS d ON d.game_id = p.game_id
-WHERE p.kind = 'human' AND p.user_id IS NOT NULL AND p.platform = g.platform
+WHERE p.kind = 'human' AND +p.user_id IS NOT NULL AND +p.platform = g.platform
     AND g.status IN ('playing', 'finished')
 GROUP BY p.platform, p.user_id, d.rule_set
 ON CONFLICT (platform, user_id, rule_set) DO UPDATE SET
@@ -92,7 +93,7 @@ SELECT g.platform, g.chat_id, s.rule_set, p.user_id, COUNT(*), SUM(s.loser != p.
 FROM participants AS p
 JOIN games AS g ON g.id = p.game_id
 JOIN series_results AS s ON s.game_id = p.game_id
-WHERE p.kind = 'human' AND p.user_id IS NOT NULL AND p.platform = g.platform
+WHERE p.kind = 'human' AND +p.user_id IS NOT NULL AND +p.platform = g.platform
     AND g.status IN ('playing', 'finished')
 GROUP BY g.platform, g.chat_id, s.rule_set, p.user_id;
 
@@ -213,13 +214,13 @@ BEGIN
     INSERT INTO seat_tally
     SELECT p.game_id, p.platform, p.user_id, p.seat % 2, OLD.chat_id, OLD.rule_set, -1
     FROM participants AS p
-    WHERE p.game_id = OLD.id AND p.kind = 'human' AND p.user_id IS NOT NULL
-        AND p.platform = OLD.platform AND OLD.status IN ('playing', 'finished');
+    WHERE p.game_id = OLD.id AND p.kind = 'human' AND +p.user_id IS NOT NULL
+        AND +p.platform = OLD.platform AND OLD.status IN ('playing', 'finished');
     INSERT INTO seat_tally
     SELECT p.game_id, p.platform, p.user_id, p.seat % 2, NEW.chat_id, NEW.rule_set, 1
     FROM participants AS p
-    WHERE p.game_id = NEW.id AND p.kind = 'human' AND p.user_id IS NOT NULL
-        AND p.platform = NEW.platform AND NEW.status IN ('playing', 'finished');
+    WHERE p.game_id = NEW.id AND p.kind = 'human' AND +p.user_id IS NOT NULL
+        AND +p.platform = NEW.platform AND NEW.status IN ('playing', 'finished');
 END;
 
 CREATE TRIGGER deal_results_counted AFTER INSERT ON deal_results
@@ -231,8 +232,8 @@ BEGIN
         CASE p.seat % 2 WHEN 0 THEN NEW.points_a ELSE NEW.points_b END
     FROM participants AS p
     JOIN games AS g ON g.id = p.game_id
-    WHERE p.game_id = NEW.game_id AND p.kind = 'human' AND p.user_id IS NOT NULL
-        AND p.platform = g.platform AND g.status IN ('playing', 'finished')
+    WHERE p.game_id = NEW.game_id AND p.kind = 'human' AND +p.user_id IS NOT NULL
+        AND +p.platform = g.platform AND g.status IN ('playing', 'finished')
     ON CONFLICT (platform, user_id, rule_set) DO UPDATE SET
         deals_played = deals_played + excluded.deals_played,
         deals_won = deals_won + excluded.deals_won,
@@ -251,8 +252,8 @@ BEGIN
         0, 0, 0, 0, 0
     FROM participants AS p
     JOIN games AS g ON g.id = p.game_id
-    WHERE p.game_id = NEW.game_id AND p.kind = 'human' AND p.user_id IS NOT NULL
-        AND p.platform = g.platform AND g.status IN ('playing', 'finished')
+    WHERE p.game_id = NEW.game_id AND p.kind = 'human' AND +p.user_id IS NOT NULL
+        AND +p.platform = g.platform AND g.status IN ('playing', 'finished')
     ON CONFLICT (platform, user_id, rule_set) DO UPDATE SET
         series_played = series_played + excluded.series_played,
         series_won = series_won + excluded.series_won,
@@ -262,8 +263,8 @@ BEGIN
     SELECT g.platform, g.chat_id, NEW.rule_set, p.user_id, 1, NEW.loser != p.seat % 2
     FROM participants AS p
     JOIN games AS g ON g.id = p.game_id
-    WHERE p.game_id = NEW.game_id AND p.kind = 'human' AND p.user_id IS NOT NULL
-        AND p.platform = g.platform AND g.status IN ('playing', 'finished')
+    WHERE p.game_id = NEW.game_id AND p.kind = 'human' AND +p.user_id IS NOT NULL
+        AND +p.platform = g.platform AND g.status IN ('playing', 'finished')
     ON CONFLICT (platform, chat_id, rule_set, user_id) DO UPDATE SET
         series_played = series_played + excluded.series_played,
         series_won = series_won + excluded.series_won;
@@ -274,8 +275,8 @@ BEGIN
     FROM participants AS p
     JOIN games AS g ON g.id = p.game_id
     CROSS JOIN (SELECT 0 AS one UNION ALL SELECT 1) AS every
-    WHERE p.game_id = NEW.game_id AND p.kind = 'human' AND p.user_id IS NOT NULL
-        AND p.platform = g.platform AND g.status IN ('playing', 'finished')
+    WHERE p.game_id = NEW.game_id AND p.kind = 'human' AND +p.user_id IS NOT NULL
+        AND +p.platform = g.platform AND g.status IN ('playing', 'finished')
     ON CONFLICT (platform, rule_set, user_id) DO UPDATE SET
         series_played = series_played + excluded.series_played,
         series_won = series_won + excluded.series_won;
