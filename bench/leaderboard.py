@@ -9,10 +9,12 @@ between runs (keyed by the sizes and the schema); PostgreSQL runs on a server th
 benchmark starts in a temporary folder (:class:`adapters.postgres.local.LocalServer`,
 with its default durability) and is filled each run.
 
-Then, through :class:`bot.service.GameService`, ``--readers`` tasks ask at once, one
-request after another: half ``/top all`` (``leaderboard(everywhere=True)``), half
-``/stats`` of a random player (``stats_by_rules``), while four people play a game in
-another chat, move after move (``service.play``), ``--moves`` moves. Prints ``name:
+Then ``--readers`` tasks ask at once, each its next request ``--think`` seconds
+after its answer (default 5 ms: 50 readers send thousands of requests a second, far
+more than any chats do): half ``/top all``, half ``/stats`` of a random player, as
+the handlers ask them (:class:`bot.interactions.Interactions`: the chat's language,
+the service and its cache, the screen), while four people play a game in another
+chat, move after move (``service.play``), ``--moves`` moves. Prints ``name:
 value`` lines: p50/p99/max of a move, of ``/top all`` and of ``/stats`` in
 milliseconds, how many of each were answered, and the fill and migration times.
 ``--cache-ttl`` sets the service's cache of answers (``0``: every request reads the
@@ -27,7 +29,9 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
+import shutil
 import sqlite3
 import statistics
 import tempfile
@@ -44,6 +48,8 @@ from adapters.postgres import migrations as postgres_migrations
 from adapters.postgres.local import LocalServer
 from adapters.sqlite import SqliteStorage
 from adapters.sqlite import migrations as sqlite_migrations
+from bot.i18n import Translator
+from bot.interactions import Interactions
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, SeatKind, User, UserRef
 from bot.readcache import TTL, ReadCache
 from bot.rows import game_to_row
@@ -55,6 +61,8 @@ PLATFORM = Platform.TELEGRAM
 FILLED_AT = 5
 TITLES = ("goats", "goats", "goats", *sorted(EGGS_TITLES))
 DEALS = 3
+#: Seconds a reader waits between an answer and its next request.
+THINK = 0.005
 #: Rows a bulk insert sends at once.
 CHUNK = 20_000
 
@@ -173,6 +181,15 @@ def fresh_path(folder: Path, name: str) -> Path:
     return folder / name
 
 
+def durable_copy(source: Path, target: Path) -> None:
+    """A copy of the kept file for a run (whose moves never change the kept one),
+    on the disk before the run starts: else the first checkpoint of the run would
+    write the whole copy out, and a move would wait for it."""
+    shutil.copyfile(source, target)
+    with target.open("rb+") as copy:
+        os.fsync(copy.fileno())
+
+
 async def filled_sqlite(
     cache: Path, games: int, users: int, chats: int, seed: int
 ) -> tuple[Path, dict[str, float]]:
@@ -257,21 +274,28 @@ async def play_moves(service: GameService, moves: int) -> list[float]:
 
 
 async def read_on(
-    service: GameService, top: bool, users: int, rng: random.Random, stop: asyncio.Event
+    ui: Interactions,
+    top: bool,
+    users: int,
+    rng: random.Random,
+    think: float,
+    stop: asyncio.Event,
 ) -> list[float]:
-    """One reader: ``/top all`` (or ``/stats`` of a random player) again and again."""
+    """One reader: ``/top all`` (or ``/stats`` of a random player) in a chat of its
+    own, as the handlers ask (the chat's language, the service, the screen), again
+    ``think`` seconds after each answer."""
     times: list[float] = []
     chat = ChatRef(PLATFORM, f"-{rng.randrange(1, 1000)}")
     while not stop.is_set():
         started = time.perf_counter()
         if top:
-            await service.leaderboard(chat, everywhere=True)
+            await ui.top_command(chat, "all")
         else:
-            await service.stats_by_rules(UserRef(PLATFORM, f"u{rng.randrange(users)}"))
+            await ui.stats(chat, UserRef(PLATFORM, f"u{rng.randrange(users)}"))
         times.append(time.perf_counter() - started)
-        # A request comes over the network: the next one lets the loop run (an answer
-        # from the cache would else never give it back).
-        await asyncio.sleep(0)
+        # The next request comes over the network: never in the same instant (an
+        # answer from the cache would else never give the loop back).
+        await asyncio.sleep(think)
     return times
 
 
@@ -282,16 +306,18 @@ async def load(
     moves: int,
     users: int,
     cache_ttl: float,
+    think: float,
     seed: int,
 ) -> dict[str, float]:
     service = GameService(storage, rng=random.Random(seed), computer_delay=0)
     service.read_cache = ReadCache(ttl=cache_ttl)
+    ui = Interactions(service, Translator.from_dir())
     rng = random.Random(seed)
     try:
         stop = asyncio.Event()
         tasks = [
             asyncio.create_task(
-                read_on(service, n % 2 == 0, users, random.Random(rng.random()), stop)
+                read_on(ui, n % 2 == 0, users, random.Random(rng.random()), think, stop)
             )
             for n in range(readers)
         ]
@@ -323,13 +349,14 @@ async def run(
     cache_ttl: float,
     seed: int,
     cache_dir: Path,
+    think: float = THINK,
 ) -> dict[str, float]:
     """One run; the figures by name."""
     if storage_kind == "sqlite":
         path, setup = await filled_sqlite(cache_dir, games, users, chats, seed)
         with tempfile.TemporaryDirectory() as folder:
             copy = Path(folder) / "bench.sqlite3"
-            copy.write_bytes(path.read_bytes())  # the moves never change the kept file
+            await asyncio.to_thread(durable_copy, path, copy)
             storage: SqliteStorage | PostgresStorage = await SqliteStorage.open(copy)
             try:
                 figures = await load(
@@ -338,6 +365,7 @@ async def run(
                     moves=moves,
                     users=users,
                     cache_ttl=cache_ttl,
+                    think=think,
                     seed=seed,
                 )
             finally:
@@ -356,6 +384,7 @@ async def run(
                 moves=moves,
                 users=users,
                 cache_ttl=cache_ttl,
+                think=think,
                 seed=seed,
             )
         finally:
@@ -372,6 +401,9 @@ def main() -> None:
     parser.add_argument("--readers", type=int, default=50)
     parser.add_argument("--moves", type=int, default=500)
     parser.add_argument("--cache-ttl", type=float, default=TTL)
+    parser.add_argument(
+        "--think", type=float, default=THINK, help="seconds a reader waits between requests"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=1, help="runs; the median is printed")
     parser.add_argument(
@@ -392,6 +424,7 @@ def main() -> None:
                 cache_ttl=args.cache_ttl,
                 seed=args.seed,
                 cache_dir=args.cache_dir,
+                think=args.think,
             )
         )
         if args.json:
@@ -401,6 +434,7 @@ def main() -> None:
     print(f"games: {args.games}")
     print(f"readers: {args.readers}")
     print(f"cache_ttl: {args.cache_ttl}")
+    print(f"think: {args.think}")
     for name in runs[-1]:
         values = [run[name] for run in runs if name in run]
         print(f"{name}: {statistics.median(values):.2f}")

@@ -6,13 +6,14 @@ schema is migrated when the storage opens (:mod:`adapters.sqlite.migrations`).
 
 One connection writes for the whole bot. aiosqlite runs its statements one by one on
 a worker thread, but a transaction spans several awaits, so a lock keeps each
-transaction whole: another task never slips a statement into it. Reads go through
-Users, chats, statistics and leaderboards are read through a few read-only
-connections of their own (:class:`_Readers`; WAL lets them read the last committed
-state while the writer writes), so a burst of ``/top`` never makes a move's save
-wait, nor waits for it. Games are read through the writer's connection under the
-lock, between transactions, so a read waits for a batch already on its way; so does
-every read of a database in memory (one connection's).
+transaction whole: another task never slips a statement into it. Statistics and
+leaderboards are read through a few read-only connections of their own
+(:class:`_Readers`; WAL lets them read the last committed state while the writer
+writes), and users and chats are looked up on another one, so a burst of ``/top``
+never makes a move's save wait, nor waits for it, nor delays a lookup. Games are
+read through the writer's connection under the lock, between transactions, so a
+read waits for a batch already on its way; so does every read of a database in
+memory (one connection's).
 
 Saving a game is the hot path (every move saves), so :meth:`SqliteStorage.save_game`
 commits in groups (and so does :meth:`SqliteStorage.save_send_times`, which the
@@ -509,10 +510,14 @@ class SqliteStorage:
         now: Callable[[], float] = time.time,
         lock: _FileLock | None = None,
         readers: _Readers | None = None,
+        lookups: _Readers | None = None,
     ) -> None:
         self._db = db
-        #: Where reads go (None, in memory: through the writer's connection and lock).
+        #: Where statistics and leaderboards are read, and where users and chats are
+        #: looked up by key, apart (None, in memory: through the writer's connection
+        #: and lock).
         self._readers = readers
+        self._lookups = lookups
         self._file_lock = lock
         self._lock = asyncio.Lock()
         #: Saves waiting for the writer, each with the future its caller awaits.
@@ -567,15 +572,18 @@ class SqliteStorage:
             # only (at worst) the last ones on a power cut.
             await db.execute("PRAGMA synchronous = NORMAL")
             version = await migrate(db)
-            read_only = None
+            read_only = lookups = None
             if path != MEMORY and readers > 0:
                 read_only = await _Readers.open(path, readers, busy_timeout_ms)
+                lookups = await _Readers.open(path, 1, busy_timeout_ms)
         except BaseException:
+            if read_only is not None:
+                await read_only.close()
             await db.close()
             if lock is not None:
                 lock.release()
             raise
-        storage = cls(db, path, now, lock, read_only)
+        storage = cls(db, path, now, lock, read_only, lookups)
         storage.schema_version = version
         return storage
 
@@ -586,8 +594,9 @@ class SqliteStorage:
             await asyncio.wait([self._writer])
         async with self._lock:
             await self._db.close()
-        if self._readers is not None:
-            await self._readers.close()
+        for readers in (self._readers, self._lookups):
+            if readers is not None:
+                await readers.close()
         if self._file_lock is not None:
             self._file_lock.release()
 
@@ -631,12 +640,18 @@ class SqliteStorage:
             rows = await self._db.execute_fetchall(sql, parameters)
         return [dict(row) for row in rows]
 
-    async def _read(self, sql: str, parameters: Any = ()) -> list[dict[str, Any]]:
-        """The rows of one read that needs only what is committed (users, chats,
-        statistics): on a read-only connection, never under the writer's lock."""
-        if self._readers is None:
+    async def _read(
+        self, sql: str, parameters: Any = (), *, lookup: bool = False
+    ) -> list[dict[str, Any]]:
+        """The rows of one read that needs only what is committed, on a read-only
+        connection, never under the writer's lock: statistics and leaderboards on
+        their own ones, a ``lookup`` by key (a user, a chat) on another, so that a
+        burst of the first never delays the second (a move's rendering asks for
+        its chat)."""
+        readers = self._lookups if lookup else self._readers
+        if readers is None:
             return await self._fetchall(sql, parameters)
-        async with self._readers.connection() as db:
+        async with readers.connection() as db:
             rows = await db.execute_fetchall(sql, parameters)
         return [dict(row) for row in rows]
 
@@ -644,8 +659,8 @@ class SqliteStorage:
         rows = await self._fetchall(sql, parameters)
         return rows[0] if rows else None
 
-    async def _read_one(self, sql: str, parameters: Any = ()) -> dict[str, Any] | None:
-        rows = await self._read(sql, parameters)
+    async def _lookup(self, sql: str, parameters: Any = ()) -> dict[str, Any] | None:
+        rows = await self._read(sql, parameters, lookup=True)
         return rows[0] if rows else None
 
     @staticmethod
@@ -656,7 +671,7 @@ class SqliteStorage:
     # --- Users and chats -------------------------------------------------------------
 
     async def get_user(self, ref: UserRef) -> User | None:
-        row = await self._read_one(
+        row = await self._lookup(
             "SELECT platform, id, name, locale FROM users WHERE platform = ? AND id = ?",
             (ref.platform.value, ref.id),
         )
@@ -677,7 +692,7 @@ class SqliteStorage:
             )
 
     async def get_chat(self, ref: ChatRef) -> ChatInfo | None:
-        row = await self._read_one(
+        row = await self._lookup(
             "SELECT platform, id, locale, turn_timeout FROM chats WHERE platform = ? AND id = ?",
             (ref.platform.value, ref.id),
         )
