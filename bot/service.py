@@ -416,9 +416,10 @@ class GameService:
         )
         return await self.read_cache.get(key, read)
 
-    def _results_changed(self, game: Game) -> None:
+    def _results_changed(self, game: Game, *, boards: bool) -> None:
         """A result of ``game`` was kept, or what counts of it changed: its players'
-        statistics and its chat's and platform's leaderboards are read again."""
+        statistics are read again, and (``boards``: a series' result or the game's
+        end) its chat's and platform's leaderboards."""
         players = {seat.user for seat in game.seats if seat is not None and seat.user is not None}
         platform, chat = game.chat.platform, game.chat.id
 
@@ -427,7 +428,7 @@ class GameService:
                 case ("stats", user, _):
                     return user in players
                 case ("top", board_platform, board_chat, _):
-                    return board_platform == platform and board_chat in (None, chat)
+                    return boards and board_platform == platform and board_chat in (None, chat)
             return False
 
         self.read_cache.forget(stale)
@@ -1093,7 +1094,8 @@ class GameService:
             )
             outcome = "ok"
             if deals or series is not None or not game.status.is_open:
-                self._results_changed(game)
+                boards = series is not None or not game.status.is_open
+                self._results_changed(game, boards=boards)
         except (StaleGame, DuplicateAction):  # the log's key is the second guard
             outcome = "stale"
             self._forget(game.id)

@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from bot.interactions import Interactions
+from bot.models import GameStatus
 from bot.readcache import ReadCache
 from tests.bot.conftest import ALICE, CHAT, FakeClock
 from tests.bot.test_commands_by_rules import play_solo
@@ -124,3 +125,26 @@ async def test_a_finished_series_shows_at_once_though_the_board_was_kept(
     assert (row.user, row.series_played) == (ALICE.ref, 1)
     stats = await service.stats(ALICE.ref)
     assert stats is not None and stats.series_played == 1
+
+
+async def test_a_deal_result_drops_its_players_statistics_and_keeps_the_boards(
+    quick_ui: Interactions,
+) -> None:
+    service = quick_ui.service
+    reply = await quick_ui.kozel(CHAT, ALICE, private=True, rules="yard")
+    assert reply.game is not None
+    game_id = reply.game.id
+    board = await service.leaderboard(CHAT, everywhere=True)
+    before = await service.stats(ALICE.ref)
+    assert before is not None and before.deals_played == 0
+    stored = before
+    while stored is not None and stored.deals_played == 0:  # until the first deal ends
+        await service.settle()
+        game = await service.game(game_id)
+        assert game.status is GameStatus.PLAYING
+        if game.play.turn == 0:
+            await service.play(game_id, game.version, ALICE.ref, game.play.safe_action(0))
+        stored = await service.storage.user_stats(ALICE.ref)
+    after = await service.stats(ALICE.ref)
+    assert after is not None and after.deals_played == 1  # read again at once
+    assert await service.leaderboard(CHAT, everywhere=True) is board  # kept
