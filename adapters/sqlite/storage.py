@@ -562,6 +562,8 @@ class SqliteStorage:
             if lock is not None:
                 lock.release()
             raise
+        read_only: _Readers | None = None
+        lookups: _Readers | None = None
         try:
             db.row_factory = sqlite3.Row
             # PRAGMAs take no parameters; the values are our own integers and words.
@@ -572,7 +574,6 @@ class SqliteStorage:
             # only (at worst) the last ones on a power cut.
             await db.execute("PRAGMA synchronous = NORMAL")
             version = await migrate(db)
-            read_only = lookups = None
             if path != MEMORY and readers > 0:
                 read_only = await _Readers.open(path, readers, busy_timeout_ms)
                 lookups = await _Readers.open(path, 1, busy_timeout_ms)
