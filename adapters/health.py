@@ -69,9 +69,13 @@ class HealthServer:
         return web.Response(text="ok\n")
 
     async def _storage_answers(self) -> bool:
+        """Whether the storage answers on the path the moves take: a game read by key
+        (no such game) through the writer's connection and lock (SQLite) or the
+        writer's pool (PostgreSQL). Statistics and leaderboards read apart, so a
+        burst of ``/top`` never makes the storage look down."""
         try:
             async with asyncio.timeout(STORAGE_TIMEOUT):
-                await self.storage.load_game(0)  # no such game: a cheap read by key
+                await self.storage.load_game(0)
         except Exception:
             log.warning("readiness: the storage does not answer", exc_info=True)
             return False

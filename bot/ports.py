@@ -163,7 +163,11 @@ class Storage(Protocol):
         ...
 
     async def user_stats(self, user: UserRef, rule_set: str | None = None) -> UserStats | None:
-        """A user's statistics over every rule set, or over the games of ``rule_set``."""
+        """A user's statistics over every rule set, or over the games of ``rule_set``.
+
+        Statistics and leaderboards are read from totals the storage keeps with the
+        results, apart from the saves: however many are asked at once, no save
+        waits for them, nor they for a save."""
         ...
 
     async def leaderboard(

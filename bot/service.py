@@ -22,11 +22,13 @@ from collections.abc import (
     Awaitable,
     Callable,
     Collection,
+    Hashable,
     Iterator,
     Mapping,
     Sequence,
 )
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from bot.errors import ErrorCode, ServiceError
@@ -59,6 +61,7 @@ from bot.ports import (
     Storage,
     UserStats,
 )
+from bot.readcache import ReadCache
 from bot.rows import DuplicateAction, StaleGame
 from bot.thinking import Thinkers
 from core.errors import KozelError
@@ -213,6 +216,9 @@ class GameService:
         self.user_cache = user_cache
         #: The key that signs join links, read from storage once.
         self._link_key: bytes | None = None
+        #: Statistics and leaderboards, kept a few seconds (a new result here drops
+        #: what it makes stale).
+        self.read_cache = ReadCache()
         if metrics is not None:
             metrics.watch_games(lambda: sum(game.status.is_open for game in self._games.values()))
 
@@ -420,6 +426,7 @@ class GameService:
         """A chat changed its id (a Telegram group became a supergroup): its games,
         settings and scores move with it."""
         await self.storage.migrate_chat(old, new)
+        self.read_cache.forget()
         for game in self._games.values():
             if game.chat.platform == old.platform and game.chat.id == old.id:
                 game.chat = ChatRef(new.platform, new.id, game.chat.thread)
@@ -482,14 +489,17 @@ class GameService:
         ]
 
     async def stats(self, user: UserRef, rule_set: str | None = None) -> UserStats | None:
-        """A user's statistics over every rule set's games, or over ``rule_set``'s."""
-        return await self.storage.user_stats(user, rule_set)
+        """A user's statistics over every rule set's games, or over ``rule_set``'s
+        (kept a few seconds: :attr:`read_cache`)."""
+        return await self.read_cache.get(
+            ("stats", user, rule_set), partial(self.storage.user_stats, user, rule_set)
+        )
 
     async def stats_by_rules(self, user: UserRef) -> list[tuple[str, UserStats]]:
         """A user's statistics for each rule set he played, in the rule sets' order."""
         found = []
         for rule_set in rule_set_ids():
-            stats = await self.storage.user_stats(user, rule_set)
+            stats = await self.stats(user, rule_set)
             if stats is not None and (stats.series_played or stats.deals_played):
                 found.append((rule_set, stats))
         return found
@@ -500,9 +510,33 @@ class GameService:
         """The best players of a chat (or of every chat of its platform), over every
         rule set's games or over ``rule_set``'s."""
         where, least = (None, 3) if everywhere else (chat, 1)
-        return await self.storage.leaderboard(
-            chat.platform, where, limit=10, min_series=least, rule_set=rule_set
+        key = ("top", chat.platform, None if where is None else where.id, rule_set)
+        read = partial(
+            self.storage.leaderboard,
+            chat.platform,
+            where,
+            limit=10,
+            min_series=least,
+            rule_set=rule_set,
         )
+        return await self.read_cache.get(key, read)
+
+    def _results_changed(self, game: Game, *, boards: bool) -> None:
+        """A result of ``game`` was kept, or what counts of it changed: its players'
+        statistics are read again, and (``boards``: a series' result or the game's
+        end) its chat's and platform's leaderboards."""
+        players = {seat.user for seat in game.seats if seat is not None and seat.user is not None}
+        platform, chat = game.chat.platform, game.chat.id
+
+        def stale(key: Hashable) -> bool:
+            match key:
+                case ("stats", user, _):
+                    return user in players
+                case ("top", board_platform, board_chat, _):
+                    return boards and board_platform == platform and board_chat in (None, chat)
+            return False
+
+        self.read_cache.forget(stale)
 
     async def record(self, game_id: int) -> dict[str, object]:
         """The game as a game record (RULES.md §3), with the seed it was shuffled
@@ -1197,6 +1231,9 @@ class GameService:
                 game, actions, deals=deals, series=series, owed=owed, base=base
             )
             outcome = "ok"
+            if deals or series is not None or not game.status.is_open:
+                boards = series is not None or not game.status.is_open
+                self._results_changed(game, boards=boards)
         except (StaleGame, DuplicateAction):  # the log's key is the second guard
             outcome = "stale"
             self._forget(game.id)

@@ -67,11 +67,16 @@ from bot.rows import (
     user_from_row,
     user_to_row,
 )
-from core.ruleset import EGGS_TITLES, DealOutcome, GameOutcome, Snapshots
+from core.ruleset import DealOutcome, GameOutcome, Snapshots
 
 _SCHEMES = ("postgresql", "postgres", "postgresql+asyncpg")
 #: The condition that leaves out the games set aside.
 _NOT_SET_ASIDE = "id NOT IN (SELECT game_id FROM set_aside_games)"
+#: The most connections statistics and leaderboards read through.
+READ_POOL = 3
+#: Seconds a statistics read may take before it fails (a stuck one frees its
+#: connection).
+READ_TIMEOUT = 10.0
 
 log = logging.getLogger(__name__)
 
@@ -175,66 +180,38 @@ _INSERT_PARTICIPANT = _insert("participants", _PARTICIPANT_COLUMNS)
 _INSERT_DEAL = _insert("deal_results", _DEAL_COLUMNS, " ON CONFLICT DO NOTHING")
 _INSERT_SERIES = _insert("series_results", _SERIES_COLUMNS, " ON CONFLICT DO NOTHING")
 
-_USER_SERIES = """
+# Statistics and leaderboards read the totals migration 0006 keeps (by triggers in
+# the transactions that change what they count), never the results themselves.
+
+_USER_TOTALS = """
 SELECT
-    COUNT(*) AS seats,
-    COUNT(s.game_id) AS series_played,
-    COUNT(*) FILTER (WHERE s.loser <> p.seat % 2) AS series_won,
-    COUNT(*) FILTER (WHERE s.loser = p.seat % 2) AS goat,
-    COUNT(*) FILTER (WHERE s.loser = p.seat % 2 AND s.title = ANY($3::text[])) AS goat_with_eggs
-FROM participants AS p
-JOIN games AS g ON g.id = p.game_id
-LEFT JOIN series_results AS s ON s.game_id = p.game_id
-WHERE p.kind = 'human' AND p.platform = $1 AND p.user_id = $2
-    AND g.platform = $1 AND g.status IN ('playing', 'finished')
-    AND ($4::text IS NULL OR g.rule_set = $4::text)
+    SUM(seats) AS seats,
+    SUM(series_played) AS series_played,
+    SUM(series_won) AS series_won,
+    SUM(goat) AS goat,
+    SUM(goat_with_eggs) AS goat_with_eggs,
+    SUM(deals_played) AS deals_played,
+    SUM(deals_won) AS deals_won,
+    SUM(deals_lost) AS deals_lost,
+    SUM(deals_eggs) AS deals_eggs,
+    SUM(points) AS points,
+    COALESCE(
+        (SELECT u.name FROM users AS u WHERE u.platform = $1 AND u.id = $2),
+        (SELECT q.name FROM participants AS q
+         WHERE q.kind = 'human' AND q.platform = $1 AND q.user_id = $2
+         ORDER BY q.game_id DESC, q.seat LIMIT 1)
+    ) AS name
+FROM user_results
+WHERE platform = $1 AND user_id = $2 AND ($3::text IS NULL OR rule_set = $3::text)
 """
 
-_USER_DEALS = """
-SELECT
-    COUNT(*) AS deals_played,
-    COUNT(*) FILTER (WHERE d.winner = p.seat % 2) AS deals_won,
-    COUNT(*) FILTER (WHERE d.winner = 1 - p.seat % 2) AS deals_lost,
-    COALESCE(SUM(d.eggs), 0) AS deals_eggs,
-    COALESCE(SUM(CASE p.seat % 2 WHEN 0 THEN d.points_a ELSE d.points_b END), 0) AS points
-FROM participants AS p
-JOIN games AS g ON g.id = p.game_id
-JOIN deal_results AS d ON d.game_id = p.game_id
-WHERE p.kind = 'human' AND p.platform = $1 AND p.user_id = $2
-    AND g.platform = $1 AND g.status IN ('playing', 'finished')
-    AND ($3::text IS NULL OR d.rule_set = $3::text)
-"""
-
-_USER_NAME = """
-SELECT COALESCE(
-    (SELECT u.name FROM users AS u WHERE u.platform = $1 AND u.id = $2),
-    (SELECT q.name FROM participants AS q
-     WHERE q.kind = 'human' AND q.platform = $1 AND q.user_id = $2
-     ORDER BY q.game_id DESC, q.seat LIMIT 1)
-) AS name
-"""
-
-# Names and ids sort by code point (COLLATE "C"), as SQLite and Python do, whatever
-# the database's own collation.
-_LEADERBOARD = """
-WITH played AS (
-    SELECT
-        p.user_id AS user_id,
-        COUNT(*) AS series_played,
-        COUNT(*) FILTER (WHERE s.loser <> p.seat % 2) AS series_won
-    FROM participants AS p
-    JOIN games AS g ON g.id = p.game_id
-    JOIN series_results AS s ON s.game_id = p.game_id
-    WHERE p.kind = 'human' AND p.platform = $1 AND p.user_id IS NOT NULL
-        AND g.platform = $1 AND g.status IN ('playing', 'finished')
-        AND ($2::text IS NULL OR (g.platform = $2::text AND g.chat_id = $3::text))
-        AND ($6::text IS NULL OR s.rule_set = $6::text)
-    GROUP BY p.user_id
-    HAVING COUNT(*) >= $4
-), named AS (
+#: The saved name, else the name at the latest seat (``participants_by_user``).
+#: Names and ids sort by code point (COLLATE "C"), as SQLite and Python do, whatever
+#: the database's own collation.
+_NAMED_AND_RANKED = """
+, named AS (
     SELECT
         played.*,
-        -- the saved name, else the name at the latest seat (as _USER_NAME)
         COALESCE(
             (SELECT u.name FROM users AS u
              WHERE u.platform = $1 AND u.id = played.user_id),
@@ -251,8 +228,46 @@ ORDER BY
     series_won::float8 / series_played DESC,
     name COLLATE "C",
     user_id COLLATE "C"
-LIMIT $5
+LIMIT $4
 """
+
+#: A chat's players (a few), summed over the rule sets asked for: $1 platform,
+#: $2 rule set (NULL: every one), $3 least series, $4 limit, $5 chat.
+_CHAT_LEADERBOARD = f"""
+WITH played AS (
+    SELECT
+        user_id,
+        SUM(series_played)::bigint AS series_played,
+        SUM(series_won)::bigint AS series_won
+    FROM chat_board
+    WHERE platform = $1 AND chat_id = $5 AND ($2::text IS NULL OR rule_set = $2::text)
+    GROUP BY user_id
+    HAVING SUM(series_played) > 0 AND SUM(series_played) >= $3
+)
+{_NAMED_AND_RANKED}
+"""
+
+#: A platform's players (maybe millions): only those who won at least as many series
+#: as the ``limit``-th best can be on the board, and the index on the wins finds them
+#: (ties of the last place included, as the full order decides between them).
+_PLATFORM_LEADERBOARD = f"""
+WITH played AS (
+    SELECT user_id, series_played, series_won
+    FROM platform_board
+    WHERE platform = $1 AND rule_set = $2
+        AND series_played > 0 AND series_played >= $3
+        AND series_won >= COALESCE(
+            (SELECT series_won FROM platform_board
+             WHERE platform = $1 AND rule_set = $2
+                AND series_played > 0 AND series_played >= $3
+             ORDER BY series_won DESC
+             LIMIT 1 OFFSET $4 - 1),
+            0)
+)
+{_NAMED_AND_RANKED}
+"""
+#: The rule set of ``platform_board``'s rows that count every rule set's series.
+EVERY_RULE_SET = "*"
 
 
 class PostgresStorage:
@@ -263,8 +278,12 @@ class PostgresStorage:
         pool: asyncpg.Pool[Record],
         schema_version: int,
         now: Callable[[], float] = time.time,
+        reads: asyncpg.Pool[Record] | None = None,
     ) -> None:
         self._pool = pool
+        #: Statistics and leaderboards read here, never taking the writer's
+        #: connections (None: the one pool serves them too).
+        self._reads = pool if reads is None else reads
         #: Saves waiting for the writer, each with the future its caller awaits.
         self._queue: list[tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = []
         self._writer: asyncio.Task[None] | None = None
@@ -281,18 +300,28 @@ class PostgresStorage:
         *,
         min_size: int = 2,
         max_size: int = 10,
+        read_size: int = READ_POOL,
         now: Callable[[], float] = time.time,
     ) -> PostgresStorage:
         """Connect a pool to the database at ``url`` (``postgresql://...``) and migrate
-        it (under the migrations' advisory lock). ``now`` stamps saved users."""
+        it (under the migrations' advisory lock). ``now`` stamps saved users.
+
+        Statistics and leaderboards read through a second pool of up to ``read_size``
+        connections (0: through the first one), so however many are asked at once
+        the saves keep their connections."""
         pool = await asyncpg.create_pool(dsn(url), min_size=min_size, max_size=max_size)
+        reads = None
         try:
             async with pool.acquire() as conn:
                 version = await migrate(conn)
+            if read_size > 0:
+                reads = await asyncpg.create_pool(
+                    dsn(url), min_size=1, max_size=read_size, command_timeout=READ_TIMEOUT
+                )
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, version, now)
+        return cls(pool, version, now, reads)
 
     async def close(self) -> None:
         """Finish the queued saves and the running transactions, then close the pool;
@@ -300,6 +329,8 @@ class PostgresStorage:
         if self._writer is not None:
             await asyncio.wait([self._writer])
         await self._pool.close()
+        if self._reads is not self._pool:
+            await self._reads.close()
 
     async def __aenter__(self) -> PostgresStorage:
         return self
@@ -583,34 +614,25 @@ class PostgresStorage:
 
     async def user_stats(self, user: UserRef, rule_set: str | None = None) -> UserStats | None:
         """The user's totals over the human seats he took in playing or finished games
-        (of ``rule_set`` if given); None if he never took one."""
-        platform, user_id = user.platform.value, user.id
-        async with (
-            self._pool.acquire() as conn,
-            # One snapshot: the three answers agree with each other.
-            conn.transaction(isolation="repeatable_read", readonly=True),
-        ):
-            series = await conn.fetchrow(
-                _USER_SERIES, platform, user_id, sorted(EGGS_TITLES), rule_set
-            )
-            deals = await conn.fetchrow(_USER_DEALS, platform, user_id, rule_set)
-            name = await conn.fetchval(_USER_NAME, platform, user_id)
-        if series is None or deals is None:  # pragma: no cover - aggregates return a row
+        (of ``rule_set`` if given); None if he never took one. One statement, on the
+        read pool: the totals and the name agree with each other."""
+        totals = await self._reads.fetchrow(_USER_TOTALS, user.platform.value, user.id, rule_set)
+        if totals is None:  # pragma: no cover - an aggregate returns a row
             raise RuntimeError("an aggregate query returned no row")
-        if not series["seats"]:
+        if not totals["seats"]:
             return None
         return UserStats(
             user=user,
-            name=name if name is not None else user.id,
-            series_played=series["series_played"],
-            series_won=series["series_won"],
-            goat=series["goat"],
-            goat_with_eggs=series["goat_with_eggs"],
-            deals_played=deals["deals_played"],
-            deals_won=deals["deals_won"],
-            deals_lost=deals["deals_lost"],
-            deals_eggs=deals["deals_eggs"],
-            points=deals["points"],
+            name=totals["name"] if totals["name"] is not None else user.id,
+            series_played=int(totals["series_played"]),
+            series_won=int(totals["series_won"]),
+            goat=int(totals["goat"]),
+            goat_with_eggs=int(totals["goat_with_eggs"]),
+            deals_played=int(totals["deals_played"]),
+            deals_won=int(totals["deals_won"]),
+            deals_lost=int(totals["deals_lost"]),
+            deals_eggs=int(totals["deals_eggs"]),
+            points=int(totals["points"]),
         )
 
     async def leaderboard(
@@ -623,16 +645,21 @@ class PostgresStorage:
     ) -> list[LeaderboardRow]:
         """Players by series won, then win rate, then name; only those with
         ``min_series`` or more series; ``chat`` None means the whole platform;
-        ``rule_set`` None: every rule set's games."""
-        rows = await self._pool.fetch(
-            _LEADERBOARD,
-            platform.value,
-            None if chat is None else chat.platform.value,
-            None if chat is None else chat.id,
-            min_series,
-            max(limit, 0),
-            rule_set,
-        )
+        ``rule_set`` None: every rule set's games. Read on the read pool."""
+        if limit <= 0 or (chat is not None and chat.platform is not platform):
+            return []
+        if chat is None:
+            rows = await self._reads.fetch(
+                _PLATFORM_LEADERBOARD,
+                platform.value,
+                rule_set or EVERY_RULE_SET,
+                min_series,
+                limit,
+            )
+        else:
+            rows = await self._reads.fetch(
+                _CHAT_LEADERBOARD, platform.value, rule_set, min_series, limit, chat.id
+            )
         return leaderboard_rows(platform, rows)
 
     # --- Chats changing ids ---------------------------------------------------------------

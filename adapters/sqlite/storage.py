@@ -4,10 +4,16 @@ Rows are those of :mod:`bot.rows`, the codec :class:`bot.memory.MemoryStorage` k
 too. The database runs in WAL mode with foreign keys on and a busy timeout; the
 schema is migrated when the storage opens (:mod:`adapters.sqlite.migrations`).
 
-One connection serves the whole bot. aiosqlite runs its statements one by one on a
-worker thread, but a transaction spans several awaits, so a lock keeps each
-transaction (and each read) whole: another task never slips a statement into it
-nor reads what it has not committed yet.
+One connection writes for the whole bot. aiosqlite runs its statements one by one on
+a worker thread, but a transaction spans several awaits, so a lock keeps each
+transaction whole: another task never slips a statement into it. Statistics and
+leaderboards are read through a few read-only connections of their own
+(:class:`_Readers`; WAL lets them read the last committed state while the writer
+writes), and users and chats are looked up on another one, so a burst of ``/top``
+never makes a move's save wait, nor waits for it, nor delays a lookup. Games are
+read through the writer's connection under the lock, between transactions, so a
+read waits for a batch already on its way; so does every read of a database in
+memory (one connection's).
 
 Saving a game is the hot path (every move saves), so :meth:`SqliteStorage.save_game`
 commits in groups (and so does :meth:`SqliteStorage.save_send_times`, which the
@@ -29,8 +35,7 @@ kept and each save is tried again alone, in a transaction of its own; if it cann
 begin (the database is locked past the busy timeout), every save of the batch
 raises that error. A caller's ``await`` returns only once its save is committed. A
 save cancelled while it waits in the queue is dropped; one cancelled after its batch
-went to the thread is committed or not, never in part. Reads take the same lock and
-run between batches, so they see only committed data.
+went to the thread is committed or not, never in part. Reads see only committed data.
 
 A save made from a version (``base``, every save of the service) is fenced: the
 game's row is updated only while it still has that version (``UPDATE ... WHERE id =
@@ -96,7 +101,7 @@ from bot.rows import (
     user_from_row,
     user_to_row,
 )
-from core.ruleset import EGGS_TITLES, DealOutcome, GameOutcome, Snapshots
+from core.ruleset import DealOutcome, GameOutcome, Snapshots
 
 MEMORY = ":memory:"
 #: The most saves one group commit writes; more wait for the next one.
@@ -104,6 +109,10 @@ MAX_BATCH = 512
 _SCHEMES = ("sqlite", "sqlite3", "sqlite+aiosqlite")
 #: The condition that leaves out the games set aside.
 _NOT_SET_ASIDE = "id NOT IN (SELECT game_id FROM set_aside_games)"
+#: The rule set of ``platform_board``'s rows that count every rule set's series.
+EVERY_RULE_SET = "*"
+#: How many read-only connections serve the reads of a database file.
+READERS = 2
 log = logging.getLogger(__name__)
 
 
@@ -167,68 +176,34 @@ INSERT INTO game_actions (game_id, version, seat, platform, user_id, action, at,
 VALUES (:game_id, :version, :seat, :platform, :user_id, :action, :at, :auto)
 """
 
-_USER_SERIES = """
+# Statistics and leaderboards read the totals migration 0006 keeps (by triggers in
+# the transactions that change what they count), never the results themselves.
+
+_USER_TOTALS = """
 SELECT
-    COUNT(*) AS seats,
-    COUNT(s.game_id) AS series_played,
-    COALESCE(SUM(s.loser != p.seat % 2), 0) AS series_won,
-    COALESCE(SUM(s.loser = p.seat % 2), 0) AS goat,
-    COALESCE(SUM(s.loser = p.seat % 2 AND s.title IN (:eggs_title, :eggs_title_2)), 0)
-        AS goat_with_eggs
-FROM participants AS p
-JOIN games AS g ON g.id = p.game_id
-LEFT JOIN series_results AS s ON s.game_id = p.game_id
-WHERE p.kind = 'human' AND p.platform = :platform AND p.user_id = :user_id
-    AND g.platform = :platform AND g.status IN ('playing', 'finished')
-    AND (:rule_set IS NULL OR g.rule_set = :rule_set)
+    SUM(seats) AS seats,
+    SUM(series_played) AS series_played,
+    SUM(series_won) AS series_won,
+    SUM(goat) AS goat,
+    SUM(goat_with_eggs) AS goat_with_eggs,
+    SUM(deals_played) AS deals_played,
+    SUM(deals_won) AS deals_won,
+    SUM(deals_lost) AS deals_lost,
+    SUM(deals_eggs) AS deals_eggs,
+    SUM(points) AS points,
+    COALESCE(
+        (SELECT u.name FROM users AS u WHERE u.platform = :platform AND u.id = :user_id),
+        (SELECT q.name FROM participants AS q
+         WHERE q.kind = 'human' AND q.platform = :platform AND q.user_id = :user_id
+         ORDER BY q.game_id DESC, q.seat LIMIT 1)
+    ) AS name
+FROM user_results
+WHERE platform = :platform AND user_id = :user_id
+    AND (:rule_set IS NULL OR rule_set = :rule_set)
 """
 
-_USER_DEALS = """
-SELECT
-    COUNT(*) AS deals_played,
-    COALESCE(SUM(d.winner = p.seat % 2), 0) AS deals_won,
-    COALESCE(SUM(d.winner = 1 - p.seat % 2), 0) AS deals_lost,
-    COALESCE(SUM(d.eggs), 0) AS deals_eggs,
-    COALESCE(SUM(CASE p.seat % 2 WHEN 0 THEN d.points_a ELSE d.points_b END), 0) AS points
-FROM participants AS p
-JOIN games AS g ON g.id = p.game_id
-JOIN deal_results AS d ON d.game_id = p.game_id
-WHERE p.kind = 'human' AND p.platform = :platform AND p.user_id = :user_id
-    AND g.platform = :platform AND g.status IN ('playing', 'finished')
-    AND (:rule_set IS NULL OR d.rule_set = :rule_set)
-"""
-
-_USER_NAME = """
-SELECT COALESCE(
-    (SELECT u.name FROM users AS u WHERE u.platform = :platform AND u.id = :user_id),
-    (SELECT q.name FROM participants AS q
-     WHERE q.kind = 'human' AND q.platform = :platform AND q.user_id = :user_id
-     ORDER BY q.game_id DESC, q.seat LIMIT 1)
-) AS name
-"""
-
-_LEADERBOARD = """
-WITH played AS (
-    SELECT
-        p.user_id AS user_id,
-        COUNT(*) AS series_played,
-        SUM(s.loser != p.seat % 2) AS series_won
-    FROM participants AS p
-    JOIN games AS g ON g.id = p.game_id
-    JOIN series_results AS s ON s.game_id = p.game_id
-    WHERE p.kind = 'human' AND p.platform = :platform AND p.user_id IS NOT NULL
-        AND g.platform = :platform AND g.status IN ('playing', 'finished')
-        AND (:chat_platform IS NULL
-             OR (g.platform = :chat_platform AND g.chat_id = :chat_id))
-        AND (:rule_set IS NULL OR s.rule_set = :rule_set)
-    GROUP BY p.user_id
-    HAVING COUNT(*) >= :min_series
-)
-SELECT
-    played.user_id AS user_id,
-    played.series_played AS series_played,
-    played.series_won AS series_won,
-    -- the saved name, else the name at the latest seat (as _USER_NAME)
+#: The saved name, else the name at the latest seat (``participants_by_user``).
+_NAME_OF = """
     COALESCE(
         (SELECT u.name FROM users AS u
          WHERE u.platform = :platform AND u.id = played.user_id),
@@ -236,13 +211,52 @@ SELECT
          WHERE q.kind = 'human' AND q.platform = :platform AND q.user_id = played.user_id
          ORDER BY q.game_id DESC, q.seat LIMIT 1)
     ) AS name
-FROM played
+"""
+
+_RANKED = """
 ORDER BY
     played.series_won DESC,
     CAST(played.series_won AS REAL) / played.series_played DESC,
     name,
     played.user_id
 LIMIT :limit
+"""
+
+#: A chat's players (a few): summed over the rule sets asked for.
+_CHAT_LEADERBOARD = f"""
+WITH played AS (
+    SELECT user_id, SUM(series_played) AS series_played, SUM(series_won) AS series_won
+    FROM chat_board
+    WHERE platform = :platform AND chat_id = :chat_id
+        AND (:rule_set IS NULL OR rule_set = :rule_set)
+    GROUP BY user_id
+    HAVING SUM(series_played) > 0 AND SUM(series_played) >= :min_series
+)
+SELECT played.user_id, played.series_played, played.series_won, {_NAME_OF}
+FROM played
+{_RANKED}
+"""
+
+#: A platform's players (maybe millions): only those who won at least as many series
+#: as the ``limit``-th best can be on the board, and the index on the wins finds them
+#: (ties of the last place included, as the full order decides between them).
+_PLATFORM_LEADERBOARD = f"""
+WITH played AS (
+    SELECT user_id, series_played, series_won
+    FROM platform_board
+    WHERE platform = :platform AND rule_set = :rule_set
+        AND series_played > 0 AND series_played >= :min_series
+        AND series_won >= COALESCE(
+            (SELECT series_won FROM platform_board
+             WHERE platform = :platform AND rule_set = :rule_set
+                AND series_played > 0 AND series_played >= :min_series
+             ORDER BY series_won DESC
+             LIMIT 1 OFFSET :limit - 1),
+            0)
+)
+SELECT played.user_id, played.series_played, played.series_won, {_NAME_OF}
+FROM played
+{_RANKED}
 """
 
 
@@ -435,6 +449,57 @@ class _FileLock:
             self._fd = None
 
 
+def _read_only_uri(path: str) -> str:
+    """The URI that opens the database file at ``path`` read-only.
+
+    >>> _read_only_uri("/var/lib/kozel/kozel db.sqlite3")
+    'file:///var/lib/kozel/kozel%20db.sqlite3?mode=ro'
+    """
+    return Path(path).absolute().as_uri() + "?mode=ro"
+
+
+class _Readers:
+    """Read-only connections to a database file, each serving one read at a time.
+
+    In WAL mode a reader sees the last committed state and neither waits for the
+    writer nor makes it wait: reads through these never take the writer's lock.
+    """
+
+    def __init__(self, connections: Sequence[aiosqlite.Connection]) -> None:
+        self._all = list(connections)
+        self._idle: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+        for db in self._all:
+            self._idle.put_nowait(db)
+
+    @classmethod
+    async def open(cls, path: str, count: int, busy_timeout_ms: int) -> _Readers:
+        uri = _read_only_uri(path)
+        connections: list[aiosqlite.Connection] = []
+        try:
+            for _ in range(count):
+                db = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+                connections.append(db)
+                db.row_factory = sqlite3.Row
+                await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        except BaseException:
+            for db in connections:
+                await db.close()
+            raise
+        return cls(connections)
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[aiosqlite.Connection]:
+        db = await self._idle.get()
+        try:
+            yield db
+        finally:
+            self._idle.put_nowait(db)
+
+    async def close(self) -> None:
+        for db in self._all:
+            await db.close()
+
+
 class SqliteStorage:
     """A :class:`~bot.ports.Storage` in one SQLite file. Open it with :meth:`open`."""
 
@@ -444,8 +509,15 @@ class SqliteStorage:
         path: str,
         now: Callable[[], float] = time.time,
         lock: _FileLock | None = None,
+        readers: _Readers | None = None,
+        lookups: _Readers | None = None,
     ) -> None:
         self._db = db
+        #: Where statistics and leaderboards are read, and where users and chats are
+        #: looked up by key, apart (None, in memory: through the writer's connection
+        #: and lock).
+        self._readers = readers
+        self._lookups = lookups
         self._file_lock = lock
         self._lock = asyncio.Lock()
         #: Saves waiting for the writer, each with the future its caller awaits.
@@ -467,6 +539,7 @@ class SqliteStorage:
         busy_timeout_ms: int = 5000,
         now: Callable[[], float] = time.time,
         exclusive: bool = False,
+        readers: int = READERS,
     ) -> SqliteStorage:
         """Open (creating it and its folders if need be) and migrate the database at
         ``target``: a path or a ``sqlite:///path`` URL. ``now`` stamps saved users.
@@ -474,7 +547,11 @@ class SqliteStorage:
         ``exclusive``: this process is the only one to run on the database (the bot,
         the console). It holds a lock on ``<path>.lock`` until :meth:`close`; raises
         :class:`~bot.rows.DatabaseInUse` if another process (or storage) holds it.
-        The system drops the lock of a process that dies, however it dies."""
+        The system drops the lock of a process that dies, however it dies.
+
+        Reads go through ``readers`` read-only connections of their own (a file only:
+        ``:memory:`` is one connection's), so a leaderboard never waits for the
+        group commit nor holds it up."""
         path = database_path(target)
         if path != MEMORY:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -485,6 +562,8 @@ class SqliteStorage:
             if lock is not None:
                 lock.release()
             raise
+        read_only: _Readers | None = None
+        lookups: _Readers | None = None
         try:
             db.row_factory = sqlite3.Row
             # PRAGMAs take no parameters; the values are our own integers and words.
@@ -495,12 +574,17 @@ class SqliteStorage:
             # only (at worst) the last ones on a power cut.
             await db.execute("PRAGMA synchronous = NORMAL")
             version = await migrate(db)
+            if path != MEMORY and readers > 0:
+                read_only = await _Readers.open(path, readers, busy_timeout_ms)
+                lookups = await _Readers.open(path, 1, busy_timeout_ms)
         except BaseException:
+            if read_only is not None:
+                await read_only.close()
             await db.close()
             if lock is not None:
                 lock.release()
             raise
-        storage = cls(db, path, now, lock)
+        storage = cls(db, path, now, lock, read_only, lookups)
         storage.schema_version = version
         return storage
 
@@ -511,6 +595,9 @@ class SqliteStorage:
             await asyncio.wait([self._writer])
         async with self._lock:
             await self._db.close()
+        for readers in (self._readers, self._lookups):
+            if readers is not None:
+                await readers.close()
         if self._file_lock is not None:
             self._file_lock.release()
 
@@ -548,12 +635,33 @@ class SqliteStorage:
                 raise
 
     async def _fetchall(self, sql: str, parameters: Any = ()) -> list[dict[str, Any]]:
+        """The rows of one read between the writer's transactions: it also waits for
+        a batch already on the thread (a save whose caller was cancelled, say)."""
         async with self._lock:
             rows = await self._db.execute_fetchall(sql, parameters)
         return [dict(row) for row in rows]
 
+    async def _read(
+        self, sql: str, parameters: Any = (), *, lookup: bool = False
+    ) -> list[dict[str, Any]]:
+        """The rows of one read that needs only what is committed, on a read-only
+        connection, never under the writer's lock: statistics and leaderboards on
+        their own ones, a ``lookup`` by key (a user, a chat) on another, so that a
+        burst of the first never delays the second (a move's rendering asks for
+        its chat)."""
+        readers = self._lookups if lookup else self._readers
+        if readers is None:
+            return await self._fetchall(sql, parameters)
+        async with readers.connection() as db:
+            rows = await db.execute_fetchall(sql, parameters)
+        return [dict(row) for row in rows]
+
     async def _fetchone(self, sql: str, parameters: Any = ()) -> dict[str, Any] | None:
         rows = await self._fetchall(sql, parameters)
+        return rows[0] if rows else None
+
+    async def _lookup(self, sql: str, parameters: Any = ()) -> dict[str, Any] | None:
+        rows = await self._read(sql, parameters, lookup=True)
         return rows[0] if rows else None
 
     @staticmethod
@@ -564,7 +672,7 @@ class SqliteStorage:
     # --- Users and chats -------------------------------------------------------------
 
     async def get_user(self, ref: UserRef) -> User | None:
-        row = await self._fetchone(
+        row = await self._lookup(
             "SELECT platform, id, name, locale FROM users WHERE platform = ? AND id = ?",
             (ref.platform.value, ref.id),
         )
@@ -585,7 +693,7 @@ class SqliteStorage:
             )
 
     async def get_chat(self, ref: ChatRef) -> ChatInfo | None:
-        row = await self._fetchone(
+        row = await self._lookup(
             "SELECT platform, id, locale, turn_timeout FROM chats WHERE platform = ? AND id = ?",
             (ref.platform.value, ref.id),
         )
@@ -795,47 +903,26 @@ class SqliteStorage:
 
     async def user_stats(self, user: UserRef, rule_set: str | None = None) -> UserStats | None:
         """The user's totals over the human seats he took in playing or finished games
-        (of ``rule_set`` if given); None if he never took one."""
-        eggs_title, eggs_title_2 = sorted(EGGS_TITLES)
-        parameters = {
-            "platform": user.platform.value,
-            "user_id": user.id,
-            "eggs_title": eggs_title,
-            "eggs_title_2": eggs_title_2,
-            "rule_set": rule_set,
-        }
-        async with self._lock:
-            # One read transaction: the three answers agree with each other.
-            await self._db.execute("BEGIN")
-            try:
-                series = await self._one(_USER_SERIES, parameters)
-                deals = await self._one(_USER_DEALS, parameters)
-                name = await self._one(_USER_NAME, parameters)
-            finally:
-                await self._db.execute("COMMIT")
-        if not series["seats"]:
+        (of ``rule_set`` if given); None if he never took one. One statement: the
+        totals and the name agree with each other."""
+        parameters = {"platform": user.platform.value, "user_id": user.id, "rule_set": rule_set}
+        rows = await self._read(_USER_TOTALS, parameters)
+        totals = rows[0]
+        if not totals["seats"]:
             return None
         return UserStats(
             user=user,
-            name=name["name"] if name["name"] is not None else user.id,
-            series_played=series["series_played"],
-            series_won=series["series_won"],
-            goat=series["goat"],
-            goat_with_eggs=series["goat_with_eggs"],
-            deals_played=deals["deals_played"],
-            deals_won=deals["deals_won"],
-            deals_lost=deals["deals_lost"],
-            deals_eggs=deals["deals_eggs"],
-            points=deals["points"],
+            name=totals["name"] if totals["name"] is not None else user.id,
+            series_played=totals["series_played"],
+            series_won=totals["series_won"],
+            goat=totals["goat"],
+            goat_with_eggs=totals["goat_with_eggs"],
+            deals_played=totals["deals_played"],
+            deals_won=totals["deals_won"],
+            deals_lost=totals["deals_lost"],
+            deals_eggs=totals["deals_eggs"],
+            points=totals["points"],
         )
-
-    async def _one(self, sql: str, parameters: Mapping[str, object]) -> dict[str, Any]:
-        """The one row of an aggregate query (the lock is the caller's)."""
-        async with self._db.execute(sql, parameters) as cursor:
-            row = await cursor.fetchone()
-        if row is None:  # pragma: no cover - aggregates always return a row
-            raise RuntimeError("an aggregate query returned no row")
-        return dict(row)
 
     async def leaderboard(
         self,
@@ -848,17 +935,19 @@ class SqliteStorage:
         """Players by series won, then win rate, then name; only those with
         ``min_series`` or more series; ``chat`` None means the whole platform;
         ``rule_set`` None: every rule set's games."""
-        rows: Iterable[dict[str, Any]] = await self._fetchall(
-            _LEADERBOARD,
-            {
-                "platform": platform.value,
-                "chat_platform": None if chat is None else chat.platform.value,
-                "chat_id": None if chat is None else chat.id,
-                "rule_set": rule_set,
-                "min_series": min_series,
-                "limit": max(limit, 0),
-            },
-        )
+        if limit <= 0 or (chat is not None and chat.platform is not platform):
+            return []
+        parameters = {
+            "platform": platform.value,
+            "rule_set": rule_set,
+            "min_series": min_series,
+            "limit": limit,
+        }
+        if chat is None:
+            sql, parameters["rule_set"] = _PLATFORM_LEADERBOARD, rule_set or EVERY_RULE_SET
+        else:
+            sql, parameters["chat_id"] = _CHAT_LEADERBOARD, chat.id
+        rows: Iterable[dict[str, Any]] = await self._read(sql, parameters)
         return leaderboard_rows(platform, rows)
 
     # --- Chats changing ids ---------------------------------------------------------------

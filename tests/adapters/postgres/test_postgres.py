@@ -47,6 +47,9 @@ TABLES = {
     "owed_messages",
     "send_times",
     "schema_migrations",
+    "user_results",
+    "chat_board",
+    "platform_board",
 }
 
 
@@ -116,6 +119,7 @@ async def test_migrations_are_applied_once_and_the_version_is_visible(new_databa
         (3, "secrets"),
         (4, "owed_messages"),
         (5, "result_rule_sets"),
+        (6, "result_totals"),
     ]
 
 

@@ -152,7 +152,7 @@ async def test_a_database_of_an_older_schema_gains_owed_messages_and_keeps_its_g
         async with await SqliteStorage.open(db_file) as storage:
             game = await storage.create_game(seated_game())
     async with await SqliteStorage.open(db_file) as storage:
-        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION == 5
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION == 6
         assert await storage.load_game(game.id) == game
         game.version = 1
         owed = Owed(game.id, 1, 0, OwedKind.DEAL_RESULT, 0)
@@ -190,9 +190,16 @@ async def test_a_database_of_the_release_before_the_sql_files_opens_unchanged(
         game.version += 1
         await storage.save_game(game, base=6)
     after = schema(old)
-    # Version 1's tables, indexes and triggers as made; step 5 added a column to two.
+    # Version 1's tables, indexes and triggers as made; step 5 added a column to two,
+    # step 6 ordered a player's seats by game in his index.
     altered = {"deal_results", "series_results"}
-    assert {item for item in before if item[1] not in altered} <= set(after)
+    replaced = {"participants_by_user"}
+    assert {item for item in before if item[1] not in altered | replaced} <= set(after)
+    assert (
+        "index",
+        "participants_by_user",
+        "CREATE INDEX participants_by_user ON participants (platform, user_id, game_id DESC, seat)",
+    ) in after
     for _, name, sql in after:
         if name in altered:
             assert "rule_set TEXT NOT NULL DEFAULT 'yard'" in sql
