@@ -111,6 +111,13 @@ def _think_pickled(data: bytes) -> bytes:
     return pickle.dumps((thought.action, thought.player), pickle.HIGHEST_PROTOCOL)
 
 
+def _think_copy(data: bytes) -> Thought:
+    """In a worker thread: the pickled ``(player, view, seed)`` in, the choice of that
+    copy of the player out."""
+    player, view, seed = pickle.loads(data)
+    return think(player, view, seed)
+
+
 def _start_worker(niceness: int) -> None:
     """A worker's first steps: a lower priority than the bot's, and Ctrl-C left to the
     bot (which shuts the pool down) rather than a traceback from every worker."""
@@ -172,12 +179,14 @@ class Thinkers:
         event loop, and the player as the choice left it; ``Thought(None, player,
         late=True)`` when no choice came within the deadline (its worker is killed, a
         new one takes the next decisions)."""
+        try:
+            data: bytes | None = pickle.dumps((player, view, seed), pickle.HIGHEST_PROTOCOL)
+        except Exception:  # a player of a test, say, with a lock or a loop in it
+            data = None
         if self._in_thread():
             self.made["thread"] += 1
-            return await self._in_a_thread(player, view, seed)
-        try:
-            data = pickle.dumps((player, view, seed), pickle.HIGHEST_PROTOCOL)
-        except Exception:  # a player of a test, say, with a lock or a loop in it
+            return await self._in_a_thread(player, view, seed, data)
+        if data is None:
             if not self._unpicklable_logged:
                 self._unpicklable_logged = True
                 log.warning(
@@ -185,14 +194,14 @@ class Thinkers:
                     type(player).__name__,
                     exc_info=True,
                 )
-            return await self._fallback(player, view, seed)
+            return await self._fallback(player, view, seed, data)
         async with self._slots:
             if self._in_thread():  # closed, or the pools kept breaking, meanwhile
                 answer = None
             else:
                 answer = await self._in_a_worker(data)
         if answer is None:
-            return await self._fallback(player, view, seed)
+            return await self._fallback(player, view, seed, data)
         if not isinstance(answer, bytes):  # late
             return Thought(None, player, late=True)
         action, thought = pickle.loads(answer)
@@ -231,11 +240,23 @@ class Thinkers:
         finally:
             waiting.cancel()  # a late or abandoned answer is not waited for
 
-    async def _in_a_thread(self, player: Computer, view: Any, seed: int) -> Thought:
-        """The choice made in a worker thread; a thread cannot be stopped, so past the
-        deadline it is left to finish on its own and ``late`` is answered."""
-        thinking = asyncio.ensure_future(asyncio.to_thread(think, player, view, seed))
-        done, _ = await asyncio.wait({thinking}, timeout=self.deadline)
+    async def _in_a_thread(
+        self, player: Computer, view: Any, seed: int, data: bytes | None
+    ) -> Thought:
+        """The choice made in a worker thread, by a copy of the player (``data``, the
+        pickled ``(player, view, seed)``), as in a worker process: the player kept
+        here is not touched meanwhile (the game may move on while it thinks). Only a
+        player that cannot be pickled thinks itself. A thread cannot be stopped, so
+        past the deadline it is left to finish on its own and ``late`` is answered."""
+        if data is None:
+            thinking = asyncio.ensure_future(asyncio.to_thread(think, player, view, seed))
+        else:
+            thinking = asyncio.ensure_future(asyncio.to_thread(_think_copy, data))
+        try:
+            done, _ = await asyncio.wait({thinking}, timeout=self.deadline)
+        except asyncio.CancelledError:
+            thinking.add_done_callback(_ignore_outcome)
+            raise
         if done:
             return thinking.result()
         self.late += 1
@@ -247,9 +268,11 @@ class Thinkers:
         )
         return Thought(None, player, late=True)
 
-    async def _fallback(self, player: Computer, view: Any, seed: int) -> Thought:
+    async def _fallback(
+        self, player: Computer, view: Any, seed: int, data: bytes | None
+    ) -> Thought:
         self.made["fallback"] += 1
-        return await self._in_a_thread(player, view, seed)
+        return await self._in_a_thread(player, view, seed, data)
 
     def _running_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
