@@ -70,6 +70,10 @@ MAX_BROKEN_POOLS = 3
 #: far too busy. Past it the computer plays its rule set's safe action and the
 #: worker is killed (``COMPUTER_THINK_TIMEOUT``).
 THINKING_DEADLINE = 10.0
+#: Seconds a new pool's workers may take to start (a new interpreter loading the
+#: game: a fraction of a second, much longer on a busy machine). A start does not
+#: count against a decision's deadline; a pool not started by then is broken.
+START_TIMEOUT = 60.0
 #: Seconds :meth:`Thinkers.close` lets a search under way finish before it kills
 #: the workers left.
 CLOSE_GRACE = 1.0
@@ -118,14 +122,37 @@ def _think_copy(data: bytes) -> Thought:
     return think(player, view, seed)
 
 
-def _start_worker(niceness: int) -> None:
-    """A worker's first steps: a lower priority than the bot's, and Ctrl-C left to the
-    bot (which shuts the pool down) rather than a traceback from every worker."""
+#: In a worker: how many workers of its pool have started (shared with the others).
+_started: Any = None
+
+
+def _start_worker(niceness: int, started: Any) -> None:
+    """A worker's first steps: a lower priority than the bot's, Ctrl-C left to the
+    bot (which shuts the pool down) rather than a traceback from every worker, the
+    computer players loaded (a decision then starts at once); then it counts itself
+    started."""
+    global _started
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if niceness:
         # Where it is not allowed, the worker runs at the bot's priority.
         with contextlib.suppress(OSError):
             os.nice(niceness)
+    from core.ruleset import get_rule_set, rule_set_ids
+
+    for rule_set in rule_set_ids():
+        get_rule_set(rule_set).computer("strong")
+    with started.get_lock():
+        started.value += 1
+    _started = started
+
+
+def _wait_for_the_pool(workers: int, patience: float) -> None:
+    """In a worker: wait until the pool's ``workers`` have all started (at most
+    ``patience`` seconds). Each of ``workers`` such calls keeps its worker until
+    then, so each runs in a worker of its own, and every worker is started."""
+    end = time.monotonic() + patience
+    while _started.value < workers and time.monotonic() < end:
+        time.sleep(0.01)
 
 
 class Thinkers:
@@ -149,6 +176,8 @@ class Thinkers:
         self.niceness = niceness
         self.deadline = deadline
         self._pool: ProcessPoolExecutor | None = None
+        #: The running pool's start, until all its workers have started.
+        self._starting: asyncio.Future[bool] | None = None
         #: Workers of pools put aside (broken, or killed past a deadline), not yet
         #: waited for (:meth:`close` does).
         self._retired: list[BaseProcess] = []
@@ -215,7 +244,9 @@ class Thinkers:
     async def _in_a_worker(self, data: bytes) -> bytes | bool | None:
         """The pickled answer of a worker; False past the deadline (the pool is
         killed), None if the pool broke (a worker died)."""
-        pool = self._running_pool()
+        pool = await self._running_pool()
+        if pool is None:
+            return None
         try:
             waiting = asyncio.wrap_future(pool.submit(_think_pickled, data))
         except BrokenProcessPool:
@@ -274,16 +305,52 @@ class Thinkers:
         self.made["fallback"] += 1
         return await self._in_a_thread(player, view, seed, data)
 
-    def _running_pool(self) -> ProcessPoolExecutor:
+    async def _running_pool(self) -> ProcessPoolExecutor | None:
+        """The pool once all its workers started: a new pool's workers are started
+        first (within :data:`START_TIMEOUT`), so that a worker's start (a new
+        interpreter loading the game: long on a busy machine) never counts against a
+        decision's deadline. None if the pool broke on the way."""
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
+            context = multiprocessing.get_context("spawn")
+            started = context.Value("i", 0)
+            pool = ProcessPoolExecutor(
                 max_workers=self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
+                mp_context=context,
                 initializer=_start_worker,
-                initargs=(self.niceness,),
+                initargs=(self.niceness, started),
             )
+            self._pool = pool
+            self._starting = asyncio.ensure_future(self._start(pool))
             log.info("computer players think in %d worker processes", self.processes)
-        return self._pool
+        pool, starting = self._pool, self._starting
+        if starting is not None and not await asyncio.shield(starting):
+            return None
+        return pool
+
+    async def _start(self, pool: ProcessPoolExecutor) -> bool:
+        """Start every worker of a new pool and wait until all have: whether they did."""
+        try:
+            calls = [
+                asyncio.wrap_future(pool.submit(_wait_for_the_pool, self.processes, START_TIMEOUT))
+                for _ in range(self.processes)
+            ]
+        except BrokenProcessPool:
+            self._broke(pool)
+            return False
+        done, late = await asyncio.wait(calls, timeout=START_TIMEOUT)
+        for call in late:
+            call.cancel()
+        if late or any(call.exception() is not None for call in done):
+            if late:
+                log.error(
+                    "the computer players' worker processes did not start in %g s",
+                    START_TIMEOUT,
+                )
+            self._broke(pool)
+            return False
+        if self._pool is pool:
+            self._starting = None
+        return True
 
     def _broke(self, pool: ProcessPoolExecutor) -> None:
         """A worker of ``pool`` died: the pool is put aside (once, however many choices
@@ -309,7 +376,7 @@ class Thinkers:
         in a thread; the next ones go to a new pool."""
         if self._pool is not pool:
             return False
-        self._pool = None
+        self._pool = self._starting = None
         workers = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
@@ -324,6 +391,9 @@ class Thinkers:
         once all are gone. Later choices are made in a worker thread."""
         self._closed = True
         pool, self._pool = self._pool, None
+        if self._starting is not None:
+            self._starting.cancel()
+            self._starting = None
         workers, self._retired = [*self._retired], []
         if pool is not None:
             workers.extend((getattr(pool, "_processes", None) or {}).values())

@@ -46,6 +46,7 @@ TABLES = {
     "secrets",
     "owed_messages",
     "send_times",
+    "alive",
     "schema_migrations",
 }
 
@@ -116,6 +117,7 @@ async def test_migrations_are_applied_once_and_the_version_is_visible(new_databa
         (3, "secrets"),
         (4, "owed_messages"),
         (5, "result_rule_sets"),
+        (6, "alive"),
     ]
 
 

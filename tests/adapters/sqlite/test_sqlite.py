@@ -40,6 +40,7 @@ TABLES = {
     "series_results",
     "owed_messages",
     "send_times",
+    "alive",
     "secrets",
 }
 
