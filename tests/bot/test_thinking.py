@@ -364,7 +364,10 @@ async def test_a_stopped_worker_gives_its_seat_the_safe_action_after_the_deadlin
             computer_delay=0,
             players=players,
             computer_processes=1,
-            think_timeout=5,
+            # At the test's priority: a worker niced below it may starve for the
+            # whole deadline on a busy machine (then a healthy decision is late too).
+            computer_niceness=0,
+            think_timeout=10,
         )
         try:
             with caplog.at_level(logging.WARNING):
@@ -413,6 +416,7 @@ async def test_a_stuck_worker_holds_up_no_cancel_no_other_clock_and_no_shutdown(
             players=players,
             computer_processes=1,
             turn_timeout=60,
+            computer_niceness=0,
             think_timeout=3600,  # only the cancel, or close(), ends the wait
         )
         try:
