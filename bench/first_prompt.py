@@ -46,6 +46,7 @@ async def first_prompt(root: Path) -> float:
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL,
             env=env,
+            cwd=root,  # ``-c`` puts the working folder first on the path
         )
         assert process.stdin is not None and process.stdout is not None
         seen = b""
