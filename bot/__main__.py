@@ -56,6 +56,7 @@ async def run_platforms(
             computer_delay=settings.computer_delay,
             computer_level=settings.computer_level,
             computer_processes=settings.computer_workers,
+            think_timeout=settings.computer_think_timeout,
             default_rule_set=settings.default_rule_set,
             turn_timeout=settings.turn_timeout,
             max_missed=settings.max_missed_turns,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from bot.models import ChatRef, Game, Platform, SeatKind, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
@@ -66,6 +66,7 @@ class MemoryStorage:
         self._series: dict[int, SeriesRow] = {}
         self._owed: dict[tuple[int, int, int], OwedRow] = {}
         self._send_times: dict[_Key, str] = {}
+        self._alive: dict[Platform, float] = {}
         self._last_id = 0
         #: Games that no longer load, with the reason, as SQLite's ``set_aside_games``.
         self._set_aside: dict[int, str] = {}
@@ -159,6 +160,13 @@ class MemoryStorage:
 
     async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
         self._send_times[platform.value, chat] = send_times_to_text(times)
+
+    async def last_alive(self) -> dict[Platform, float]:
+        return dict(self._alive)
+
+    async def save_alive(self, platforms: Collection[Platform], at: float) -> None:
+        for platform in platforms:
+            self._alive[platform] = at
 
     async def load_game(self, game_id: int) -> Game | None:
         row = self._games.get(game_id)

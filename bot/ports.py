@@ -8,7 +8,7 @@ which turn a :class:`Change` into messages.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -140,6 +140,16 @@ class Storage(Protocol):
     async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
         """Keep the latest times the bot wrote into a chat (its rate-limit budget), so
         that a restarted bot goes on from them."""
+        ...
+
+    async def last_alive(self) -> dict[Platform, float]:
+        """When (epoch seconds) the process owning each platform's games was last
+        alive, as :meth:`save_alive` kept it: their turn clocks ran until then."""
+        ...
+
+    async def save_alive(self, platforms: Collection[Platform], at: float) -> None:
+        """Keep ``at`` as the moment the process owning these platforms' games was
+        last alive."""
         ...
 
     async def load_game(self, game_id: int) -> Game | None: ...

@@ -63,7 +63,7 @@ from bot.ports import (
 )
 from bot.readcache import ReadCache
 from bot.rows import DuplicateAction, StaleGame
-from bot.thinking import Thinkers
+from bot.thinking import THINKING_DEADLINE, WORKER_NICENESS, Thinkers
 from core.errors import KozelError
 from core.ruleset import (
     DEFAULT_LEVEL,
@@ -105,6 +105,9 @@ class Outcome:
 
 Sleep = Callable[[float], Awaitable[None]]
 
+#: Seconds between the moments the running bot keeps as its last alive: after a
+#: sudden stop its turn clocks resume with at most this much more time than they had.
+ALIVE_EVERY = 5.0
 #: At most this many computer moves (made without a delay) are saved together.
 MAX_MOVES_PER_SAVE = 8
 
@@ -135,6 +138,21 @@ class _Redraw:
     #: on their way already and not sent again.
     handed: set[Owed] = field(default_factory=set)
     task: asyncio.Task[None] | None = None
+
+
+@dataclass(slots=True)
+class _Decision:
+    """What the computers chose at one moment of a game (its ``version``), maybe
+    thought out without the game's lock: taken only if the game is still there."""
+
+    version: int
+    #: The chances whose computers were asked (each is asked once a moment).
+    asked: list[Chance] = field(default_factory=list)
+    #: By seat: the player asked and the player as its choice left it (None: it gave
+    #: no answer in time, a new one is made).
+    players: dict[int, tuple[Computer, Computer | None]] = field(default_factory=dict)
+    #: The seat to act, its action, and whether it plays for a human.
+    move: tuple[int, Action, bool] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +189,8 @@ class GameService:
         platforms: Collection[Platform] | None = None,
         metrics: Metrics | None = None,
         computer_processes: int = 0,
+        computer_niceness: int = WORKER_NICENESS,
+        think_timeout: float = THINKING_DEADLINE,
     ) -> None:
         self.storage = storage
         self.metrics = metrics
@@ -188,8 +208,11 @@ class GameService:
         self.default_rule_set = default_rule_set
         self._players = players
         #: Where computers that search think: ``computer_processes`` worker processes
-        #: (0: a worker thread).
-        self.thinkers = Thinkers(computer_processes)
+        #: (0: a worker thread), ``computer_niceness`` below the bot's priority, each
+        #: decision within ``think_timeout`` seconds (past it: the safe action).
+        self.thinkers = Thinkers(
+            computer_processes, niceness=computer_niceness, deadline=think_timeout
+        )
         self._sleep = sleep
         self._publishers: dict[Platform, Publisher] = {}
         #: Whether :meth:`restore` ran (this service runs a bot): from then on every
@@ -204,6 +227,11 @@ class GameService:
         #: Per-chat locks (one open game a chat), only while held or waited for.
         self._chat_locks: dict[tuple[Platform, str], _Lock] = {}
         self._drivers: dict[int, asyncio.Task[None]] = {}
+        #: Each game's turn timer at work (a reminder, a move for an absent player).
+        self._timers: dict[int, asyncio.Task[None]] = {}
+        #: When the bot last kept the moment it was alive (None: it keeps no clocks).
+        self._alive_at: float | None = None
+        self._keeping_alive: asyncio.Task[None] | None = None
         #: By game: the moment of the last chances (``Game.chances``) the computers
         #: were asked about, and the seats asked then: each is asked once a moment.
         self._chances_asked: dict[int, tuple[tuple[int, ...], set[int]]] = {}
@@ -260,6 +288,7 @@ class GameService:
         there is one: now for the publishers already added, else when one is added.
         A game over since the crash is shown too while it owes messages."""
         games = [game for game in await self.storage.active_games() if self._owns(game)]
+        await self._resume_clocks(games)
         for game in games:
             self._games.setdefault(game.id, game)
         self._restored = True
@@ -349,14 +378,21 @@ class GameService:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
-        redraws = [r.task for r in self._redraws.values() if r.task is not None]
-        for task in redraws:
+        """Stop the redraws, the computers, the timers and the computers' worker
+        processes (those that do not stop at once are killed): returns within a few
+        seconds whatever they were doing. A bot that kept its clocks keeps the moment
+        it stopped."""
+        tasks = [r.task for r in self._redraws.values() if r.task is not None]
+        tasks += [*self._drivers.values(), *self._timers.values()]
+        if self._keeping_alive is not None:
+            tasks.append(self._keeping_alive)
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*redraws, return_exceptions=True)
-        for task in list(self._drivers.values()):
-            task.cancel()
-        await asyncio.gather(*list(self._drivers.values()), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         self._drivers.clear()
+        self._timers.clear()
+        if self._alive_at is not None:
+            await self._keep_alive(self.clock.now())
         await self.thinkers.close()
 
     # --- Users and chats ---------------------------------------------------------------
@@ -914,30 +950,41 @@ class GameService:
 
     # --- Computer players ----------------------------------------------------------------
 
-    async def _next_computer_move(self, game: Game) -> tuple[int, Action, bool] | None:
-        """The computer-played seat to act now and its action, or None.
+    async def _decide(self, game: Game) -> _Decision | None:
+        """What the computer-played seats do now: first those with a chance (an
+        optional action, e.g. a molodka at the start of a trick: RULES.md §1.4, bots
+        decide then) are asked, once each a moment; then the seat whose turn it is.
 
-        First the computer-played seats with a chance (an optional action, e.g. a
-        molodka at the start of a trick: RULES.md §1.4, bots decide then) are asked,
-        once each a moment; then the seat whose turn it is.
-        """
+        A search is awaited (off the loop), and the game's lock need not be held: the
+        decision is made for the game as it is at its ``version``, and None is
+        answered if the game moved on meanwhile (a human acted, it was cancelled).
+        :meth:`_settle` keeps what was asked and the players as their choices left
+        them, under the lock, once the decision is taken."""
+        version = game.version
+        decision = _Decision(version)
         if game.status is not GameStatus.PLAYING:
-            return None
+            return decision
         play = game.play
         turn = play.turn
         if turn is None:
-            return None
+            return decision
         for chance in play.chances():
             seat = game.seats[chance.seat]
-            if seat is None or not seat.plays_itself or not self._ask(game.id, chance):
+            if seat is None or not seat.plays_itself or not self._unasked(game, chance):
                 continue
-            choice = await self._think(game, chance.seat)
+            decision.asked.append(chance)
+            choice = await self._think(game, chance.seat, decision)
+            if self._moved_on(game, version):
+                return None
             if choice is not None and choice in chance.actions:
-                return chance.seat, choice, seat.kind is SeatKind.HUMAN
+                decision.move = (chance.seat, choice, seat.kind is SeatKind.HUMAN)
+                return decision
         seat = game.seats[turn]
         if seat is None or not seat.plays_itself:
+            return decision
+        choice = await self._think(game, turn, decision)
+        if self._moved_on(game, version):
             return None
-        choice = await self._think(game, turn)
         if (
             choice is None
             or choice.seat != turn
@@ -945,9 +992,11 @@ class GameService:
             or not play.can(choice)
         ):
             # A player that declines its turn (or would take an optional action out
-            # of its turn here) still has to move: take the safe action instead.
+            # of its turn here, or gave no answer in time) still has to move: take
+            # the safe action instead.
             choice = play.safe_action(turn)
-        return turn, choice, seat.kind is SeatKind.HUMAN
+        decision.move = (turn, choice, seat.kind is SeatKind.HUMAN)
+        return decision
 
     async def computer_choice(self, game_id: int, user: UserRef) -> Action | None:
         """What a computer of the table's level would do now at ``user``'s seat (the
@@ -982,39 +1031,84 @@ class GameService:
             return choice
         return play.safe_action(seat) if play.turn == seat else None
 
-    def _ask(self, game_id: int, chance: Chance) -> bool:
-        """Whether the computer of a chance's seat is still to be asked about it (and
-        count it asked)."""
+    def _moved_on(self, game: Game, version: int) -> bool:
+        """Whether the game changed since ``version`` (or is not kept any more)."""
+        return game.version != version or self._games.get(game.id) is not game
+
+    def _settle(self, game: Game, decision: _Decision) -> None:
+        """Keep what a decision asked and the players as their choices left them (the
+        game's lock held, the game still at the decision's version)."""
+        for chance in decision.asked:
+            self._ask(game.id, chance)
+        players = self._seat_players.get(game.id)
+        for seat_no, (asked, left) in decision.players.items():
+            if players is None or players.get(seat_no) is not asked:
+                continue
+            if left is None:  # a late search: a new player learns the deal afresh
+                del players[seat_no]
+            else:
+                players[seat_no] = left
+
+    def _ask(self, game_id: int, chance: Chance) -> None:
+        """Count the computer of a chance's seat asked about it (each is asked once a
+        moment)."""
         moment, asked = self._chances_asked.get(game_id, ((), set()))
         if moment != chance.moment:
             moment, asked = chance.moment, set()
             self._chances_asked[game_id] = (moment, asked)
-        if chance.seat in asked:
-            return False
         asked.add(chance.seat)
-        return True
 
     def _unasked(self, game: Game, chance: Chance) -> bool:
         moment, asked = self._chances_asked.get(game.id, ((), set()))
         return moment != chance.moment or chance.seat not in asked
 
-    async def _think(self, game: Game, seat_no: int) -> Action | None:
+    def _searches_next(self, game: Game) -> bool:
+        """Whether a computer to be asked now in the game searches (thinks off the
+        loop, for a while): then the decision is made without the game's lock."""
+        if game.status is not GameStatus.PLAYING or game.play.turn is None:
+            return False
+        seats = [
+            chance.seat
+            for chance in game.play.chances()
+            if self._plays_itself(game, chance.seat) and self._unasked(game, chance)
+        ]
+        if self._plays_itself(game, game.play.turn):
+            seats.append(game.play.turn)
+        return any(getattr(self._player(game, seat), "searches", True) for seat in seats)
+
+    @staticmethod
+    def _plays_itself(game: Game, seat_no: int) -> bool:
+        seat = game.seats[seat_no]
+        return seat is not None and seat.plays_itself
+
+    async def _think(self, game: Game, seat_no: int, decision: _Decision) -> Action | None:
         """The choice of the computer playing a seat. A player that says it answers at
         once (``searches`` false: the easy and normal levels answer in well under a
         millisecond, less than a round trip off the loop costs) chooses in place with
         the service's random source. A search (the strong level, up to a few hundred
         milliseconds) is worked out off the event loop by :attr:`thinkers` (a worker
-        process, or a thread), with a seed drawn here: the game's lock keeps its state
-        still meanwhile, and the player as the choice left it (its memory moved on)
-        takes the place of the one that was asked."""
-        player = self._player(game, seat_no)
+        process, or a thread), with a seed drawn here, within the thinkers' deadline
+        (None past it). The player as the choice left it (its memory moved on) is
+        kept in the decision, to take the place of the one that was asked."""
+        earlier = decision.players.get(seat_no)  # the seat chose already at this moment
+        if earlier is None:
+            asked = player = self._player(game, seat_no)
+        elif earlier[1] is None:
+            return None  # it gave no answer in time just now: no second wait
+        else:
+            asked, player = earlier[0], earlier[1]
         view = game.play.seat_view(seat_no)
         if not getattr(player, "searches", True):
             return player.choose(view, self.rng)
         thought = await self.thinkers.think(player, view, self.rng.getrandbits(64))
-        players = self._seat_players.get(game.id)
-        if players is not None and players.get(seat_no) is player:
-            players[seat_no] = thought.player
+        if thought.late:
+            log.warning(
+                "the computer at seat %s of game %s gave no answer in time: it plays"
+                " the safe action",
+                seat_no,
+                game.id,
+            )
+        decision.players[seat_no] = (asked, None if thought.late else thought.player)
         return thought.action
 
     def _player(self, game: Game, seat_no: int) -> Computer:
@@ -1069,6 +1163,11 @@ class GameService:
         self._drivers[game.id] = task
 
     async def _drive(self, game_id: int) -> None:
+        """Let the game's computers move until a human is to act. A computer that
+        searches thinks without the game's lock (a human's press, a cancel, a timer
+        go on meanwhile); its move is applied only if the game is still where it
+        was, else it thinks again. Computers that answer at once choose under the
+        lock, and without a delay their moves in a row are one save."""
         try:
             while True:
                 game = self._games.get(game_id)
@@ -1077,18 +1176,29 @@ class GameService:
                 version = game.version
                 if self.computer_delay > 0:
                     await self._sleep(self.computer_delay)
-                async with self._locked(game_id) as game:
-                    if game.version != version:
+                thought: _Decision | None = None
+                if not self._moved_on(game, version) and self._searches_next(game):
+                    thought = await self._decide(game)
+                    if thought is None:
+                        continue  # the game moved on meanwhile: look again
+                if self._games.get(game_id) is not game:
+                    continue
+                async with self._locked(game_id) as locked:
+                    if locked is not game or game.version != version:
                         continue  # a human acted meanwhile: look again
                     steps: list[_Step] = []
-                    # Without a delay the computers' moves in a row are one save.
-                    while len(steps) < MAX_MOVES_PER_SAVE and (
-                        move := await self._next_computer_move(game)
-                    ):
-                        _, action, for_human = move
-                        steps.append(self._advance(game, action, user=None, auto=for_human))
-                        if self.computer_delay > 0 or steps[-1].scored:
+                    if thought is not None:
+                        self._settle(game, thought)
+                        if thought.move is not None:
+                            steps.append(self._step(game, thought.move))
+                    while self._moves_on(steps) and not self._searches_next(game):
+                        decision = await self._decide(game)  # no search: nothing awaited
+                        if decision is None:
                             break
+                        self._settle(game, decision)
+                        if decision.move is None:
+                            break
+                        steps.append(self._step(game, decision.move))
                     if steps:
                         await self._commit(game, steps)
         except asyncio.CancelledError:
@@ -1102,21 +1212,81 @@ class GameService:
         finally:
             self._drivers.pop(game_id, None)
 
+    def _step(self, game: Game, move: tuple[int, Action, bool]) -> _Step:
+        _, action, for_human = move
+        return self._advance(game, action, user=None, auto=for_human)
+
+    def _moves_on(self, steps: list[_Step]) -> bool:
+        """Whether the driver takes another move into the same save: the first one,
+        and without a delay more, up to a scored deal or :data:`MAX_MOVES_PER_SAVE`."""
+        if not steps:
+            return True
+        return self.computer_delay <= 0 and not steps[-1].scored and len(steps) < MAX_MOVES_PER_SAVE
+
     # --- Turn timers ---------------------------------------------------------------------
 
     async def tick(self) -> None:
         """Remind players whose time runs out, and move for those out of time; after
-        ``max_missed`` turns in a row a computer plays for the player until he is back."""
+        ``max_missed`` turns in a row a computer plays for the player until he is back.
+
+        Each game's timer runs as a task of its own (:meth:`_start_timers`), so that a
+        game whose lock is held or whose save or message is slow never holds up
+        another game's clock. This waits for the timers it started; the running bot
+        (:meth:`run_timers`) does not."""
+        started = self._start_timers()
+        if started:
+            await asyncio.wait(started)
+
+    def _start_timers(self) -> list[asyncio.Task[None]]:
+        """Start the timer of every game whose clock is due (unless the one started
+        before is still at work: it goes on, and the game is looked at again next
+        time), and keep the moment the bot is alive now and then; returns the tasks
+        started."""
         now = self.clock.now()
+        started = []
+        loop = asyncio.get_running_loop()
+        keeping = self._keeping_alive
+        if (
+            self._alive_at is not None
+            and now - self._alive_at >= ALIVE_EVERY
+            and (keeping is None or keeping.done())
+        ):
+            self._alive_at = now
+            self._keeping_alive = loop.create_task(self._keep_alive(now))
+            started.append(self._keeping_alive)
         for game_id, game in list(self._games.items()):
             deadline = game.turn_deadline
-            if deadline is None or game.status is not GameStatus.PLAYING or not self._owns(game):
+            if (
+                deadline is None
+                or game.status is not GameStatus.PLAYING
+                or not self._owns(game)
+                or game_id in self._timers
+            ):
                 continue
             timeout = game.settings.turn_timeout
             if now >= deadline:
-                await self._time_out(game_id, deadline)
+                work = self._time_out(game_id, deadline)
             elif not game.reminded and now >= deadline - min(30.0, timeout / 2):
-                await self._remind(game_id, deadline)
+                work = self._remind(game_id, deadline)
+            else:
+                continue
+            task = loop.create_task(self._timer(game_id, work))
+            self._timers[game_id] = task
+            started.append(task)
+        return started
+
+    async def _timer(self, game_id: int, work: Awaitable[None]) -> None:
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except ServiceError as error:
+            # Another process moved the game on first, or it is gone.
+            log.info("turn timer of game %s stopped: %s", game_id, error.code)
+        except Exception:
+            log.exception("turn timer of game %s failed", game_id)
+        finally:
+            self._timers.pop(game_id, None)
 
     async def _remind(self, game_id: int, deadline: float) -> None:
         async with self._locked(game_id) as game:
@@ -1144,13 +1314,50 @@ class GameService:
         self._kick(game)
 
     async def run_timers(self, interval: float = 1.0) -> None:
-        """Check the turn timers forever (a background task of the running bot)."""
+        """Check the turn timers forever (a background task of the running bot): every
+        ``interval`` seconds the due ones start, each in a task of its own, whatever
+        the timers started before are still doing."""
+        await self._keep_alive(self.clock.now())
         while True:
             try:
-                await self.tick()
+                self._start_timers()
             except Exception:
                 log.exception("turn timers failed")
             await asyncio.sleep(interval)
+
+    # --- Downtime -----------------------------------------------------------------------
+
+    async def _keep_alive(self, now: float) -> None:
+        """Keep ``now`` as the moment the bot was last alive (its turn clocks ran), for
+        :meth:`_resume_clocks` after a stop, however sudden."""
+        self._alive_at = now
+        platforms = set(Platform) if self.platforms is None else self.platforms
+        try:
+            await self.storage.save_alive(platforms, now)
+        except Exception:
+            log.exception("keeping the moment the bot is alive failed")
+
+    async def _resume_clocks(self, games: Sequence[Game]) -> None:
+        """After a start: the turn clocks stood still while the bot was down. Each
+        running clock resumes with the time it had left when the process stopped (the
+        last moment it was known alive: its last heartbeat, or a later save of a game
+        of the platform), so nobody is moved for the downtime, nor counted away."""
+        alive = await self.storage.last_alive()
+        for game in games:
+            platform = game.chat.platform
+            if platform in alive:
+                alive[platform] = max(alive[platform], game.updated_at)
+        now = self.clock.now()
+        for game in games:
+            stopped = alive.get(game.chat.platform)
+            if game.turn_deadline is None or stopped is None or now <= stopped:
+                continue
+            game.turn_deadline += now - stopped
+            try:
+                await self._store(game, base=game.version)
+            except ServiceError:  # another process moved it on: its own clock stands
+                log.info("game %s changed elsewhere while the bot was down", game.id)
+        await self._keep_alive(now)
 
     # --- Plumbing ------------------------------------------------------------------------
 

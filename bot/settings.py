@@ -17,7 +17,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.thinking import cpu_count
+from bot.thinking import THINKING_DEADLINE, cpu_count
 from core.ruleset import rule_set_ids
 
 #: The URL schemes of ``DATABASE_URL``: SQLite's (a plain path is one too) and
@@ -105,6 +105,13 @@ class Settings(BaseSettings):
         le=256,
         description="worker processes the strong computers think in; unset: one per CPU;"
         " 0: a worker thread of the bot's process",
+    )
+    computer_think_timeout: float = Field(
+        default=THINKING_DEADLINE,
+        gt=0,
+        le=600,
+        description="seconds a computer may think about one decision (its search takes"
+        " under a second); past it, it plays the safe action and its worker is replaced",
     )
     default_rule_set: str = Field(
         default="yard",

@@ -443,7 +443,12 @@ async def _run(
             turn_timeout=0,
             default_locale=locale,
             computer_level=settings.computer_level,
-            computer_processes=settings.computer_workers,
+            # One game: one decision at a time, so one worker. The player waits for
+            # the computers, so they think at his priority: a worker niced below
+            # it starves whenever the machine is busy (ten times the slowdown).
+            computer_processes=min(settings.computer_workers, 1),
+            computer_niceness=0,
+            think_timeout=settings.computer_think_timeout,
         )
         publisher = ConsolePublisher(
             out,

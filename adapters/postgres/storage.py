@@ -32,7 +32,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
@@ -526,6 +526,17 @@ class PostgresStorage:
             platform.value,
             chat,
             send_times_to_text(times),
+        )
+
+    async def last_alive(self) -> dict[Platform, float]:
+        rows = await self._pool.fetch("SELECT platform, at FROM alive")
+        return {Platform(row["platform"]): row["at"] for row in rows}
+
+    async def save_alive(self, platforms: Collection[Platform], at: float) -> None:
+        await self._pool.executemany(
+            "INSERT INTO alive (platform, at) VALUES ($1, $2)"
+            " ON CONFLICT (platform) DO UPDATE SET at = excluded.at",
+            [(platform.value, at) for platform in platforms],
         )
 
     async def load_game(self, game_id: int) -> Game | None:

@@ -53,7 +53,7 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
@@ -881,6 +881,18 @@ class SqliteStorage:
         """Kept through the group commit: a busy bot keeps a group's times before
         each request into it, and those share a transaction with the games' saves."""
         await self._commit(_SendTimes(platform.value, chat, send_times_to_text(times)))
+
+    async def last_alive(self) -> dict[Platform, float]:
+        rows = await self._fetchall("SELECT platform, at FROM alive")
+        return {Platform(row["platform"]): row["at"] for row in rows}
+
+    async def save_alive(self, platforms: Collection[Platform], at: float) -> None:
+        async with self._transaction() as db:
+            await db.executemany(
+                "INSERT INTO alive (platform, at) VALUES (?, ?)"
+                " ON CONFLICT (platform) DO UPDATE SET at = excluded.at",
+                [(platform.value, at) for platform in platforms],
+            )
 
     # --- Results ------------------------------------------------------------------------
 

@@ -72,8 +72,16 @@ Setup = tuple[GameService, Interactions, OutputsPublisher]
 
 @pytest.fixture
 async def setup(tr: Translator) -> AsyncIterator[Setup]:
+    # Computers that answer at once: without a delay their moves in a row are one
+    # save and one change (a strong computer thinks without the game's lock, so each
+    # of its moves is a save and a change of its own, as every move is with a delay).
     service = GameService(
-        MemoryStorage(), clock=FakeClock(), rng=random.Random(3), computer_delay=0, turn_timeout=0
+        MemoryStorage(),
+        clock=FakeClock(),
+        rng=random.Random(3),
+        computer_delay=0,
+        turn_timeout=0,
+        computer_level="normal",
     )
     ui = Interactions(service, tr)
     publisher = OutputsPublisher(ui)

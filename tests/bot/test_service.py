@@ -12,8 +12,17 @@ import pytest
 from adapters.sqlite import SqliteStorage
 from bot.errors import ErrorCode, ServiceError
 from bot.memory import MemoryStorage
-from bot.models import ChatRef, GameStatus, Platform, SeatKind, TableSettings, User, UserRef
-from bot.ports import ChangeKind, Owed, OwedKind, Storage
+from bot.models import (
+    ChatRef,
+    Game,
+    GameStatus,
+    Platform,
+    SeatKind,
+    TableSettings,
+    User,
+    UserRef,
+)
+from bot.ports import Change, ChangeKind, Owed, OwedKind, Storage
 from bot.service import GameService
 from core.ai import make_player, safe_move
 from core.record import replay
@@ -36,9 +45,9 @@ from tests.bot.conftest import (
 from tests.bot.test_storage import corrupt
 
 
-async def full_table(service: GameService, humans: int = 4) -> int:
+async def full_table(service: GameService, humans: int = 4, chat: ChatRef = CHAT) -> int:
     """A started game: the first ``humans`` players sit down, computers fill the rest."""
-    game = await service.open_table(CHAT, ALICE)
+    game = await service.open_table(chat, ALICE)
     for index in range(4):
         team = Team(index % 2)
         if index < humans:
@@ -600,6 +609,55 @@ async def test_reminder_then_an_automatic_move(
         assert logged.action["type"] == expected.kind.value
 
 
+class _StuckReminders(RecordingPublisher):
+    """A publisher whose first reminder hangs (a platform that never answers) until
+    the test lets it go: the game's lock stays held meanwhile."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered, self.release = asyncio.Event(), asyncio.Event()
+
+    async def publish(self, game: Game, change: Change) -> None:
+        await super().publish(game, change)
+        if change.kind is ChangeKind.REMINDER and not self.entered.is_set():
+            self.entered.set()
+            await self.release.wait()
+
+
+async def test_a_game_whose_timer_hangs_never_holds_up_another_games_clock(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """Regression: tick() handled the games one after the other, each under its lock,
+    so one game whose lock was held (a computer thinking, a hung message) stopped
+    every other chat's clock. Here the first game's reminder hangs: the second game
+    still times out on schedule, and the first once its reminder is done."""
+    publisher = _StuckReminders()
+    service = GameService(
+        storage, clock=clock, rng=random.Random(5), computer_delay=0, turn_timeout=60
+    )
+    service.add_publisher(Platform.CONSOLE, publisher)
+    stuck = await full_table(service)
+    clock.advance(20)
+    other = await full_table(service, chat=ChatRef(Platform.CONSOLE, "chat-2"))
+    try:
+        clock.advance(11)  # the first game's reminder is due
+        reminding = asyncio.create_task(service.tick())
+        await asyncio.wait_for(publisher.entered.wait(), timeout=30)
+        clock.advance(50)  # both games are out of time
+        await asyncio.wait_for(service.tick(), timeout=30)  # a hang guard only
+        [moved] = await storage.game_actions(other)
+        assert moved.auto and moved.user is None
+        assert await storage.game_actions(stuck) == [] and not reminding.done()
+        publisher.release.set()
+        await asyncio.wait_for(reminding, timeout=30)
+        await service.tick()
+        [moved] = await storage.game_actions(stuck)
+        assert moved.auto
+    finally:
+        publisher.release.set()
+        await service.close()
+
+
 async def test_a_player_away_after_three_misses_and_back(
     storage: Storage, clock: FakeClock, publisher: RecordingPublisher
 ) -> None:
@@ -664,6 +722,80 @@ async def test_timers_survive_a_restart(tmp_path: Path) -> None:
         await fresh.tick()
         assert len(await storage.game_actions(game_id)) == 1
         await fresh.close()
+
+
+async def test_ten_minutes_down_neither_moves_for_the_human_nor_counts_a_miss(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """Regression: after 10 minutes down the first tick moved for the human whose turn
+    it was and counted a missed turn (the saved deadline is wall-clock time). The bot
+    stops suddenly 20 s into a 60 s turn: after the restart the clock resumes with the
+    40 s that were left."""
+    service = GameService(
+        storage, clock=clock, rng=random.Random(5), computer_delay=0, turn_timeout=60
+    )
+    game_id = await full_table(service)
+    await service.restore()  # the running bot: restored, then its timers run
+    clock.advance(20)
+    await service.tick()  # the bot keeps the moment it was last alive
+    seat, version, _ = await turn_user(service, game_id)
+    # Killed here (no close: nothing more is saved); 10 minutes later it starts again.
+    clock.advance(600)
+    restarted = GameService(
+        storage, clock=clock, rng=random.Random(5), computer_delay=0, turn_timeout=60
+    )
+    try:
+        [game] = await restarted.restore()
+        assert game.turn_deadline == clock.now() + 40
+        await restarted.tick()
+        game = await restarted.game(game_id)
+        assert game.version == version and game.play.turn == seat
+        human = game.seats[seat]
+        assert human is not None and human.missed == 0 and not human.away
+        assert await storage.game_actions(game_id) == []
+        stored = await storage.load_game(game_id)  # also after a second restart
+        assert stored is not None and stored.turn_deadline == clock.now() + 40
+        clock.advance(39)
+        await restarted.tick()
+        assert (await restarted.game(game_id)).version == version  # 1 s is left
+        clock.advance(2)
+        await restarted.tick()
+        [moved] = await storage.game_actions(game_id)
+        assert moved.auto and moved.seat == seat
+        human = (await restarted.game(game_id)).seats[seat]
+        assert human is not None and human.missed == 1
+    finally:
+        await restarted.close()
+        await service.close()
+
+
+async def test_a_bot_stopped_cleanly_resumes_every_clock_with_the_time_it_had_left(
+    storage: Storage, clock: FakeClock
+) -> None:
+    """Two games, two clocks; the bot stops (close) 50 s into one's turn and 10 s
+    into the other's, and starts an hour later: 10 s and 50 s are left."""
+    service = GameService(
+        storage, clock=clock, rng=random.Random(5), computer_delay=0, turn_timeout=60
+    )
+    first = await full_table(service)
+    clock.advance(40)
+    second = await full_table(service, chat=ChatRef(Platform.CONSOLE, "chat-2"))
+    await service.restore()
+    clock.advance(10)
+    await service.close()
+    clock.advance(3600)
+    restarted = GameService(
+        storage, clock=clock, rng=random.Random(5), computer_delay=0, turn_timeout=60
+    )
+    try:
+        games = {game.id: game for game in await restarted.restore()}
+        assert games[first].turn_deadline == clock.now() + 10
+        assert games[second].turn_deadline == clock.now() + 50
+        await restarted.tick()
+        assert await storage.game_actions(first) == []
+        assert await storage.game_actions(second) == []
+    finally:
+        await restarted.close()
 
 
 # --- Restart: the same result as an uninterrupted run ------------------------------------

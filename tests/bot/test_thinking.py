@@ -24,7 +24,7 @@ from bot.thinking import MAX_BROKEN_POOLS, Thinkers, think
 from core.ai.search import SearchPlayer
 from core.ruleset import Computer, get_rule_set
 from core.seats import Team
-from tests.bot.conftest import ALICE, BOB, CHAT
+from tests.bot.conftest import ALICE, BOB, CAROL, CHAT, DAN, EVE, FakeClock
 
 # --- Players for the tests (module-level classes: a worker process unpickles them) ----
 
@@ -331,6 +331,146 @@ async def test_a_game_goes_on_when_its_computers_worker_is_killed(
             assert made["fallback"] == 1 and made["process"] > 10
         finally:
             await service.close()
+
+
+# --- A stuck worker: the deadline ----------------------------------------------------------
+
+
+async def _game_of_strong_computers(service: GameService) -> int:
+    """Alice and three computers, started (with Random(2) a computer has the first
+    turn); the game's id."""
+    game = await service.open_table(CHAT, ALICE, join=True)
+    for team in (Team.B, Team.A, Team.B):
+        game = await service.add_computer(game.id, game.version, ALICE.ref, team)
+    await service.start(game.id, game.version, ALICE.ref)
+    return game.id
+
+
+async def test_a_stopped_worker_gives_its_seat_the_safe_action_after_the_deadline(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Regression: a worker stopped (SIGSTOP) while a strong computer thought froze
+    its game for good. Past the deadline the computer plays the rule set's safe
+    action, the stopped worker is killed, and the next decisions go to a new one."""
+    async with _Hold(_hold_path(tmp_path)) as hold:
+
+        def players(level: str) -> Computer:
+            return _Waiting(hold.path, SearchPlayer())
+
+        storage = MemoryStorage()
+        service = GameService(
+            storage,
+            rng=random.Random(2),
+            computer_delay=0,
+            players=players,
+            computer_processes=1,
+            # At the test's priority: a worker niced below it may starve for the
+            # whole deadline on a busy machine (then a healthy decision is late too).
+            computer_niceness=0,
+            think_timeout=10,
+        )
+        try:
+            with caplog.at_level(logging.WARNING):
+                game_id = await _game_of_strong_computers(service)
+                pid = await asyncio.wait_for(hold.pids.get(), timeout=60)
+                game = await service.game(game_id)
+                seat = game.play.turn
+                assert seat is not None and seat != 0 and not game.play.chances()
+                expected = game.play.action_to_json(game.play.safe_action(seat))
+                os.kill(pid, signal.SIGSTOP)
+                hold.go.set()  # every later search answers at once
+                await asyncio.wait_for(service.settle(), timeout=120)  # a hang guard
+            first = (await storage.game_actions(game_id))[0]
+            assert (first.seat, first.action, first.user) == (seat, expected, None)
+            assert service.thinkers.late >= 1 and "gave no answer" in caplog.text
+            assert pid not in service.thinkers.workers
+            assert service.thinkers.made["process"] >= 1  # a new worker thought next
+            game = await service.game(game_id)
+            assert game.status is GameStatus.PLAYING and game.play.turn == 0
+        finally:
+            await asyncio.wait_for(service.close(), timeout=30)
+    assert _gone([pid]) and multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("stop", [signal.SIGSTOP, signal.SIGKILL], ids=["stopped", "killed"])
+async def test_a_stuck_worker_holds_up_no_cancel_no_other_clock_and_no_shutdown(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    """Regression: while a strong computer's worker was stopped the creator could not
+    cancel the game (thinking held its lock), the turn clocks of every chat stood
+    still, and closing the service never returned. With the worker stopped (the
+    deadline far off) or killed: the creator cancels at once, another chat's human
+    runs out of time on schedule, and close() returns, no worker left."""
+    async with _Hold(_hold_path(tmp_path)) as hold:
+
+        def players(level: str) -> Computer:
+            return _Waiting(hold.path, SearchPlayer())
+
+        clock = FakeClock()
+        storage = MemoryStorage()
+        service = GameService(
+            storage,
+            clock=clock,
+            rng=random.Random(2),
+            computer_delay=0,
+            players=players,
+            computer_processes=1,
+            turn_timeout=60,
+            computer_niceness=0,
+            think_timeout=3600,  # only the cancel, or close(), ends the wait
+        )
+        try:
+            other = await service.open_table(ChatRef(Platform.CONSOLE, "chat-2"), BOB)
+            for user, team in ((BOB, Team.A), (CAROL, Team.B), (DAN, Team.A), (EVE, Team.B)):
+                other = await service.join(other.id, other.version, user, team)
+            await service.start(other.id, other.version, BOB.ref)
+            game_id = await _game_of_strong_computers(service)
+            pid = await asyncio.wait_for(hold.pids.get(), timeout=60)
+            workers = service.thinkers.workers
+            os.kill(pid, stop)
+            clock.advance(61)
+            await asyncio.wait_for(service.tick(), timeout=30)  # hang guards only
+            [timed_out] = await storage.game_actions(other.id)
+            assert timed_out.auto and timed_out.user is None
+            cancelled = await asyncio.wait_for(service.cancel(game_id, None, ALICE.ref), timeout=30)
+            assert cancelled.status is GameStatus.CANCELLED
+            if stop is signal.SIGSTOP:
+                assert await storage.game_actions(game_id) == []  # it never moved
+            workers += service.thinkers.workers
+        finally:
+            await asyncio.wait_for(service.close(), timeout=30)
+        assert _gone(workers) and multiprocessing.active_children() == []
+        stored = await storage.load_game(game_id)
+        assert stored is not None and stored.status is GameStatus.CANCELLED
+
+
+async def test_a_thread_that_thinks_too_long_answers_late() -> None:
+    """Computers thinking in a thread (no worker processes) have the deadline too: the
+    answer is late (the thread, which cannot be stopped, finishes on its own)."""
+    release = threading.Event()
+    game, player = _decision("yard")
+    seat = game.turn
+    assert seat is not None
+    thinkers = Thinkers(0, deadline=0.1)
+    try:
+        thought = await thinkers.think(_Blocked(release, player), game.seat_view(seat), 3)
+        assert thought.late and thought.action is None and thinkers.late == 1
+    finally:
+        release.set()
+        await thinkers.close()
+
+
+class _Blocked:
+    """A searching player that chooses once the test lets it."""
+
+    searches = True
+
+    def __init__(self, release: threading.Event, inner: Computer) -> None:
+        self.release, self.inner = release, inner
+
+    def choose(self, view: Any, rng: random.Random) -> Any | None:
+        self.release.wait(timeout=60)
+        return self.inner.choose(view, rng)
 
 
 async def test_a_player_that_cannot_be_pickled_thinks_in_a_thread(

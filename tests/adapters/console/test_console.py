@@ -6,12 +6,12 @@ import asyncio
 import io
 import json
 import multiprocessing
+import os
 import random
 import re
 import signal
-import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -147,22 +147,63 @@ def test_bad_seats_are_refused(tmp_path: Path) -> None:
         assert status == 2 and "--seats" in out.getvalue()
 
 
+#: A hang guard, not a speed limit: how long a ``kozel`` process may print nothing at
+#: all before a test calls it hung. Its computers think a second at most, or give up
+#: at their deadline (``COMPUTER_THINK_TIMEOUT``, 10 s): a busy machine is slower,
+#: but never this silent.
+SILENCE = 120.0
+KOZEL = Path(sys.executable).parent / "kozel"
+
+
+async def read_until(stream: asyncio.StreamReader, seen: bytearray, marker: bytes | None) -> None:
+    """Read ``stream`` into ``seen`` until ``marker`` shows (None: until it ends).
+    Whatever the machine's speed, the wait is for the output; it fails only when
+    the process prints nothing for :data:`SILENCE` seconds, or ends first."""
+    while marker is None or marker not in seen:
+        chunk = await asyncio.wait_for(stream.read(4096), SILENCE)
+        if not chunk:
+            assert marker is None, f"the process ended before {marker!r}: {seen.decode()}"
+            return
+        seen += chunk
+
+
+async def _kozel(args: Sequence[str], typed: str, env: dict[str, str]) -> tuple[int, str, str]:
+    process = await asyncio.create_subprocess_exec(
+        str(KOZEL),
+        *args,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=env,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    assert process.stderr is not None
+    errors = asyncio.create_task(process.stderr.read())
+    process.stdin.write(typed.encode())
+    process.stdin.close()
+    out = bytearray()
+    await read_until(process.stdout, out, None)
+    status = await asyncio.wait_for(process.wait(), SILENCE)
+    return status, out.decode(), (await errors).decode()
+
+
+def run_kozel(args: Sequence[str], typed: str, env: dict[str, str]) -> tuple[int, str, str]:
+    """The ``kozel`` script with ``typed`` piped in, run to its end: its exit status,
+    output and errors (waited for by :func:`read_until`)."""
+    return asyncio.run(_kozel(args, typed, env))
+
+
 def test_kozel_play_as_a_command_with_piped_input(tmp_path: Path) -> None:
     """The real script: input through a pipe, end of input ends cleanly."""
-    script = Path(sys.executable).parent / "kozel"
-    done = subprocess.run(
-        [str(script), "play", "--seed", "3", "--lang", "ru", "--delay", "0"],
-        input="?\nx\n" + "a\n" * 3000,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"DATABASE_URL": f"sqlite:///{tmp_path / 'k.sqlite3'}", "PATH": "/usr/bin:/bin"},
-        check=False,
+    status, out, err = run_kozel(
+        ["play", "--seed", "3", "--lang", "ru", "--delay", "0"],
+        "?\nx\n" + "a\n" * 3000,
+        {"DATABASE_URL": f"sqlite:///{tmp_path / 'k.sqlite3'}", "PATH": "/usr/bin:/bin"},
     )
-    assert done.returncode == 0, done.stderr
-    assert "Не понял: «x»" in done.stdout
-    assert "Партия окончена" in done.stdout
-    assert "Traceback" not in done.stderr
+    assert status == 0, err
+    assert "Не понял: «x»" in out
+    assert "Партия окончена" in out
+    assert "Traceback" not in err
 
 
 def test_the_humans_own_moves_read_as_his_not_player_you_to_play(tmp_path: Path) -> None:
@@ -236,19 +277,14 @@ def test_resuming_a_game_saved_while_computers_were_to_move_goes_on(tmp_path: Pa
     game_id = asyncio.run(
         save_with_computers_to_move(tmp_path, ["human", "computer", "computer", "computer"], 6)
     )
-    # In a process of its own: the old loop spun without yielding, so only a timeout
+    # In a process of its own: the old loop spun without yielding, so only a guard
     # from outside ends it.
-    done = subprocess.run(
-        [str(Path(sys.executable).parent / "kozel"), "play", "--lang", "en", "--delay", "0"],
-        input="q\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"DATABASE_URL": f"sqlite:///{tmp_path / 'kozel.sqlite3'}", "PATH": "/usr/bin:/bin"},
-        check=False,
+    status, text, err = run_kozel(
+        ["play", "--lang", "en", "--delay", "0"],
+        "q\n",
+        {"DATABASE_URL": f"sqlite:///{tmp_path / 'kozel.sqlite3'}", "PATH": "/usr/bin:/bin"},
     )
-    assert done.returncode == 0, done.stderr
-    text = done.stdout
+    assert status == 0, err
     assert "Your unfinished game is back on the table." in text
     assert "Your move>" in text and "The game is saved" in text
 
@@ -314,38 +350,33 @@ def test_the_console_says_your_team_and_how_many_cards_to_follow_with(tmp_path: 
 def test_ctrl_c_at_the_prompt_stops_at_once_with_the_game_saved(tmp_path: Path) -> None:
     """Regression: Ctrl-C at the prompt left the program waiting for Enter (the line
     was read in a worker thread), then printed a traceback."""
-    script = Path(sys.executable).parent / "kozel"
     env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'k.sqlite3'}", "PATH": "/usr/bin:/bin"}
-    command = [str(script), "play", "--seed", "3", "--lang", "en", "--delay", "0"]
+    args = ["play", "--seed", "3", "--lang", "en", "--delay", "0"]
 
     async def interrupt_at_the_prompt() -> tuple[int, str, str]:
         process = await asyncio.create_subprocess_exec(
-            *command,
+            str(KOZEL),
+            *args,
             stdin=asyncio.subprocess.PIPE,  # open, and nothing typed
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             env=env,
         )
         assert process.stdout is not None and process.stderr is not None
-        seen = b""
-        async with asyncio.timeout(120):
-            while b"Your move>" not in seen:
-                chunk = await process.stdout.read(4096)
-                assert chunk, seen.decode()
-                seen += chunk
+        errors = asyncio.create_task(process.stderr.read())
+        seen = bytearray()
+        await read_until(process.stdout, seen, b"Your move>")
         process.send_signal(signal.SIGINT)
-        async with asyncio.timeout(30):  # at once: no Enter needed
-            rest, err = await process.communicate()
-        return process.returncode or 0, (seen + rest).decode(), err.decode()
+        await read_until(process.stdout, seen, None)  # no Enter needed
+        status = await asyncio.wait_for(process.wait(), SILENCE)
+        return status, seen.decode(), (await errors).decode()
 
     status, out, err = asyncio.run(interrupt_at_the_prompt())
     assert status == 0, err
     assert "Traceback" not in err
     assert out.rstrip().endswith("The game is saved. Run the same command again to go on.")
-    done = subprocess.run(
-        command, input="q\n", capture_output=True, text=True, timeout=120, env=env, check=False
-    )
-    assert "Your unfinished game is back on the table." in done.stdout
+    _, again, _ = run_kozel(args, "q\n", env)
+    assert "Your unfinished game is back on the table." in again
 
 
 def test_a_second_console_on_the_same_database_is_refused(tmp_path: Path) -> None:
@@ -433,4 +464,30 @@ def test_strong_computers_think_in_worker_processes_and_play_as_in_a_thread(
         texts.append(out.getvalue())
     assert "The game is saved" in texts[0]
     assert texts[0] == texts[1]
+    assert multiprocessing.active_children() == []
+
+
+def test_the_consoles_computers_think_at_the_players_priority(tmp_path: Path) -> None:
+    """Regression: on a busy machine the first "Your move>" came after more than 120 s
+    (3 s alone). Before it the strong computers think twice, in a worker process
+    started for them, which the console niced 10 below itself, as the bot does to
+    keep its presses first: with the CPU shared, a nice-10 process gets about a
+    tenth of a nice-0 one's time, so the wait grew tenfold on top of the load. The
+    player waits for his computers, so they now think at his priority, in one worker
+    (one game thinks one decision at a time; a second worker only cost a start)."""
+    from adapters.console.play import build_parser, run
+
+    strong = settings(tmp_path).model_copy(
+        update={"computer_level": "strong", "computer_processes": 2}
+    )
+    priorities: list[list[int]] = []
+
+    async def at_the_prompt() -> str | None:
+        workers = multiprocessing.active_children()
+        priorities.append([os.getpriority(os.PRIO_PROCESS, w.pid or 0) for w in workers])
+        return None  # the input ends: the game is saved
+
+    parsed = build_parser().parse_args(["--delay", "0", "--seed", "3", "--lang", "en"])
+    assert asyncio.run(run(parsed, strong, io.StringIO(), at_the_prompt)) == 0
+    assert priorities == [[os.getpriority(os.PRIO_PROCESS, 0)]]
     assert multiprocessing.active_children() == []

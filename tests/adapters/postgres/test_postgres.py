@@ -46,6 +46,7 @@ TABLES = {
     "secrets",
     "owed_messages",
     "send_times",
+    "alive",
     "schema_migrations",
     "user_results",
     "chat_board",
@@ -120,6 +121,7 @@ async def test_migrations_are_applied_once_and_the_version_is_visible(new_databa
         (4, "owed_messages"),
         (5, "result_rule_sets"),
         (6, "result_totals"),
+        (7, "alive"),
     ]
 
 
