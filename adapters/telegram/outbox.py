@@ -44,7 +44,10 @@ on from them instead of bursting. A 429 is waited out and the same request retri
 so nothing is lost or reordered. "Message is not modified" is ignored; "message to
 edit not found" sends a new message and remembers it; a chat that became a
 supergroup is migrated (``on_migrate``) and the request retried there. A private
-chat that refuses us (403) drops its message quietly when asked to.
+chat that refuses us (403) drops its message quietly when asked to. A job that fails
+otherwise (a 5xx after its retries) is counted by the error's type and the last
+``FAILURES_KEPT`` are kept with a short reason (``stats``), never the exception itself:
+a long outage costs a few counters, not every traceback.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ import heapq
 import itertools
 import logging
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypeVar
@@ -181,13 +184,39 @@ class _SlotState:
     written: float | None = None  # the loop's time of the slot's last write
 
 
+#: Failed sends kept with their reasons (the newest); the rest are only counted.
+FAILURES_KEPT = 10
+#: How much of a failure's reason is kept.
+REASON_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A job that failed for good: what it was, where, and why (short, no traceback)."""
+
+    kind: str  # the job's kind: send, show, edit, delete
+    chat_id: int
+    error: str  # the exception's type name
+    reason: str
+
+
 @dataclass(slots=True)
 class _Stats:
     requests: int = 0
     retried_429: int = 0
     coalesced: int = 0
     skipped: int = 0
-    failures: list[BaseException] = field(default_factory=list)
+    #: Failed jobs by the exception's type name, ever.
+    failed: Counter[str] = field(default_factory=Counter)
+    #: The latest ``FAILURES_KEPT`` failures.
+    failures: deque[Failure] = field(default_factory=lambda: deque(maxlen=FAILURES_KEPT))
+
+    def failure(self, kind: str, chat_id: int, error: BaseException) -> bool:
+        """Count a failed job and keep its reason; whether it is the first of its type."""
+        name = type(error).__name__
+        self.failed[name] += 1
+        self.failures.append(Failure(kind, chat_id, name, str(error)[:REASON_CHARS]))
+        return self.failed[name] == 1
 
 
 #: Users kept as known to take private messages.
@@ -470,9 +499,14 @@ class Outbox:
                         log.warning("a %s to chat %s was refused: %s", job.kind, chat_id, error)
                         if job.done is not None:
                             await job.done()
-                    else:
-                        self.stats.failures.append(error)
+                    elif self.stats.failure(job.kind, chat_id, error):
                         log.exception("a %s to chat %s failed", job.kind, chat_id)
+                    else:  # the traceback was logged with the first of its type
+                        failure = self.stats.failures[-1]
+                        log.error(
+                            "a %s to chat %s failed: %s: %s",
+                            job.kind, chat_id, failure.error, failure.reason,
+                        )  # fmt: skip
         finally:
             self._workers.pop(chat_id, None)
             if not queue:

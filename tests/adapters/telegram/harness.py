@@ -126,7 +126,8 @@ class Harness:
         await self.task
         self.task = None
         await self.service.close()
-        self.errors.extend(self.adapter.outbox.stats.failures)
+        failed = self.adapter.outbox.stats.failures
+        self.errors.extend(RuntimeError(f"outbox: {f}") for f in failed)
 
     async def restart(self, storage: Storage) -> None:
         """Stop the bot and start a new service, adapter and Bot on ``storage``."""
