@@ -55,7 +55,8 @@ async def pressed(
         can_message=can_message if verb is Verb.JOIN else None,
     )
     await answer(reply.alert)
-    await _show(bot, outbox, interactions, query, message, verb, reply)
+    if not reply.ignored:  # a flooding presser: nothing more
+        await _show(bot, outbox, interactions, query, message, verb, reply)
 
 
 def pressed_at(message: Message | InaccessibleMessage) -> Pressed:
@@ -85,7 +86,7 @@ async def _show(
         screen = presenters.dm_needed(
             query.from_user.full_name, url, interactions.tr, reply.game.settings.locale
         )
-        outbox.send(chat, screen, thread=thread)
+        outbox.answer(chat, screen, f"dm needed {user}", thread=thread)
     if verb in (Verb.CANCEL, Verb.REFRESH) and _is_confirmation(message):
         if not reply.alert:  # answered: the question goes away
             outbox.delete(chat, message.message_id)
@@ -107,9 +108,10 @@ async def _show(
             )
         elif on_hand:  # an older hand message of this game: the hand as it is now
             outbox.edit(chat, message.message_id, reply.hand)
-    if reply.screen is not None:
+    if reply.screen is not None:  # an answer of its own (a confirmation to cancel)
         target = user if reply.private else chat
-        outbox.send(target, reply.screen, thread=None if reply.private else thread)
+        key = f"press {verb} {user}"
+        outbox.answer(target, reply.screen, key, thread=None if reply.private else thread)
 
 
 def _tokens(message: Message | InaccessibleMessage) -> list[str | None]:
