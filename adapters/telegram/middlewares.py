@@ -66,6 +66,25 @@ class CallbackAnswer:
         except TelegramAPIError as error:
             log.warning("could not answer a callback query: %s", error.message)
 
+    async def open(self, url: str) -> bool:
+        """Answer with a URL the user's client opens at once (Telegram takes only a
+        ``t.me/<this bot>?start=<payload>`` link from a plain button); whether Telegram
+        took it. Always a request of its own, also in webhook mode: only a request
+        tells whether it went through, and a refused one leaves the query to answer
+        otherwise."""
+        if self.answered:
+            return False
+        bot = self.query.bot
+        if bot is None:
+            return False
+        try:
+            await bot(self.query.answer(url=url))
+        except TelegramAPIError as error:
+            log.warning("could not answer a callback query with a link: %s", error.message)
+            return False
+        self.answered = True
+        return True
+
     def _method(self, text: str | None) -> AnswerCallbackQuery:
         return self.query.answer(text=text, show_alert=True if text else None)
 
