@@ -9,6 +9,8 @@ import random
 
 from adapters.telegram.outbox import ANSWERS_PER_CHAT
 from bot import presenters
+from bot.codec import Verb
+from bot.flood import PRESSES, FloodGuard
 from bot.models import ChatRef, Platform
 from tests.adapters.telegram.harness import GROUP, Harness
 from tests.adapters.telegram.test_chats import with_computers
@@ -100,3 +102,21 @@ async def test_answers_waiting_in_a_chat_are_bounded_and_the_chat_told(h: Harnes
     # The ten waiting (and the one going out, if it had gone when the others came).
     assert len(texts) - 1 in (ANSWERS_PER_CHAT, ANSWERS_PER_CHAT + 1)
     assert len(texts) - 1 + box.stats.dropped == len(people)
+
+
+async def test_a_press_flooder_gets_one_alert_and_the_others_play_on(h: Harness) -> None:
+    """Presses have their own bucket (bot.flood.PRESSES): a flood of presses gets
+    every query answered (the spinner stops), one alert saying so, and nothing done;
+    another user's press works at once."""
+    tg = h.tg
+    h.interactions.flood = FloodGuard()  # the real limits, presses too
+    alice, mallory = h.user(1, "Alice"), h.user(6, "Mallory")
+    lobby = await h.command(alice, GROUP, "/kozel")
+    forged = "k:j:999:1:A"  # a Join of a game that does not exist
+    queries = [await tg.press(mallory, GROUP, lobby.message_id, forged) for _ in range(60)]
+    await tg.wait_for(lambda t: all(q in t.callback_answers for q in queries), timeout=10)
+    texts = [tg.callback_answers[q].get("text") for q in queries]
+    assert texts.count(h.tr.t("en", "err-too-many-presses")) == 1
+    assert texts.count(h.tr.t("en", "err-unknown-game")) == int(PRESSES.burst)
+    assert texts.count(None) == 60 - int(PRESSES.burst) - 1
+    await h.press_lobby(alice, lobby, Verb.JOIN, "A")  # Alice is not held up
