@@ -21,6 +21,7 @@ from collections.abc import Callable, Collection, Sequence
 from pydantic import ValidationError
 
 from bot import loop, redact
+from bot.flood import FloodGuard
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.logs import configure
@@ -64,7 +65,7 @@ async def run_platforms(
             platforms=platforms,
             metrics=metrics,
         )
-        interactions = Interactions(service, tr, metrics)
+        interactions = Interactions(service, tr, metrics, flood=FloodGuard())
         ready: dict[str, Callable[[], bool]] = {}
         runs: list[tuple[str, Run]] = []
         wanted = set(Platform) if platforms is None else set(platforms)

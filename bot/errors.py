@@ -34,6 +34,8 @@ class ErrorCode(StrEnum):
     NOT_YOURS = "not-yours"  # a press on a message only another user sees
     NOT_MEMBER = "not-member"  # joining a game of a chat one is not a member of
     BAD_LINK = "bad-link"  # a join link not made by this bot (or not for this game)
+    TOO_MANY_COMMANDS = "too-many-commands"  # a user flooding commands (bot.flood)
+    TOO_MANY_PRESSES = "too-many-presses"  # a user flooding button presses
 
 
 class ServiceError(Exception):

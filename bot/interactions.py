@@ -22,6 +22,7 @@ from bot.codec import (
     parse_join_payload,
 )
 from bot.errors import ErrorCode, ServiceError
+from bot.flood import Admission, FloodGuard
 from bot.i18n import Translator, normalize_locale
 from bot.metrics import Metrics
 from bot.models import ChatRef, Game, GameStatus, Seat, User, UserRef
@@ -76,6 +77,10 @@ class Reply:
     game: Game | None = None
     dm_needed: bool = False
     in_place: bool = False
+    ignored: bool = False
+
+    # ``ignored``: the user floods (:mod:`bot.flood`): nothing was done and nothing is
+    # answered (a press's query only stops its spinner).
 
     # ``in_place``: the pressed message is the presser's own (his private chat, his
     # ephemeral message), so a ``hand`` may replace it. Otherwise the pressed message
@@ -105,11 +110,20 @@ class Interactions:
     """Button presses and commands, the same on every platform."""
 
     def __init__(
-        self, service: GameService, tr: Translator, metrics: Metrics | None = None
+        self,
+        service: GameService,
+        tr: Translator,
+        metrics: Metrics | None = None,
+        *,
+        flood: FloodGuard | None = None,
     ) -> None:
         self.service = service
         self.tr = tr
         self.metrics = metrics
+        #: How fast each user may send commands and press buttons. Not limited unless
+        #: told (tests and benchmarks drive it at machine speed): the bot's
+        #: composition root passes the real limits.
+        self.flood = flood or FloodGuard(commands=None, presses=None)
         #: What each seat's hand last showed, and from which game version on: by game
         #: id, then seat. A hand whose content did not change is not shown again.
         self._hands: dict[int, dict[int, _Shown]] = {}
@@ -152,7 +166,17 @@ class Interactions:
 
         The user's language is the one he chose with ``/lang``, else the language of
         the game's table (as in :meth:`outputs`, so a hand keeps its language), else
-        his platform's."""
+        his platform's.
+
+        A user pressing faster than :data:`bot.flood.PRESSES` allows gets one alert,
+        then his presses are ignored for a while (``Reply.ignored``)."""
+        admission = self.flood.press(user.ref)
+        if admission is not Admission.ALLOWED:
+            return await self._flooded(
+                admission,
+                ErrorCode.TOO_MANY_PRESSES,
+                lambda: self.user_locale(user, platform_language),
+            )
         started = time.perf_counter()
         try:
             return await self._handle_press(
@@ -226,6 +250,32 @@ class Interactions:
             ended = await self.hand_screen(game, seat)
             return Reply(alert=reply.alert, hand=ended, seat=seat, game=game)
         return reply
+
+    async def command_flood(self, chat: ChatRef, user: UserRef) -> Reply | None:
+        """Whether a user's command is handled: None if so, else the answer instead of
+        it: the one "slow down" alert (in the chat's language) when his commands
+        came faster than :data:`bot.flood.COMMANDS` allows, then ``Reply.ignored``
+        for a while. Adapters ask before every command."""
+        admission = self.flood.command(user)
+        if admission is Admission.ALLOWED:
+            return None
+        return await self._flooded(
+            admission, ErrorCode.TOO_MANY_COMMANDS, lambda: self.chat_locale(chat)
+        )
+
+    async def _flooded(
+        self, admission: Admission, code: ErrorCode, locale: Callable[[], Awaitable[str]]
+    ) -> Reply:
+        """The answer to a flooding user: one alert, then nothing (``ignored``)."""
+        if admission is Admission.IGNORED:
+            return Reply(ignored=True)
+        self._count_refusal(code)
+        return Reply(alert=self.error_text(code, await locale()))
+
+    async def dropped_answers(self, chat: ChatRef) -> Screen:
+        """The notice that some answers to commands in a chat were dropped (too many
+        at once)."""
+        return Screen(self.tr.t(await self.chat_locale(chat), "notice-answers-dropped"))
 
     def _count_refusal(self, reason: str) -> None:
         if self.metrics is not None:

@@ -8,6 +8,7 @@ options and choices come from the Fluent files (through
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
@@ -141,7 +142,23 @@ class KozelCommands(commands.Cog):
         game against three computers). The command's answer becomes the game's table
         message."""
         with self.adapter.running.track():
+            if await self._flooded(interaction):
+                return
             await self._kozel(interaction, rules)
+
+    async def _flooded(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether the user sends commands faster than :mod:`bot.flood` allows: then
+        the command is not run; the first such gets one ephemeral "slow down", the
+        later ones no answer at all (Discord tells the user the bot did not respond;
+        an unanswered interaction costs the bot nothing)."""
+        user = user_ref(interaction.user)
+        reply = await self.interactions.command_flood(chat_of(interaction), user)
+        if reply is None:
+            return False
+        if reply.alert is not None:
+            answer = Answer(interaction, defer_after=self.adapter.defer_after)
+            await answer.send(Screen(reply.alert), ephemeral=True)
+        return True
 
     async def _kozel(self, interaction: discord.Interaction[Any], rules: str | None) -> None:
         chat, user = chat_of(interaction), user_of(interaction)
@@ -179,6 +196,10 @@ class KozelCommands(commands.Cog):
         ephemeral: bool = False,
     ) -> None:
         with self.adapter.running.track():
+            if await self._flooded(interaction):
+                if inspect.iscoroutine(work):
+                    work.close()  # never run
+                return
             answer = Answer(interaction, defer_after=self.adapter.defer_after)
             reply = await answer.within(work, new_message=True, ephemeral=ephemeral)
             await self._show(answer, reply, ephemeral)

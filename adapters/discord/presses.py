@@ -80,6 +80,9 @@ class Presses:
         reply = await answer.within(
             self._ask(user, token, command, interaction), new_message=verb in NEW_MESSAGE_VERBS
         )
+        if reply.ignored:  # a flooding presser: acknowledged, nothing more
+            await answer.ack()
+            return
         user_id = interaction.user.id
         game_id = reply.game.id if reply.game is not None else None
         if verb is Verb.SHOW_HAND and reply.hand is not None and reply.game is not None:

@@ -1,4 +1,5 @@
-"""Every callback query is answered: the handler answers first (with an alert if
+"""Commands of a user who floods are not handled (:class:`CommandFlood`), and every
+callback query is answered: the handler answers first (with an alert if
 the press was refused), and whatever happens after, unanswered queries get an empty
 answer here.
 
@@ -17,9 +18,13 @@ from aiogram import BaseMiddleware
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.exceptions import TelegramAPIError
 from aiogram.methods import AnswerCallbackQuery
-from aiogram.types import CallbackQuery, TelegramObject
+from aiogram.types import CallbackQuery, Message, TelegramObject
 
+from adapters.telegram.outbox import Outbox
+from adapters.telegram.render import chat_of, thread_of, user_of
 from adapters.telegram.session import LeanSession
+from bot.interactions import Interactions
+from bot.presenters import Screen
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +65,25 @@ class CallbackAnswer:
             await bot.session.post(bot, "answerCallbackQuery", fields, lambda: self._method(text))
         except TelegramAPIError as error:
             log.warning("could not answer a callback query: %s", error.message)
+
+    async def open(self, url: str) -> bool:
+        """Answer with a URL the user's client opens at once (Telegram takes only a
+        ``t.me/<this bot>?start=<payload>`` link from a plain button); whether Telegram
+        took it. Always a request of its own, also in webhook mode: only a request
+        tells whether it went through, and a refused one leaves the query to answer
+        otherwise."""
+        if self.answered:
+            return False
+        bot = self.query.bot
+        if bot is None:
+            return False
+        try:
+            await bot(self.query.answer(url=url))
+        except TelegramAPIError as error:
+            log.warning("could not answer a callback query with a link: %s", error.message)
+            return False
+        self.answered = True
+        return True
 
     def _method(self, text: str | None) -> AnswerCallbackQuery:
         return self.query.answer(text=text, show_alert=True if text else None)
@@ -108,3 +132,29 @@ class AnswerCallbacks(BaseMiddleware):
                 return answer.method
             await answer.flush()
         return result
+
+
+class CommandFlood(BaseMiddleware):
+    """An inner middleware of the command routers (it runs once a command's handler
+    matched): a user sending commands faster than :mod:`bot.flood` allows gets one
+    "slow down" answer, then his commands are ignored for a while."""
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if not isinstance(event, Message) or event.from_user is None:
+            return await handler(event, data)
+        interactions: Interactions = data["interactions"]
+        reply = await interactions.command_flood(chat_of(event), user_of(event.from_user).ref)
+        if reply is None:
+            return await handler(event, data)
+        if reply.alert:
+            outbox: Outbox = data["outbox"]
+            outbox.answer(
+                event.chat.id, Screen(reply.alert), f"slow down {event.from_user.id}",
+                thread=thread_of(event), reply_to=event.message_id,
+            )  # fmt: skip
+        return None

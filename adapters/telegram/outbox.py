@@ -31,7 +31,18 @@ chat, worked by one task at a time, so a chat's messages keep their order:
   than one already queued is dropped; a screen equal to what the message shows is
   not sent again. The first screen of a slot is sent as a new message and its id
   remembered (``remember``), so that edits survive a restart.
-* **Sends** (results, notices, answers to commands) are new messages, in order.
+* **Sends** (results, notices) are new messages, in order.
+* **Answers** (to commands and to presses that answer with a message of their own)
+  are new messages too, but the game goes first: a chat's answers wait in a lane of
+  their own, taken only when nothing of the game is ready in the chat (a screen or a
+  send), and an answer whose turn came while it waited for the chat's pace (or a
+  429) steps back if something of the game came meanwhile. Answers leave
+  ``Pacing.answer_reserve`` places of a group's window to the game. Answers with the
+  same *key* (the same command, with the same words) coalesce: only the newest
+  pending is sent, in the place of the first. At most ``ANSWERS_PER_CHAT`` keys wait
+  in a chat; a further answer is dropped, and the chat is told once (the ``busy``
+  notice) that some were. A flood of ``/help`` costs a message or two, and the
+  table's next edit is the chat's next write whatever waits.
 
 Before each request the outbox waits for the chat's pace, and a new private message
 for the bot's overall pace (unless pacing is off, for benchmarks). When the overall
@@ -44,7 +55,10 @@ on from them instead of bursting. A 429 is waited out and the same request retri
 so nothing is lost or reordered. "Message is not modified" is ignored; "message to
 edit not found" sends a new message and remembers it; a chat that became a
 supergroup is migrated (``on_migrate``) and the request retried there. A private
-chat that refuses us (403) drops its message quietly when asked to.
+chat that refuses us (403) drops its message quietly when asked to. A job that fails
+otherwise (a 5xx after its retries) is counted by the error's type and the last
+``FAILURES_KEPT`` are kept with a short reason (``stats``), never the exception itself:
+a long outage costs a few counters, not every traceback.
 """
 
 from __future__ import annotations
@@ -55,7 +69,7 @@ import heapq
 import itertools
 import logging
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, TypeVar
@@ -146,6 +160,10 @@ class Pacing:
     #: while others play): it is brought up to date when his turn comes, or after this.
     waiting: float = 30.0
 
+    #: Places of a group's window (``group_limit``) answers to commands leave to the
+    #: game: answers wait while fewer are free.
+    answer_reserve: int = 5
+
     @classmethod
     def off(cls) -> Pacing:
         return cls(enabled=False, refresh=0.0, waiting=0.0)
@@ -166,6 +184,7 @@ class _Job:
     dropped: bool = False  # replaced by a newer job of the same slot
     not_before: float = 0.0  # the loop's time before which it waits for newer screens
     urgent: bool = False  # goes before the others at the bot's overall pace
+    answer: str | None = None  # an answer's key (answers with the same key coalesce)
 
 
 @dataclass(eq=False, slots=True)
@@ -181,13 +200,50 @@ class _SlotState:
     written: float | None = None  # the loop's time of the slot's last write
 
 
+#: Failed sends kept with their reasons (the newest); the rest are only counted.
+FAILURES_KEPT = 10
+#: How much of a failure's reason is kept.
+REASON_CHARS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """A job that failed for good: what it was, where, and why (short, no traceback)."""
+
+    kind: str  # the job's kind: send, show, edit, delete
+    chat_id: int
+    error: str  # the exception's type name
+    reason: str
+
+
 @dataclass(slots=True)
 class _Stats:
     requests: int = 0
     retried_429: int = 0
     coalesced: int = 0
     skipped: int = 0
-    failures: list[BaseException] = field(default_factory=list)
+    dropped: int = 0  # answers dropped: too many waited in their chat
+    #: Failed jobs by the exception's type name, ever.
+    failed: Counter[str] = field(default_factory=Counter)
+    #: The latest ``FAILURES_KEPT`` failures.
+    failures: deque[Failure] = field(default_factory=lambda: deque(maxlen=FAILURES_KEPT))
+
+    def failure(self, kind: str, chat_id: int, error: BaseException) -> bool:
+        """Count a failed job and keep its reason; whether it is the first of its type."""
+        name = type(error).__name__
+        self.failed[name] += 1
+        self.failures.append(Failure(kind, chat_id, name, str(error)[:REASON_CHARS]))
+        return self.failed[name] == 1
+
+
+#: Answers (distinct keys) waiting in one chat, at most; more are dropped.
+ANSWERS_PER_CHAT = 10
+#: The key of the notice that answers were dropped.
+BUSY = "busy"
+
+
+class _Yielded(Exception):
+    """An answer stepped back: something of the game is ready in its chat."""
 
 
 #: Users kept as known to take private messages.
@@ -219,6 +275,8 @@ class Outbox:
         self._group_kept: dict[int, deque[float]] = {}
         self.stats = _Stats()
         self._queues: dict[int, deque[_Job]] = {}
+        #: Answers waiting in each chat, by key, in the order the keys came.
+        self._answers: dict[int, OrderedDict[str, _Job]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._slots: dict[Slot, _SlotState] = {}
         self._retired: set[int] = set()
@@ -253,6 +311,38 @@ class Outbox:
         job = _Job("send", screen, thread, reply_to, quiet=quiet, result=future, done=done)
         self._put(chat_id, job)
         return future
+
+    def answer(
+        self,
+        chat_id: int,
+        screen: Screen,
+        key: str,
+        *,
+        thread: int | None = None,
+        reply_to: int | None = None,
+        quiet: bool = False,
+        busy: Render | None = None,
+    ) -> None:
+        """Queue an answer to a command (or to a press): a new message that goes after
+        whatever of the game is ready in the chat. A pending answer of the same ``key``
+        is replaced by this one; when ``ANSWERS_PER_CHAT`` keys wait already, this
+        one is dropped and ``busy`` (rendered once, if nothing says it yet) tells the
+        chat that some answers were."""
+        job = _Job("send", screen, thread, reply_to, quiet=quiet, answer=key)
+        waiting = self._answers.setdefault(chat_id, OrderedDict())
+        if key in waiting:
+            self.stats.coalesced += 1
+            waiting[key] = job  # the newest, in the place of the first
+        elif len(waiting) < ANSWERS_PER_CHAT:
+            waiting[key] = job
+        else:
+            self.stats.dropped += 1
+            log.info("chat %s: too many answers waiting, one to %s dropped", chat_id, key)
+            if busy is None or BUSY in waiting:
+                return
+            waiting[BUSY] = _Job("send", busy, thread, quiet=quiet, answer=BUSY)
+        self._wake(chat_id)  # a lingering screen waits on: the answer goes meanwhile
+        self._start(chat_id)
 
     def show(
         self,
@@ -378,8 +468,9 @@ class Outbox:
 
     @property
     def queued(self) -> int:
-        """Requests waiting in the chats' queues."""
-        return sum(len(queue) for queue in self._queues.values())
+        """Requests waiting in the chats' queues (answers too)."""
+        answers = sum(len(waiting) for waiting in self._answers.values())
+        return sum(len(queue) for queue in self._queues.values()) + answers
 
     async def migrate(self, old: int, new: int) -> None:
         """A group became a supergroup: its queue and slots go to the new id (once)."""
@@ -438,25 +529,58 @@ class Outbox:
         queue = self._queues.setdefault(chat_id, deque())
         queue.append(job)
         self._wake(chat_id)  # a lingering job goes now: something waits behind it
+        self._start(chat_id)
+
+    def _start(self, chat_id: int) -> None:
         if chat_id not in self._workers:
-            task = asyncio.get_running_loop().create_task(self._work(chat_id, queue))
+            task = asyncio.get_running_loop().create_task(self._work(chat_id))
             self._workers[chat_id] = task
 
-    async def _work(self, chat_id: int, queue: deque[_Job]) -> None:
+    def _game_ready(self, chat_id: int) -> bool:
+        """Whether something of the game may go into the chat now (before answers)."""
+        queue = self._queues.get(chat_id)
+        if not queue:
+            return False
+        job = queue[0]
+        return len(queue) > 1 or job.dropped or job.not_before <= self._now()
+
+    def _next(self, chat_id: int) -> _Job | float | None:
+        """The chat's next job: the game's first, an answer while the game's only job
+        lingers (or nothing of the game waits); else how long the game's job lingers
+        (None: nothing waits)."""
+        queue = self._queues.get(chat_id)
+        if queue and self._game_ready(chat_id):
+            return queue.popleft()
+        waiting = self._answers.get(chat_id)
+        if waiting:
+            return waiting.popitem(last=False)[1]
+        if queue:
+            return queue[0].not_before - self._now()
+        return None
+
+    def _step_back(self, chat_id: int, job: _Job) -> None:
+        """An answer whose turn came goes back to the front of its chat's answers
+        (unless a newer one of its key came meanwhile)."""
+        assert job.answer is not None
+        waiting = self._answers.setdefault(chat_id, OrderedDict())
+        if job.answer not in waiting:
+            waiting[job.answer] = job
+            waiting.move_to_end(job.answer, last=False)
+
+    async def _work(self, chat_id: int) -> None:
         try:
-            while queue:
-                job = queue[0]
-                wait = job.not_before - self._now()
-                if wait > 0 and not job.dropped and len(queue) == 1:
-                    await self._linger(chat_id, wait)  # newer screens may replace it
+            while (job := self._next(chat_id)) is not None:
+                if isinstance(job, float):
+                    await self._linger(chat_id, job)  # newer screens may replace it
                     continue
-                queue.popleft()
                 if job.dropped:
                     continue
                 try:
                     await self._run(chat_id, job)
                     if job.done is not None:
                         await job.done()
+                except _Yielded:
+                    self._step_back(chat_id, job)
                 except asyncio.CancelledError:
                     if job.result is not None and not job.result.done():
                         job.result.cancel()
@@ -470,20 +594,34 @@ class Outbox:
                         log.warning("a %s to chat %s was refused: %s", job.kind, chat_id, error)
                         if job.done is not None:
                             await job.done()
-                    else:
-                        self.stats.failures.append(error)
+                    elif self.stats.failure(job.kind, chat_id, error):
                         log.exception("a %s to chat %s failed", job.kind, chat_id)
+                    else:  # the traceback was logged with the first of its type
+                        failure = self.stats.failures[-1]
+                        log.error(
+                            "a %s to chat %s failed: %s: %s",
+                            job.kind, chat_id, failure.error, failure.reason,
+                        )  # fmt: skip
         finally:
             self._workers.pop(chat_id, None)
-            if not queue:
-                self._queues.pop(chat_id, None)
+            if not self._queues.get(chat_id, True):
+                del self._queues[chat_id]
+            if not self._answers.get(chat_id, True):
+                del self._answers[chat_id]
 
     async def _run(self, chat_id: int, job: _Job) -> None:
         if job.kind == "show":
             await self._show(chat_id, job)
         elif job.kind == "send":
-            assert isinstance(job.screen, Screen)
-            sent = await self._send(chat_id, job.screen, job.thread, job.reply_to, job.quiet)
+            screen = job.screen
+            if screen is not None and not isinstance(screen, Screen):
+                screen = await screen()  # an answer rendered when it goes (the busy notice)
+            if screen is None:
+                return
+            yields = (lambda: self._game_ready(chat_id)) if job.answer is not None else None
+            sent = await self._send(
+                chat_id, screen, job.thread, job.reply_to, job.quiet, yields=yields
+            )
             if job.result is not None and not job.result.done():
                 job.result.set_result(sent)
         elif job.kind == "edit":
@@ -556,6 +694,7 @@ class Outbox:
         quiet: bool,
         *,
         urgent: bool = False,
+        yields: Callable[[], bool] | None = None,
     ) -> Message | None:
         text, markup = text_of(screen), keyboard(screen)
         reply = (
@@ -576,6 +715,7 @@ class Outbox:
                 ),
                 urgent=urgent,
                 new=True,
+                yields=yields,
             )
         except TelegramForbiddenError:
             self._reachable.pop(chat_id, None)
@@ -641,18 +781,23 @@ class Outbox:
         follows: bool = True,
         urgent: bool = False,
         new: bool = False,
+        yields: Callable[[], bool] | None = None,
     ) -> T:
         """Make a request into a chat at its pace (``counts``; a ``new`` message into a
         private chat at the bot's overall pace too); wait out 429s, retry network
         errors a few times. When the chat became a supergroup, the request is made
         again there if it ``follows`` (a new message), else :class:`_Moved` is raised
-        (the old chat's message ids mean nothing in the new one)."""
+        (the old chat's message ids mean nothing in the new one). A request that
+        ``yields`` (an answer) raises :class:`_Yielded` instead of going out when
+        ``yields()`` says something else goes first, before and after each wait."""
         failures = 0
         while True:
             target = self.resolve(chat_id)
             overall = counts and new and target > 0  # a notification to a user
             if counts:
-                await self._pace(target, overall, urgent)
+                await self._pace(target, overall, urgent, yields)
+            elif yields is not None and yields():
+                raise _Yielded
             self.stats.requests += 1
             try:
                 return await request(target)
@@ -709,9 +854,19 @@ class Outbox:
         except Exception:
             log.exception("could not keep the rate-limit budget of chat %s", chat_id)
 
-    async def _pace(self, chat_id: int, overall: bool, urgent: bool = False) -> None:
+    async def _pace(
+        self,
+        chat_id: int,
+        overall: bool,
+        urgent: bool = False,
+        yields: Callable[[], bool] | None = None,
+    ) -> None:
         """Wait for the chat's pace (a group's 20 a minute, any chat's one a second),
-        then, for a message that counts ``overall``, for the bot's overall pace."""
+        then, for a message that counts ``overall``, for the bot's overall pace. An
+        answer (it ``yields``) leaves ``answer_reserve`` places of a group's window to
+        the game, and raises :class:`_Yielded` when the game comes first."""
+        if yields is not None and yields():
+            raise _Yielded
         pacing = self.pacing
         if not pacing.enabled:
             return
@@ -729,10 +884,15 @@ class Outbox:
             if sent is not None:
                 while sent and sent[0] <= now - pacing.group_window:
                     sent.popleft()
-                if len(sent) >= pacing.group_limit:
-                    wait = max(wait, sent[-pacing.group_limit] + pacing.group_window - now)
+                limit = pacing.group_limit
+                if yields is not None:
+                    limit = max(1, limit - pacing.answer_reserve)
+                if len(sent) >= limit:
+                    wait = max(wait, sent[-limit] + pacing.group_window - now)
         if wait > 0:
             await asyncio.sleep(wait)
+            if yields is not None and yields():
+                raise _Yielded
         if overall:
             await self._global.acquire(urgent)
         if chat_id < 0:

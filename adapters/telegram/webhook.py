@@ -3,8 +3,13 @@
 :class:`WebhookServer` serves a :class:`WebhookHandler` with aiohttp
 (aiogram's ``setup_application`` runs the Dispatcher's startup and shutdown), and
 registers the webhook (``setWebhook`` with a secret token) once it listens. Telegram
-then sends the token in ``X-Telegram-Bot-Api-Secret-Token``; a request without it is
-refused (401).
+then sends the token in ``X-Telegram-Bot-Api-Secret-Token``; a request without it, or
+with anything else in it (a wrong token, non-ASCII bytes, a header longer than any token)
+is refused (401), and the first such request is logged (a warning, once per process: a
+scanner must not fill the log). A request that is no valid HTTP at all (a control byte
+in a header) never reaches the handler: aiohttp answers it 400 and would log an ERROR
+with a traceback each time; the server's logger keeps the first as one warning line and
+drops the rest (:class:`BadRequestsOnce`).
 
 Updates are handled while Telegram waits, so that a handler's answer goes back in the
 response ("reply into webhook"): a button press costs no ``answerCallbackQuery``
@@ -30,6 +35,7 @@ from aiogram.methods import TelegramMethod
 from aiogram.types import Update
 from aiogram.webhook.aiohttp_server import setup_application
 from aiohttp import web
+from aiohttp.http_exceptions import BadHttpMessage
 from pydantic import ValidationError
 
 from adapters.telegram.session import LeanSession
@@ -37,6 +43,8 @@ from adapters.telegram.session import LeanSession
 log = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+#: Telegram's secret tokens are 1-256 characters of ``A-Za-z0-9_-``.
+MAX_SECRET = 256
 _EMPTY = b"{}"
 
 
@@ -47,18 +55,30 @@ class WebhookHandler:
     def __init__(self, dispatcher: Dispatcher, bot: Bot, *, secret_token: str | None) -> None:
         self.dispatcher, self.bot = dispatcher, bot
         self.secret_token = secret_token
+        self._refused_logged = False
 
     def register(self, app: web.Application, *, path: str) -> None:
         app.router.add_route("POST", path, self.handle)
 
     def verify_secret(self, request: web.Request) -> bool:
+        """Whether the request carries the secret token. Any other header is a plain
+        no: aiohttp hands non-UTF-8 bytes over as lone surrogates, which no encoding
+        takes, so only an ASCII header of a token's length is compared at all."""
         if not self.secret_token:
             return True
         sent = request.headers.get(SECRET_HEADER, "")
-        return hmac.compare_digest(sent.encode(), self.secret_token.encode())
+        if not sent.isascii() or len(sent) > MAX_SECRET:
+            return False
+        return hmac.compare_digest(sent.encode("ascii"), self.secret_token.encode())
 
     async def handle(self, request: web.Request) -> web.Response:
         if not self.verify_secret(request):
+            if not self._refused_logged:
+                self._refused_logged = True
+                log.warning(
+                    "a webhook request without the secret token was refused (401); "
+                    "later ones are refused without a word"
+                )
             return web.Response(status=401, text="Unauthorized")
         bot = self.bot
         try:
@@ -87,6 +107,36 @@ class WebhookHandler:
         return web.Response(body=body or _EMPTY, content_type="application/json")
 
 
+class BadRequestsOnce(logging.Filter):
+    """Lets through the first record of a request aiohttp could not parse, as a warning
+    without its traceback, and drops the later ones; any other record passes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, BadHttpMessage):
+            return True
+        if self.seen:
+            return False
+        self.seen = True
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.msg = f"{record.msg} (%s); later ones are answered 400 without a word"
+        record.args = (*(record.args if isinstance(record.args, tuple) else ()), error)
+        record.exc_info, record.exc_text = None, None
+        return True
+
+
+def server_logger() -> logging.Logger:
+    """The logger of the webhook's HTTP server, with :class:`BadRequestsOnce`."""
+    logger = logging.getLogger(f"{__name__}.http")
+    if not any(isinstance(f, BadRequestsOnce) for f in logger.filters):
+        logger.addFilter(BadRequestsOnce())
+    return logger
+
+
 class WebhookServer:
     """Serves the webhook until :meth:`stop`."""
 
@@ -112,7 +162,7 @@ class WebhookServer:
         handler = WebhookHandler(self.dispatcher, self.bot, secret_token=self.secret_token)
         handler.register(app, path=self.path)
         setup_application(app, self.dispatcher, bot=self.bot)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, logger=server_logger())
         await runner.setup()
         try:
             await web.TCPSite(runner, self.host, self.port).start()

@@ -308,6 +308,7 @@ notice-dm-needed = { $name }, to get your cards, open a private chat with me, pr
 notice-dm-button = 💬 Open a chat with me
 notice-dm-hello = Hello! I will send your cards here. Go back to the game's chat.
 notice-no-hand = You sit at no running game. Your cards come here once a game you joined starts.
+notice-answers-dropped = Too many commands at once in this chat: I left some unanswered. Ask again in a minute.
 notice-group-only = Games are played in groups and servers: add me to a chat and type { $kozel }.
 
 ## Errors: err- + code
@@ -335,6 +336,8 @@ err-not-here = This button belongs to a game of another chat.
 err-not-yours = This message is another player's.
 err-not-member = Only members of the game's chat can sit at its table.
 err-bad-link = This link seats nobody: press a “Join team” button at the table in the group again.
+err-too-many-commands = Not so fast: too many commands in a row. I will answer yours again in a minute.
+err-too-many-presses = Not so fast: too many presses in a row. Wait a few seconds.
 err-not-here-console = That belongs to a game of another chat.
 err-bad-link-console = That link seats nobody.
 err-bad-seat = There is no such seat at the table.

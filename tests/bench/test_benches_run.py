@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.postgres.local import LocalServer
-from bench import storage, telegram, telegram_floor
+from bench import outbox_failures, storage, telegram, telegram_floor
 
 
 @pytest.mark.parametrize("webhook", [False, True])
@@ -40,6 +40,11 @@ async def test_the_floor_benchmark_counts_every_press() -> None:
     result = await telegram_floor.run_bot(games=3, presses=4, session_kind="lean")
     assert result["presses"] == 3 * 4
     assert 0 < result["p50_ms"] <= result["p99_ms"]
+
+
+async def test_the_outbox_failures_benchmark_counts_every_failure() -> None:
+    result = await outbox_failures.measure(30)
+    assert result["failures_counted"] == 30 and result["failures_kept"] == 10
 
 
 async def test_the_storage_benchmark_saves_on_postgresql(postgres_server: LocalServer) -> None:

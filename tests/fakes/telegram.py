@@ -9,7 +9,8 @@ Usage::
         msg = await tg.wait_for(lambda t: t.last_message(alice.id))
 
 It enforces the limits a game host must respect (see docs in PLATFORMS.md): callback_data
-1..64 bytes, text 1..4096 characters, 403 for users who never started the bot, "message is
+1..64 bytes, a callback answer's URL only ``t.me/<bot>?start=<payload>``, text 1..4096
+characters, 403 for users who never started the bot, "message is
 not modified", unknown messages and stale callback queries, and Telegram's flood limits as
 its Bots FAQ states them, answered with 429 + retry_after: 20 messages a minute into one
 group (sends and edits; always on), and if asked one message a second inside any chat
@@ -202,6 +203,8 @@ class FakeTelegram:
         self.commands: dict[str, list[Json]] = {}  # scope JSON -> commands
         self.callback_answers: dict[str, Json] = {}  # answered query id -> params
         self.too_many_requests_count = 0
+        #: Refuse every callback answer carrying a URL (400), as for a bot not allowed to.
+        self.refuse_callback_urls = False
         self.too_many_requests_by_chat: Counter[int] = Counter()
         self._messages: dict[int, dict[int, FakeMessage]] = {}
         self._pressed: dict[str, int] = {}  # callback id -> user id
@@ -478,8 +481,20 @@ class FakeTelegram:
         query_id = str(params.get("callback_query_id"))
         if query_id not in self._pressed or query_id in self.callback_answers:
             raise ApiError(400, _QUERY_INVALID)
+        url = params.get("url")
+        if url is not None and (self.refuse_callback_urls or not self._bot_link(str(url))):
+            # A plain button's answer may only open t.me/<this bot>?start=<payload>.
+            raise ApiError(400, "Bad Request: URL_INVALID")
         self.callback_answers[query_id] = params
         return True
+
+    def _bot_link(self, url: str) -> bool:
+        """Whether ``url`` opens this bot with a start parameter (Bot API:
+        answerCallbackQuery's ``url`` for a button that is no game's)."""
+        bot = re.escape(self.bot_username)
+        return (
+            re.fullmatch(rf"(https?://)?t\.me/{bot}\?start=[A-Za-z0-9_-]{{1,64}}", url) is not None
+        )
 
     async def _m_senddocument(self, params: Json) -> Json:
         chat = self._chat(params.get("chat_id"))

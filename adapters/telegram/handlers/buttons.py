@@ -1,8 +1,9 @@
 """Button presses (callback queries): every one goes to :meth:`Interactions.press`.
 
 The query is answered first (an alert if the press was refused), then the reply is
-shown: the pressed hand re-rendered in place, a screen sent (the cancel
-confirmation), or the way to a private chat for a player the bot cannot write to.
+shown: the pressed hand re-rendered in place, or a screen sent (the cancel
+confirmation). A Join by a player the bot cannot write to is answered with the deep
+link to the bot's private chat itself (one tap opens it; its Start seats him).
 """
 
 from __future__ import annotations
@@ -54,8 +55,12 @@ async def pressed(
         is_member=member,
         can_message=can_message if verb is Verb.JOIN else None,
     )
+    if reply.dm_needed and reply.game is not None and verb is Verb.JOIN:
+        await _way_to_private(bot, outbox, interactions, query, message, reply, answer)
+        return
     await answer(reply.alert)
-    await _show(bot, outbox, interactions, query, message, verb, reply)
+    if not reply.ignored:  # a flooding presser: nothing more
+        await _show(outbox, interactions, query, message, verb, reply)
 
 
 def pressed_at(message: Message | InaccessibleMessage) -> Pressed:
@@ -67,7 +72,6 @@ def pressed_at(message: Message | InaccessibleMessage) -> Pressed:
 
 
 async def _show(
-    bot: Bot,
     outbox: Outbox,
     interactions: Interactions,
     query: CallbackQuery,
@@ -78,14 +82,6 @@ async def _show(
     """What a press shows besides its answer."""
     chat, user = message.chat.id, query.from_user.id
     thread = thread_of(message) if isinstance(message, Message) else None
-    if reply.dm_needed and reply.game is not None and verb is Verb.JOIN:
-        me = await bot.me()
-        team = (query.data or "").rsplit(":", 1)[-1]
-        url = deep_link(me.username or "", await interactions.join_link(reply.game, team))
-        screen = presenters.dm_needed(
-            query.from_user.full_name, url, interactions.tr, reply.game.settings.locale
-        )
-        outbox.send(chat, screen, thread=thread)
     if verb in (Verb.CANCEL, Verb.REFRESH) and _is_confirmation(message):
         if not reply.alert:  # answered: the question goes away
             outbox.delete(chat, message.message_id)
@@ -107,9 +103,38 @@ async def _show(
             )
         elif on_hand:  # an older hand message of this game: the hand as it is now
             outbox.edit(chat, message.message_id, reply.hand)
-    if reply.screen is not None:
+    if reply.screen is not None:  # an answer of its own (a confirmation to cancel)
         target = user if reply.private else chat
-        outbox.send(target, reply.screen, thread=None if reply.private else thread)
+        key = f"press {verb} {user}"
+        outbox.answer(target, reply.screen, key, thread=None if reply.private else thread)
+
+
+async def _way_to_private(
+    bot: Bot,
+    outbox: Outbox,
+    interactions: Interactions,
+    query: CallbackQuery,
+    message: Message | InaccessibleMessage,
+    reply: Reply,
+    answer: CallbackAnswer,
+) -> None:
+    """A Join pressed by someone the bot cannot write to (he never started it): the
+    press is answered with the deep link itself, so that one tap opens the private
+    chat, whose Start seats him (``/start <payload>``). Only if Telegram refuses that
+    answer does he get the alert, and the group a message with the link as a button."""
+    assert reply.game is not None
+    me = await bot.me()
+    team = (query.data or "").rsplit(":", 1)[-1]
+    url = deep_link(me.username or "", await interactions.join_link(reply.game, team))
+    if await answer.open(url):
+        return
+    await answer(reply.alert)
+    screen = presenters.dm_needed(
+        query.from_user.full_name, url, interactions.tr, reply.game.settings.locale
+    )
+    thread = thread_of(message) if isinstance(message, Message) else None
+    user = query.from_user.id
+    outbox.answer(message.chat.id, screen, f"dm needed {user}", thread=thread)
 
 
 def _tokens(message: Message | InaccessibleMessage) -> list[str | None]:

@@ -10,6 +10,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
 from adapters.telegram.handlers.common import answer, is_admin
+from adapters.telegram.middlewares import CommandFlood
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.render import chat_of, is_private, user_of
 from bot.interactions import Interactions
@@ -27,7 +28,7 @@ async def kozel(
     user = user_of(message.from_user)
     reply = await interactions.kozel(chat_of(message), user, private=private, rules=command.args)
     if reply.alert or reply.screen:
-        answer(outbox, message, reply)
+        answer(outbox, interactions, message, reply)
 
 
 async def stop(message: Message, bot: Bot, interactions: Interactions, outbox: Outbox) -> None:
@@ -38,7 +39,7 @@ async def stop(message: Message, bot: Bot, interactions: Interactions, outbox: O
     reply = await interactions.stop(
         chat_of(message), user_of(message.from_user).ref, is_admin=admin
     )
-    answer(outbox, message, reply)
+    answer(outbox, interactions, message, reply)
 
 
 async def top(
@@ -46,7 +47,8 @@ async def top(
 ) -> None:
     """This chat's best players; ``/top all``: every chat's; ``/top classic``: in one
     rule set's games (the words in any order)."""
-    answer(outbox, message, await interactions.top_command(chat_of(message), command.args))
+    reply = await interactions.top_command(chat_of(message), command.args)
+    answer(outbox, interactions, message, reply)
 
 
 async def stats(message: Message, interactions: Interactions, outbox: Outbox) -> None:
@@ -58,17 +60,17 @@ async def stats(message: Message, interactions: Interactions, outbox: Outbox) ->
     if who is None:
         return
     user = UserRef(Platform.TELEGRAM, str(who.id))
-    answer(outbox, message, await interactions.stats(chat_of(message), user))
+    answer(outbox, interactions, message, await interactions.stats(chat_of(message), user))
 
 
 async def rules(
     message: Message, command: CommandObject, interactions: Interactions, outbox: Outbox
 ) -> None:
-    answer(outbox, message, await interactions.rules(chat_of(message), command.args))
+    answer(outbox, interactions, message, await interactions.rules(chat_of(message), command.args))
 
 
 async def help_(message: Message, interactions: Interactions, outbox: Outbox) -> None:
-    answer(outbox, message, await interactions.help(chat_of(message)))
+    answer(outbox, interactions, message, await interactions.help(chat_of(message)))
 
 
 async def lang(
@@ -79,12 +81,13 @@ async def lang(
         return
     user, private = user_of(message.from_user), is_private(message.chat)
     reply = await interactions.lang(chat_of(message), user, command.args, private=private)
-    answer(outbox, message, reply)
+    answer(outbox, interactions, message, reply)
 
 
 def router() -> Router:
     """A fresh router (a Router belongs to one Dispatcher only)."""
     commands = Router(name=__name__)
+    commands.message.middleware(CommandFlood())
     commands.message.register(kozel, Command("kozel"))
     commands.message.register(stop, Command("stop"))
     commands.message.register(top, Command("top"))

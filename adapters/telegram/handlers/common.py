@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.exceptions import TelegramAPIError, TelegramMigrateToChat
@@ -9,9 +11,12 @@ from aiogram.types import CallbackQuery, ChatMemberRestricted, Message
 
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.publisher import TABLE
-from adapters.telegram.render import chat_id, thread_id, thread_of
-from bot.interactions import Reply
+from adapters.telegram.render import chat_id, chat_of, thread_id, thread_of
+from bot.interactions import Interactions, Reply
 from bot.presenters import Screen
+
+#: How much of a command's text keys its answer (answers with one key coalesce).
+KEY_CHARS = 100
 
 # Filters are coroutines: aiogram runs a plain function (a magic filter such as
 # ``F.data`` too) on a worker thread, a thread round trip for every update it checks.
@@ -67,9 +72,11 @@ async def is_member(bot: Bot, chat: int, user: int) -> bool:
     return member.status in _MEMBERS
 
 
-def answer(outbox: Outbox, message: Message, reply: Reply) -> None:
+def answer(outbox: Outbox, interactions: Interactions, message: Message, reply: Reply) -> None:
     """Answer a command in its chat (and topic): the reply's screen or its alert.
-    An alert about a running game answers the game's table message."""
+    An alert about a running game answers the game's table message. The answer goes
+    after the game's messages in the chat, and coalesces with a pending answer to the
+    same command (:meth:`Outbox.answer`, keyed by :func:`answer_key`)."""
     chat, thread, reply_to = message.chat.id, thread_of(message), None
     game = reply.game
     if reply.screen is None and game is not None and chat_id(game.chat) == chat:
@@ -77,4 +84,26 @@ def answer(outbox: Outbox, message: Message, reply: Reply) -> None:
         reply_to = outbox.message_id((game.id, TABLE), game.messages.get(TABLE))
     screen = reply.screen or (Screen(reply.alert) if reply.alert else None)
     if screen is not None:
-        outbox.send(chat, screen, thread=thread, reply_to=reply_to)
+        outbox.answer(
+            chat, screen, answer_key(message), thread=thread, reply_to=reply_to,
+            busy=busy(interactions, message),
+        )  # fmt: skip
+
+
+def answer_key(message: Message) -> str:
+    """What makes two commands the same, so that their answers may coalesce: the
+    command and its words (in any case and spacing, ``@botname`` or not), and whose
+    message it replies to (``/stats`` in reply to someone is about him)."""
+    command, _, words = (message.text or "").partition(" ")
+    key = " ".join([command.split("@", 1)[0], *words.split()]).lower()[:KEY_CHARS]
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None:
+        key = f"{key} >{replied.from_user.id}"
+    return key
+
+
+def busy(interactions: Interactions, message: Message) -> Callable[[], Awaitable[Screen]]:
+    """The notice that some answers in the message's chat were dropped, rendered if
+    it is needed."""
+    chat = chat_of(message)
+    return lambda: interactions.dropped_answers(chat)

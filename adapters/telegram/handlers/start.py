@@ -15,6 +15,7 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
 from adapters.telegram.handlers.common import in_private, is_member
+from adapters.telegram.middlewares import CommandFlood
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.publisher import hand_key
 from adapters.telegram.render import chat_id, user_of
@@ -89,6 +90,7 @@ async def _post_hands(interactions: Interactions, outbox: Outbox, user: User) ->
 
 def router() -> Router:
     private = Router(name=__name__)
+    private.message.middleware(CommandFlood())
     private.message.register(start, CommandStart(), in_private)
     private.message.register(hand, Command("hand"), in_private)
     return private

@@ -17,6 +17,7 @@ from typing import Any
 from adapters.discord import DiscordAdapter
 from adapters.discord.client import KozelBot
 from bot.codec import CodecError, Verb, decode
+from bot.flood import FloodGuard
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.models import ChatRef, Game, Platform, UserRef
@@ -84,7 +85,10 @@ class Harness:
             computer_delay=0,
             computer_level="normal",  # quick; the strong level has its own tests
         )
-        self.interactions = Interactions(self.service, self.tr)
+        # The real command limits; the simulated players press at machine speed (a
+        # person's presses are limited by bot.flood.PRESSES: tests/bot/test_flood.py).
+        flood = FloodGuard(presses=None)
+        self.interactions = Interactions(self.service, self.tr, flood=flood)
         settings = Settings(discord_bot_token="fake-token", _env_file=None)
 
         def client(adapter: DiscordAdapter) -> KozelBot:

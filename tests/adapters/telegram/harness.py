@@ -26,6 +26,7 @@ from adapters.telegram.publisher import TABLE, hand_key
 from adapters.telegram.session import LeanSession
 from bot import presenters
 from bot.codec import CodecError, Command, Verb, decode, encode
+from bot.flood import FloodGuard
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.models import Game, GameStatus
@@ -88,7 +89,10 @@ class Harness:
             computer_delay=0,
             computer_level="normal",  # quick; the strong level has its own tests
         )
-        self.interactions = Interactions(self.service, self.tr)
+        # The real command limits; the simulated players press at machine speed (a
+        # person's presses are limited by bot.flood.PRESSES: tests/bot/test_flood.py).
+        flood = FloodGuard(presses=None)
+        self.interactions = Interactions(self.service, self.tr, flood=flood)
         settings = Settings(
             telegram_api_url=self.tg.base_url, telegram_webhook_url=None, _env_file=None
         )
@@ -126,7 +130,8 @@ class Harness:
         await self.task
         self.task = None
         await self.service.close()
-        self.errors.extend(self.adapter.outbox.stats.failures)
+        failed = self.adapter.outbox.stats.failures
+        self.errors.extend(RuntimeError(f"outbox: {f}") for f in failed)
 
     async def restart(self, storage: Storage) -> None:
         """Stop the bot and start a new service, adapter and Bot on ``storage``."""

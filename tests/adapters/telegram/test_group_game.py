@@ -43,21 +43,20 @@ async def test_four_players_play_a_whole_deal(h: Harness) -> None:
     for user, team in ((alice, "A"), (bob, "B"), (carol, "A")):
         await h.press_lobby(user, lobby, Verb.JOIN, team)
 
-    # Dave: the bot cannot write to him, so he is not seated; the group gets a button
-    # to open the private chat, whose /start payload seats him.
+    # Dave: the bot cannot write to him, so he is not seated; his press is answered
+    # with the link to the private chat itself (one tap opens it), whose /start
+    # payload seats him. The group is not written to.
+    before = len(tg.messages(GROUP))
     query = await h.press_verb(dave, lobby, Verb.JOIN, "B")
     answer = tg.callback_answers[query]
-    assert answer["show_alert"] is True
-    assert answer["text"] == h.interactions.error_text("cannot-message", "ru")
+    url = answer["url"]
+    assert url.startswith("https://t.me/kozel_test_bot?start=") and "text" not in answer
     assert game.seat_of(ref(dave.id)) is None
-    invite = await tg.wait_for(lambda t: with_url(t))
-    [(_, url)] = tg.buttons(GROUP, invite.message_id)
-    assert url is not None and url.startswith("https://t.me/kozel_test_bot?start=")
-    assert "Dave" in (invite.text or "")
     payload = url.split("start=", 1)[1]
     await tg.send_text(dave, dave.id, f"/start {payload}")
     await tg.wait_for(lambda t: game.seat_of(ref(dave.id)) == 3)
     await tg.wait_for(lambda t: "Dave" in (lobby.text or ""))
+    assert len(tg.messages(GROUP)) == before and with_url(tg) is None
 
     await h.press_verb(alice, lobby, Verb.START)
     await tg.wait_for(lambda t: game.status is GameStatus.PLAYING)

@@ -15,6 +15,7 @@ from aiogram import Bot
 from aiogram.client.telegram import TelegramAPIServer
 
 from adapters.telegram import Outbox, Pacing
+from adapters.telegram.outbox import ANSWERS_PER_CHAT
 from adapters.telegram.session import LeanSession
 from bot.presenters import Screen
 from tests.fakes.telegram import FakeTelegram
@@ -164,3 +165,50 @@ async def test_an_urgent_screen_ends_its_slots_wait(held: tuple[FakeTelegram, Ou
     await asyncio.wait_for(box.drain(), 5)
     assert [m.text for m in tg.messages(GROUPS[0])] == ["table 3, the lobby"]
     assert len(tg.calls_of("editMessageText")) == 1
+
+
+# --- Answers to commands go after the game (issue 23, point 3) ----------------------------
+
+
+async def test_an_answer_waiting_for_the_pace_steps_back_for_the_table() -> None:
+    """One write a second into the group: an answer whose turn came waits for the
+    pace; a table edit queued meanwhile goes first when the second is over."""
+    async with FakeTelegram(group_limit=1000) as tg:
+        tg.add_group(GROUPS[0], "Table")
+        bot = Bot("123:TEST", session=LeanSession(api=TelegramAPIServer.from_base(tg.base_url)))
+        box = Outbox(bot, Pacing(chat_interval=1.0, refresh=0.0, waiting=0.0))
+        try:
+            box.show(GROUPS[0], (1, "table"), Screen("table 1"), version=1)
+            await asyncio.wait_for(box.drain(), 5)
+            box.answer(GROUPS[0], Screen("help"), "/help")
+            while box.queued:  # noqa: ASYNC110 (until the worker took it: it waits for the pace)
+                await asyncio.sleep(0)
+            box.show(GROUPS[0], (1, "table"), Screen("table 2"), version=2)
+            await asyncio.wait_for(box.drain(), 10)
+        finally:
+            await bot.session.close()
+    texts = [str(call.params["text"]) for call in tg.calls_of("sendMessage", "editMessageText")]
+    assert texts == ["table 1", "table 2", "help"]
+
+
+async def test_answers_coalesce_by_key_and_are_bounded(
+    outbox: tuple[FakeTelegram, Outbox],
+) -> None:
+    tg, box = outbox
+    group = GROUPS[0]
+    for number in range(50):  # nothing goes out before the loop yields
+        box.answer(group, Screen(f"help {number}"), "/help")
+        box.answer(group, Screen(f"top {number}"), "/top")
+    for number in range(20):
+        box.answer(group, Screen(f"rules {number}"), f"/rules {number}", busy=_busy)
+    assert box.queued == ANSWERS_PER_CHAT + 1  # ten keys, and the notice
+    assert box.stats.coalesced == 2 * 49 and box.stats.dropped == 12
+    await asyncio.wait_for(box.drain(), 10)
+    texts = [str(call.params["text"]) for call in tg.calls_of("sendMessage")]
+    rules = [f"rules {n}" for n in range(ANSWERS_PER_CHAT - 2)]
+    assert texts == ["help 49", "top 49", *rules, "some answers were dropped"]
+    assert box.queued == 0 and not box._answers  # nothing kept for the chat
+
+
+async def _busy() -> Screen:
+    return Screen("some answers were dropped")

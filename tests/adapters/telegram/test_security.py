@@ -34,10 +34,15 @@ async def private_message(h: Harness, user: FakeUser) -> FakeMessage:
 
 
 async def join_link(h: Harness, lobby: FakeMessage, user: FakeUser, team: str) -> str:
-    """The payload of the deep link the group gets when the bot cannot write to
-    ``user``, who pressed "join ``team``"."""
-    before = len(h.tg.messages(GROUP))
-    await h.press_verb(user, lobby, Verb.JOIN, team)
+    """The payload of the deep link a press of "join ``team``" is answered with when
+    the bot cannot write to ``user`` (issue 23, point 22)."""
+    query = await h.press_verb(user, lobby, Verb.JOIN, team)
+    url = h.tg.callback_answers[query]["url"]
+    return parse_qs(urlparse(url).query)["start"][0]
+
+
+async def group_link(h: Harness, before: int) -> str:
+    """The payload of the deep link in the group's message (after message ``before``)."""
     found = await h.tg.wait_for(
         lambda t: next((m for m in t.messages(GROUP)[before:] if m.reply_markup), None)
     )
@@ -76,6 +81,45 @@ async def test_a_deep_link_seats_its_member_in_its_game_and_team(h: Harness) -> 
     answer = await h.command(carol, carol.id, "/start " + payload.replace("_B", "_A", 1))
     assert answer.text == h.tr.t("en", "err-bad-link")
     assert (await h.game(game.id)).seat_of(_ref(carol)) is None
+
+
+async def test_a_join_the_bot_cannot_follow_is_answered_with_its_deep_link(h: Harness) -> None:
+    """Regression: a Join by someone the bot cannot write to got an alert, and the
+    group a message with the link. The press is answered with the link itself
+    (``answerCallbackQuery(url=t.me/<bot>?start=<payload>)``): one tap opens the bot,
+    whose Start seats him; the group gets nothing."""
+    tg = h.tg
+    alice, bob = h.user(1, "Alice"), h.user(2, "Bob", started=False)
+    game, lobby = await lobby_of(h, alice)
+    before = len(tg.messages(GROUP))
+    query = await h.press_verb(bob, lobby, Verb.JOIN, "A")
+    answer = tg.callback_answers[query]
+    assert set(answer) == {"callback_query_id", "url"}
+    link = urlparse(answer["url"])
+    assert (link.scheme, link.netloc, link.path) == ("https", "t.me", f"/{tg.bot_username}")
+    payload = parse_qs(link.query)["start"][0]
+    await h.settle()
+    assert len(tg.messages(GROUP)) == before  # nothing posted in the group
+    await h.command(bob, bob.id, f"/start {payload}")  # the tap, then Start
+    await h.settle()
+    assert (await h.game(game.id)).seat_of(_ref(bob)) in (0, 2)
+
+
+async def test_when_the_link_answer_is_refused_the_group_gets_the_link(h: Harness) -> None:
+    """The fallback: Telegram refuses the answer with the link; the presser gets the
+    alert, and the group the message with the link as a button."""
+    tg = h.tg
+    tg.refuse_callback_urls = True
+    alice, bob = h.user(1, "Alice"), h.user(2, "Bob", started=False)
+    game, lobby = await lobby_of(h, alice)
+    before = len(tg.messages(GROUP))
+    query = await h.press_verb(bob, lobby, Verb.JOIN, "B")
+    answer = tg.callback_answers[query]
+    assert answer["text"] == h.tr.t("ru", "err-cannot-message") and "url" not in answer
+    payload = await group_link(h, before)
+    await h.command(bob, bob.id, f"/start {payload}")
+    await h.settle()
+    assert (await h.game(game.id)).seat_of(_ref(bob)) in (1, 3)
 
 
 async def test_a_deep_link_does_not_seat_who_is_not_a_member_of_the_games_group(

@@ -4,6 +4,9 @@ token; callback queries are answered in the webhook's response; no getUpdates.
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 import random
 from collections.abc import AsyncIterator
 from typing import Any
@@ -287,3 +290,57 @@ def test_webhook_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     ):
         with pytest.raises(ValidationError):
             Settings(_env_file=None, **bad)
+
+
+async def _post_raw(port: int, path: str, secret: bytes) -> bytes:
+    """POST an update (``/rules``) with the secret header's raw bytes (an HTTP client would
+    encode them its own way); the response's status line."""
+    body = json.dumps(rules()).encode()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n{SECRET_HEADER}: ".encode()
+        + secret
+        + b"\r\n\r\n"
+        + body
+    )
+    await writer.drain()
+    response = await reader.read()
+    writer.close()
+    await writer.wait_closed()
+    return response.split(b"\r\n", 1)[0]
+
+
+@webhook_mode
+async def test_a_malformed_secret_header_is_a_401_logged_once(
+    h: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Regression: a secret header that is not ASCII got a 500 and an ERROR traceback
+    per request (``str.encode`` of aiohttp's surrogates). Any malformed header is a
+    401; the first is logged as a warning, the others not at all. A header that is no
+    valid HTTP (a control byte) is aiohttp's 400, logged the same way: once, no
+    traceback. (The harness fails the test on any ERROR record.)"""
+    settings, hook = h.adapter.settings, h.tg.webhook
+    assert hook is not None and hook.secret_token is not None
+    port, path = settings.telegram_webhook_port, settings.webhook_path
+    malformed = [
+        "sécret".encode("latin-1"),  # not UTF-8: surrogates in aiohttp's str
+        "sécret".encode(),  # UTF-8, not ASCII
+        b"\xff\xfe\x80",
+        hook.secret_token.encode() * 100,  # longer than any token
+        hook.secret_token.encode()[:-1],  # wrong bytes
+        b"",
+    ]
+    with caplog.at_level(logging.DEBUG):
+        for secret in malformed * 3:
+            assert await _post_raw(port, path, secret) == b"HTTP/1.1 401 Unauthorized", secret
+        for _ in range(3):
+            status = await _post_raw(port, path, hook.secret_token.encode() + b"\x7f")
+            assert status.endswith(b"400 Bad Request"), status
+        assert await _post_raw(port, path, hook.secret_token.encode()) == b"HTTP/1.1 200 OK"
+    records = caplog.records
+    assert [r for r in records if r.levelno >= logging.ERROR or r.exc_info] == []
+    refused = [r for r in records if "secret token" in r.getMessage()]
+    assert len(refused) == 1 and refused[0].levelno == logging.WARNING
+    unparsed = [r for r in records if r.name == "adapters.telegram.webhook.http"]
+    assert len(unparsed) <= 1  # once per process: another test may have had it
