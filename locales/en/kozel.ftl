@@ -448,6 +448,8 @@ console-follow =
 console-seed-differs = This saved game was shuffled with --seed { $saved }, not { $seed }: it goes on as it was saved, and its record keeps seed { $saved }.
 console-seed-none = This saved game was shuffled without --seed, not with { $seed }: it goes on as it was saved, and its record has no seed.
 console-database-in-use = The database { $path } is in use by another Kozel (the bot, or a game in another terminal). Stop that one first, or choose another database with --db.
+console-needs-sqlite = The terminal game keeps its games in SQLite, not in PostgreSQL: give it a file with --db sqlite:///kozel.sqlite3.
+console-database-unavailable = The game cannot start: { $reason }.
 
 ## Discord: slash command names and options (lowercase, no spaces, at most 32 characters)
 
