@@ -637,9 +637,34 @@ def leaderboard(
     return text_screen(lines)
 
 
-def top_usage(word: str, tr: Translator, locale: str, platform: Platform) -> Screen:
-    """``/top`` with a word it does not take."""
-    return text_screen([tr.t(locale, "top-usage", word=word, **command_args(platform, tr, locale))])
+#: The longest word a refusal repeats back.
+SHOWN_WORD_LENGTH = 16
+
+
+def shown_word(words: str) -> str | None:
+    """The words a command did not understand, if the answer may repeat them: one
+    plain word (letters and digits, a hyphen inside) of a few characters. Anything
+    else (a link, a mention, a long text) is not posted back into the chat: the
+    answer lists the words that are understood instead.
+
+    >>> shown_word(" poker "), shown_word("https://x.example"), shown_word("@all")
+    ('poker', None, None)
+    >>> shown_word("a" * 17), shown_word("classic yard"), shown_word("козёл-2")
+    (None, None, 'козёл-2')
+    """
+    word = words.strip()
+    plain = word.replace("-", "").isalnum() and not word.startswith("-")
+    return word if plain and len(word) <= SHOWN_WORD_LENGTH else None
+
+
+def top_usage(words: str, tr: Translator, locale: str, platform: Platform) -> Screen:
+    """``/top`` with words it does not take: the word (see :func:`shown_word`), and
+    the words it takes."""
+    args = command_args(platform, tr, locale)
+    word = shown_word(words)
+    if word is None:
+        return text_screen([tr.t(locale, "top-usage-unnamed", **args)])
+    return text_screen([tr.t(locale, "top-usage", word=word, **args)])
 
 
 def rules(
@@ -684,11 +709,18 @@ def help(tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM)
 def unknown_rules(
     word: str, tr: Translator, locale: str, platform: Platform = Platform.TELEGRAM
 ) -> Screen:
-    """A command named rules that do not exist: which ones do, then the help."""
+    """A command named rules that do not exist: which ones do (and the word, see
+    :func:`shown_word`), then the help."""
     args = command_args(platform, tr, locale)
+    shown = shown_word(word)
+    refusal = (
+        tr.t(locale, "err-no-such-rules-unnamed", **args)
+        if shown is None
+        else tr.t(locale, "err-no-such-rules", word=shown, **args)
+    )
     return text_screen(
         [
-            tr.t(locale, "err-no-such-rules", word=word, **args),
+            refusal,
             "",
             tr.t(locale, "help-text", **args),
         ]

@@ -283,6 +283,7 @@ top-empty = Nobody has finished a series yet.
 top-hint = Every chat: { $top } { $all }
 top-rules = 📜 { $rules }
 top-usage = “{ $word }”? { $top } takes the rules and { $all }, in any order: { $top } { $classic }, { $top } { $yard } { $all }
+top-usage-unnamed = { $top } takes the rules and { $all }, in any order: { $top } { $classic }, { $top } { $yard } { $all }
 
 ## Reminders and notices
 
@@ -360,6 +361,7 @@ err-bad-record = This is not a game record.
 err-bad-dealer = The dealer must be the player before the one who took the last trick.
 err-unknown-rule-set = There are no such rules.
 err-no-such-rules = There are no rules called “{ $word }”: choose { $yard } or { $classic }.
+err-no-such-rules-unnamed = There are no such rules: choose { $yard } or { $classic }.
 err-bad-options = These options do not fit these rules.
 err-game-finished = The game is already over: a team has six pairs.
 err-wrong-step = That move does not fit this moment of the deal.

@@ -308,6 +308,7 @@ top-empty = Пока никто не доиграл ни одной партии
 top-hint = Все чаты: { $top } { $all }
 top-rules = 📜 { $rules }
 top-usage = «{ $word }»? { $top } понимает правила и { $all }, в любом порядке: { $top } { $classic }, { $top } { $yard } { $all }
+top-usage-unnamed = { $top } понимает правила и { $all }, в любом порядке: { $top } { $classic }, { $top } { $yard } { $all }
 
 ## Напоминания и уведомления
 
@@ -387,6 +388,7 @@ err-bad-record = Это не запись игры.
 err-bad-dealer = Сдавать должен игрок, сидящий перед взявшим последнюю взятку.
 err-unknown-rule-set = Таких правил нет.
 err-no-such-rules = Нет правил «{ $word }»: выберите { $yard } или { $classic }.
+err-no-such-rules-unnamed = Таких правил нет: выберите { $yard } или { $classic }.
 err-bad-options = Эти настройки не подходят к этим правилам.
 err-game-finished = Игра уже окончена: у одной из команд шесть пар.
 err-wrong-step = Сейчас такой ход невозможен.
