@@ -770,6 +770,13 @@ def language_switched(tr: Translator, locale: str) -> Screen:
     return text_screen([tr.t(locale, "notice-lang-switched")])
 
 
+def own_language_switched(tr: Translator, locale: str, group_locale: str) -> Screen:
+    """Confirms a member's own language in a group (``locale``, in it), whose own
+    language ``group_locale`` its admins choose."""
+    group = language_name(group_locale, tr, locale)
+    return text_screen([tr.t(locale, "notice-lang-own", group=group)])
+
+
 def language_usage(
     tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM
 ) -> Screen:

@@ -298,6 +298,7 @@ notice-auto-move = ⏱ Time is up: a computer played for { $name }.
 notice-started = 🃏 The game has started! See your cards in a private chat with me or with the “My hand” button.
 notice-cancelled = The game was cancelled.
 notice-lang-switched = Done: I speak English now.
+notice-lang-own = Done: I speak English to you now (your cards, your answers). The group's language ({ $group }) is changed by its admins.
 notice-lang-usage = Language: { $language }. To change it: { $platform ->
         [discord] { $lang } and a language from the list
        *[other] { $lang } ru or { $lang } en

@@ -325,6 +325,7 @@ notice-auto-move = ⏱ Время вышло: за игрока { $name } пох
 notice-started = 🃏 Игра началась! Свои карты смотрите в личном чате со мной или по кнопке «Мои карты».
 notice-cancelled = Игра отменена.
 notice-lang-switched = Готово: теперь я говорю по-русски.
+notice-lang-own = Готово: с вами я теперь говорю по-русски (ваши карты и ответы вам). Язык группы ({ $group }) меняют её администраторы.
 notice-lang-usage = Язык: { $language }. Сменить: { $platform ->
         [discord] { $lang } и язык из списка
        *[other] { $lang } ru или { $lang } en

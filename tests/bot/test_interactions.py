@@ -141,13 +141,27 @@ async def test_stop_asks_the_creator_or_an_admin(ui: Interactions, tr: Translato
 
 
 async def test_language_switch(ui: Interactions, tr: Translator) -> None:
-    usage = await ui.lang(CHAT, ALICE, "de")
+    usage = await ui.lang(CHAT, ALICE, "de", is_admin=True)
     assert usage.screen is not None
-    switched = await ui.lang(CHAT, ALICE, "en")
+    switched = await ui.lang(CHAT, ALICE, "en", is_admin=True)
     assert switched.screen is not None
     assert await ui.chat_locale(CHAT) == "en"
     helped = await ui.help(CHAT)
     assert helped.screen is not None and helped.screen.text == presenters.help(tr, "en").text
+
+
+async def test_group_lang_is_for_admins(ui: Interactions, tr: Translator) -> None:
+    """Regression: any member's ``/lang`` changed the group's language. A member who is
+    no admin changes his own; the group's stays."""
+    own = await ui.lang(CHAT, BOB, "en")
+    assert own.screen == presenters.own_language_switched(tr, "en", "ru")
+    assert own.screen.text == tr.t("en", "notice-lang-own", group=tr.t("en", "lang-name-ru"))
+    assert await ui.chat_locale(CHAT) == "ru"
+    assert await ui.service.user_locale(BOB.ref) == "en"
+    group = await ui.lang(CHAT, ALICE, "en", is_admin=True)
+    assert group.screen == presenters.language_switched(tr, "en")
+    assert await ui.chat_locale(CHAT) == "en"
+    assert await ui.service.user_locale(ALICE.ref, "ru") == "ru"  # his own is not set
 
 
 async def test_outputs_send_each_hand_only_to_its_player(
