@@ -11,8 +11,10 @@ looks like (its table, a hand, its results, its play log) is drawn by that rule
 set's presenter (:mod:`bot.presenters.rule`), from these pieces.
 
 >>> from core.cards import Card
->>> card_label(Card.parse("TH")), cards_label([Card.parse("QC"), Card.parse("AS")])
+>>> card_label(Card.parse("TH"), "en"), cards_label([Card.parse("QC"), Card.parse("AS")], "en")
 ('10♥', 'Q♣ A♠')
+>>> cards_label([Card.parse("JH"), Card.parse("QC"), Card.parse("KS"), Card.parse("AD")], "ru")
+'В♥ Д♣ К♠ Т♦'
 """
 
 from __future__ import annotations
@@ -84,20 +86,37 @@ class Notice(StrEnum):
 # --- Cards ------------------------------------------------------------------------
 
 
-#: Every card's label, by card index (the same in every language).
-_CARD_LABELS: tuple[str, ...] = tuple(
-    ("10" if card.rank is Rank.TEN else card.rank.letter) + card.suit.symbol for card in CARDS
-)
+#: The court cards' and the ace's letters where a language has its own (Russian: валет,
+#: дама, король, туз); elsewhere the Latin J, Q, K, A.
+_RANK_LETTERS: dict[str, dict[Rank, str]] = {
+    "ru": {Rank.JACK: "В", Rank.QUEEN: "Д", Rank.KING: "К", Rank.ACE: "Т"},
+}
 
 
-def card_label(card: Card) -> str:
-    """A card for people: ``10♥``, ``Q♣``, ``A♠``."""
-    return _CARD_LABELS[card.index]
+def _labels(letters: dict[Rank, str]) -> tuple[str, ...]:
+    """Every card's label, by card index."""
+    return tuple(
+        ("10" if card.rank is Rank.TEN else letters.get(card.rank, card.rank.letter))
+        + card.suit.symbol
+        for card in CARDS
+    )
 
 
-def cards_label(cards: Iterable[Card]) -> str:
-    """Cards for people, separated by spaces."""
-    labels = _CARD_LABELS
+_LATIN_LABELS = _labels({})
+_CARD_LABELS: dict[str, tuple[str, ...]] = {
+    locale: _labels(letters) for locale, letters in _RANK_LETTERS.items()
+}
+
+
+def card_label(card: Card, locale: str) -> str:
+    """A card for people reading ``locale``: ``10♥``, ``Q♣``, ``A♠`` (in Russian
+    ``Д♣``, ``Т♠``)."""
+    return _CARD_LABELS.get(locale, _LATIN_LABELS)[card.index]
+
+
+def cards_label(cards: Iterable[Card], locale: str) -> str:
+    """Cards for people reading ``locale``, separated by spaces."""
+    labels = _CARD_LABELS.get(locale, _LATIN_LABELS)
     return " ".join([labels[card.index] for card in cards])
 
 
@@ -117,7 +136,7 @@ def selection_cards(hand: Sequence[Card], selection: int) -> tuple[Card, ...]:
     A selection naming positions beyond the hand names nothing.
 
     >>> hand = [Card.parse(code) for code in ("AH", "6C", "KH")]
-    >>> cards_label(selection_cards(hand, 0b110)), selection_cards(hand, 0b1000)
+    >>> cards_label(selection_cards(hand, 0b110), "en"), selection_cards(hand, 0b1000)
     ('K♥ A♥', ())
     """
     cards = sorted_hand(hand)

@@ -180,7 +180,7 @@ table-tricks =
         [one] trick
        *[other] tricks
     }
-table-loss = Loss points: A { $a } · B { $b } ({ $limit } loses)
+table-loss = Loss points: A { $a } · B { $b } ({ $limit } points lose)
 table-turn = ⏳ { $name } to play
 table-turn-you = ⏳ Your turn
 table-turn-time = ⏳ { $name } to play, { $time } left
@@ -241,7 +241,7 @@ result-deal-loss =
        *[other] points
     }.
 result-deal-eggs = 🥚 Eggs! 60 all — nobody gets loss points.
-result-loss = Loss points of the series: A { $a } · B { $b } ({ $limit } loses)
+result-loss = Loss points of the series: A { $a } · B { $b } ({ $limit } points lose)
 result-series-title =
     🏁 The series is over after { $deals } { $deals ->
         [one] deal
@@ -517,7 +517,7 @@ classic-trick = Trick { $number }: { $plays }
 classic-trick-empty = Trick { $number }: the table is empty
 classic-last-trick = Last trick: { $plays }
 classic-points = Points: A { $a } · B { $b } · tricks A { $ta } · B { $tb }
-classic-pairs = Pairs: A { $a } · B { $b } ({ $limit } win)
+classic-pairs = Pairs: A { $a } · B { $b } ({ $limit } pairs win)
 classic-egg-pairs =
     🥚 { $count } egg { $count ->
         [one] pair waits
@@ -557,6 +557,7 @@ classic-button-cut =
     ✂ { $count }
 classic-button-cut-anywhere = ✂ Anywhere
 classic-button-no-trump = No trump
+classic-no-trump = no trump
 classic-button-give = Give { $card }
 classic-button-decline = No, thanks
 classic-button-offer = 🎁 Give my last trump
@@ -617,14 +618,20 @@ classic-log-deal = { $name } says “deal”
 classic-log-deal-you = You say “deal”
 classic-log-praise = { $name } praises: { $kind }
 classic-log-praise-you = You praise: { $kind }
-classic-log-cut = { $name } cuts { $count }
-classic-log-cut-you = You cut { $count }
+classic-log-cut = { $name } cuts { $count } { $count ->
+    [one] card
+   *[other] cards
+}
+classic-log-cut-you = You cut { $count } { $count ->
+    [one] card
+   *[other] cards
+}
 classic-log-lay = { $name } lays { $card }
 classic-log-lay-you = You lay { $card }
 classic-log-name = { $name } names the trump: { $suit }
 classic-log-name-you = You name the trump: { $suit }
-classic-log-offer = { $name } offers the last trump
-classic-log-offer-you = You offer your last trump
+classic-log-offer = { $name } offers the last trump to the partner
+classic-log-offer-you = You offer your last trump to your partner
 classic-log-accept = { $name } takes the trump and gives a card back
 classic-log-accept-you = You take the trump and give a card back
 classic-log-decline = { $name } declines the trump

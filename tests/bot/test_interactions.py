@@ -96,7 +96,7 @@ async def test_selecting_cards_shows_the_hand_and_changes_nothing(
     reply = await press(ui, BOB, encode(Command(Verb.SELECT, game_id, version, "1")))
     assert reply.hand is not None and reply.seat == 1 and reply.private
     first = presenters.sorted_hand(game.play.series.current.hand(1))[0]  # type: ignore[union-attr]
-    assert presenters.card_label(first) in reply.hand.text
+    assert presenters.card_label(first, game.settings.locale) in reply.hand.text
     assert (await service.game(game_id)).version == version
     shown = await press(ui, BOB, encode(Command(Verb.SHOW_HAND, game_id, 0)))
     assert shown.hand is not None and shown.alert is None
@@ -175,15 +175,16 @@ async def test_outputs_send_each_hand_only_to_its_player(
     assert [o.target for o in outputs].count(Target.TABLE) == 1
     hands = [o for o in outputs if o.target is Target.HAND]
     assert sorted(o.seat for o in hands if o.seat is not None) == [0, 1, 2, 3]
+    locale = game.settings.locale  # the table's, and every player's here
     for output in hands:
         assert output.seat is not None and output.user == PLAYERS[output.seat].ref
         others = {
-            presenters.card_label(card)
+            presenters.card_label(card, locale)
             for seat in range(4)
             if seat != output.seat
             for card in deal.hand(seat)
         }
-        mine = {presenters.card_label(card) for card in deal.hand(output.seat)}
+        mine = {presenters.card_label(card, locale) for card in deal.hand(output.seat)}
         labels = {
             button.label.replace(presenters.SELECTED_MARK, "").strip()
             for button in output.screen.buttons
@@ -192,8 +193,8 @@ async def test_outputs_send_each_hand_only_to_its_player(
     table = next(o for o in outputs if o.target is Target.TABLE)
     for seat in range(4):
         for card in deal.hand(seat):
-            assert presenters.card_label(card) not in table.screen.text.replace(
-                presenters.card_label(deal.trump_card), ""
+            assert presenters.card_label(card, locale) not in table.screen.text.replace(
+                presenters.card_label(deal.trump_card, locale), ""
             )
 
 
