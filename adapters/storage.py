@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import asyncpg
 
@@ -59,8 +59,9 @@ async def open_postgres(url: str) -> PostgresStorage:
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
         parts = urlsplit(url)
         reason = str(error) or type(error).__name__
-        if parts.password:
-            reason = reason.replace(parts.password, "***")
+        if parts.password:  # as the URL writes it, and percent-decoded
+            for form in (parts.password, unquote(parts.password)):
+                reason = reason.replace(form, "***")
         where = parts.hostname or "the local socket"
         if parts.port is not None:
             where = f"{where}:{parts.port}"

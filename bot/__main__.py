@@ -17,7 +17,7 @@ import contextlib
 import logging
 import sys
 from collections.abc import Callable, Collection, Sequence
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from pydantic import ValidationError
 
@@ -122,8 +122,8 @@ def secrets_of(settings: Settings) -> list[str]:
         settings.telegram_webhook_secret,
     )
     secrets = [secret.get_secret_value() for secret in found if secret is not None]
-    password = urlsplit(settings.database_url).password
-    return [*secrets, password] if password else secrets
+    password = urlsplit(settings.database_url).password  # as the URL writes it
+    return [*secrets, password, unquote(password)] if password else secrets
 
 
 #: Said by ``python -m bot`` with no token where there is no terminal to play in (a
