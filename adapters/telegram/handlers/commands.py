@@ -9,7 +9,7 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
-from adapters.telegram.handlers.common import answer, is_admin
+from adapters.telegram.handlers.common import answer, as_the_group, is_admin
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.render import chat_of, is_private, user_of
 from bot.interactions import Interactions
@@ -83,7 +83,9 @@ async def lang(
     if message.from_user is None:
         return
     user, private = user_of(message.from_user), is_private(message.chat)
-    admin = not private and await is_admin(bot, message.chat.id, message.from_user.id)
+    admin = not private and (
+        as_the_group(message) or await is_admin(bot, message.chat.id, message.from_user.id)
+    )
     reply = await interactions.lang(
         chat_of(message), user, command.args, private=private, is_admin=admin
     )

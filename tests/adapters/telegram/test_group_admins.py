@@ -45,3 +45,16 @@ async def test_a_members_lobby_settings_are_his_tables_alone(h: Harness) -> None
     chat = await h.storage.get_chat(CHAT)
     assert chat is not None and chat.locale == "en"
     assert not h.errors
+
+
+async def test_an_anonymous_admin_sets_the_groups_language(h: Harness) -> None:
+    """An admin writing as the group (GroupAnonymousBot, ``sender_chat``) is an admin."""
+    alice = h.user(1, "Alice")
+    before = len(h.tg.messages(GROUP))
+    await h.tg.send_text(alice, GROUP, "/lang en", anonymous=True)
+    answer = await h.tg.wait_for(
+        lambda t: next((m for m in t.messages(GROUP)[before + 1 :] if m.from_id == t.bot_id), None)
+    )
+    assert answer.text == h.tr.t("en", "notice-lang-switched")
+    assert await h.service.chat_locale(CHAT) == "en"
+    assert not h.errors
