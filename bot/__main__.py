@@ -17,6 +17,7 @@ import contextlib
 import logging
 import sys
 from collections.abc import Callable, Collection, Sequence
+from urllib.parse import unquote, urlsplit
 
 from pydantic import ValidationError
 
@@ -27,7 +28,7 @@ from bot.interactions import Interactions
 from bot.logs import configure
 from bot.metrics import Metrics
 from bot.models import Platform
-from bot.rows import DatabaseInUse
+from bot.rows import DatabaseInUse, DatabaseUnavailable
 from bot.service import GameService
 from bot.settings import Settings, settings_problem
 from bot.supervise import AllPlatformsFailed, Backoff, Run, supervise_all
@@ -102,7 +103,7 @@ async def run_platforms(
             # The games resume now; each platform's are shown again once its bot's
             # publisher is up (GameService.add_publisher), also after a restart of it.
             games = await service.restore()
-            log.info("resumed %d open games", len(games))
+            log.info("resumed %d open %s", len(games), "game" if len(games) == 1 else "games")
             loop.settle_heap()
             timers = asyncio.create_task(service.run_timers())
             await supervise_all(runs, backoff or Backoff())
@@ -117,13 +118,33 @@ async def run_platforms(
 
 
 def secrets_of(settings: Settings) -> list[str]:
-    """The values no log may show."""
+    """The values no log may show: the tokens, the webhook's secret, the database's
+    password."""
     found = (
         settings.telegram_bot_token,
         settings.discord_bot_token,
         settings.telegram_webhook_secret,
     )
-    return [secret.get_secret_value() for secret in found if secret is not None]
+    secrets = [secret.get_secret_value() for secret in found if secret is not None]
+    password = urlsplit(settings.database_url).password  # as the URL writes it
+    return [*secrets, password, unquote(password)] if password else secrets
+
+
+#: Said by ``python -m bot`` with no token where there is no terminal to play in (a
+#: container run without ``-it``, a service).
+NO_TOKEN_NO_TERMINAL = (
+    "Kozel cannot start: set TELEGRAM_BOT_TOKEN or DISCORD_BOT_TOKEN (in the environment"
+    " or .env); without a token it plays a game in a terminal, and there is none here"
+)
+
+
+def has_terminal() -> bool:
+    """Whether standard input is a terminal a person types into."""
+    stdin = sys.stdin
+    try:
+        return stdin is not None and stdin.isatty()
+    except (OSError, ValueError):  # closed
+        return False
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -165,6 +186,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 2
     elif not settings.has_platform:
+        if not has_terminal():
+            print(NO_TOKEN_NO_TERMINAL, file=sys.stderr)
+            return 2
         from adapters.console import play_main
 
         return play_main([], settings=settings)
@@ -172,8 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         loop.run(run_platforms(settings, platforms), settings.event_loop)
     except KeyboardInterrupt:
         return 0
-    except DatabaseInUse as in_use:
-        log.error("Kozel cannot start: %s", in_use)
+    except (DatabaseInUse, DatabaseUnavailable) as unusable:
+        log.error("Kozel cannot start: %s", unusable)
         return 1
     except AllPlatformsFailed as failed:
         log.error("no platform can run (%s): stopping", failed)

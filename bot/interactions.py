@@ -321,7 +321,12 @@ class Interactions:
             game = await service.remove_computer(game_id, version, ref, int(command.arg))
             return Reply(game=game)
         if verb is Verb.SETTING:
-            return Reply(game=await service.change_setting(game_id, version, ref, command.arg))
+            # The table's language and turn time become the chat's defaults only when
+            # an admin of the chat sets them (asked only then).
+            game = await service.change_setting(
+                game_id, version, ref, command.arg, chat_admin=is_admin
+            )
+            return Reply(game=game)
         if verb is Verb.START:
             return Reply(game=(await service.start(game_id, version, ref)).game)
         if verb is Verb.CANCEL_ASK:
@@ -551,15 +556,25 @@ class Interactions:
         return Reply(screen=presenters.help(self.tr, locale, platform=chat.platform))
 
     async def lang(
-        self, chat: ChatRef, user: User, code: str | None, *, private: bool = False
+        self,
+        chat: ChatRef,
+        user: User,
+        code: str | None,
+        *,
+        private: bool = False,
+        is_admin: bool = False,
     ) -> Reply:
-        """``/lang ru|en``: the chat's language (in a private chat, the user's)."""
+        """``/lang ru|en``: in a private chat, the user's language; in a group, the
+        group's when an admin of it asks (``is_admin``), else the member's own (the
+        group's stays as its admins chose it)."""
         locale = await self.chat_locale(chat)
         code = (code or "").strip().lower()
         if code not in LOCALES:
             return Reply(screen=presenters.language_usage(self.tr, locale, platform=chat.platform))
-        if private:
+        if private or not is_admin:
             await self.service.set_user_locale(user, code)
+        if not private and not is_admin:
+            return Reply(screen=presenters.own_language_switched(self.tr, code, locale))
         await self.service.set_chat_locale(chat, code)
         return Reply(screen=presenters.language_switched(self.tr, code))
 

@@ -276,6 +276,12 @@ class DatabaseInUse(StorageError):
         self.holder = holder
 
 
+class DatabaseUnavailable(StorageError):
+    """The database cannot be opened (a folder, no permission, a server that refuses or
+    cannot be reached): the bot cannot start. The message names the database without
+    its password."""
+
+
 class CorruptGame(StorageError):
     """A stored game that no longer loads: its snapshot does not replay (the rules or
     the record format changed under it, the row was edited by hand) or a field does

@@ -691,14 +691,25 @@ class GameService:
         return await self._lobby_change(game_id, version, change)
 
     async def change_setting(
-        self, game_id: int, version: int | None, user: UserRef, arg: str
+        self,
+        game_id: int,
+        version: int | None,
+        user: UserRef,
+        arg: str,
+        *,
+        chat_admin: Callable[[ChatRef], Awaitable[bool]] | None = None,
     ) -> Game:
         """``t<seconds>`` sets the turn timeout, ``l<locale>`` the table's language,
         ``c<level>`` its computer players' level (those seated and those to come),
         ``r<rule set>`` its rules (every option back to its default), ``o...`` one of
         the rules' options (:func:`bot.options.option_arg`), ``po`` and ``p`` show the
         lobby's options page and its seats page. Only the creator changes them; an
-        argument that names none of these is refused (``bad-setting``)."""
+        argument that names none of these is refused (``bad-setting``).
+
+        A new language or turn time becomes the chat's default for its next tables
+        only if ``chat_admin`` says the user is an admin of the game's chat (asked
+        only then); otherwise it is this table's alone."""
+        changed: list[TableSettings] = []
 
         def change(game: Game) -> None:
             if user != game.creator:
@@ -706,6 +717,7 @@ class GameService:
             settings = _parse_setting(game.settings, arg)
             if settings is None:
                 raise ServiceError(ErrorCode.BAD_SETTING, game.id)
+            changed[:] = [game.settings, settings]
             rules = (settings.rule_set, settings.options)
             if rules != (game.settings.rule_set, game.settings.options):
                 game.play = settings.new_game()  # the game of the rules chosen, not dealt
@@ -715,10 +727,15 @@ class GameService:
                     game.seats[index] = seat.with_(level=settings.computer_level)
 
         game = await self._lobby_change(game_id, version, change)
-        info = await self.storage.get_chat(game.chat) or ChatInfo(game.chat)
-        await self.storage.save_chat(
-            replace(info, locale=game.settings.locale, turn_timeout=game.settings.turn_timeout)
-        )
+        before, after = changed
+        defaults: dict[str, Any] = {}
+        if after.locale != before.locale:
+            defaults["locale"] = after.locale
+        if after.turn_timeout != before.turn_timeout:
+            defaults["turn_timeout"] = after.turn_timeout
+        if defaults and chat_admin is not None and await chat_admin(game.chat):
+            info = await self.storage.get_chat(game.chat) or ChatInfo(game.chat)
+            await self.storage.save_chat(replace(info, **defaults))
         return game
 
     async def _lobby_change(

@@ -20,43 +20,85 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from bot.thinking import THINKING_DEADLINE, cpu_count
 from core.ruleset import rule_set_ids
 
-#: The URL schemes of ``DATABASE_URL``: SQLite's (a plain path is one too) and
-#: PostgreSQL's.
-DATABASE_SCHEMES = (
-    "sqlite",
-    "sqlite3",
-    "sqlite+aiosqlite",
-    "postgresql",
-    "postgres",
-    "postgresql+asyncpg",
+#: The URL schemes of PostgreSQL's ``DATABASE_URL``.
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+#: What ``DATABASE_URL`` takes, in words.
+DATABASE_URL_FORMS = (
+    "sqlite:///<relative path>, sqlite:////<absolute path>"
+    " or postgresql://<user>:<password>@<host>/<database>"
 )
 #: What Telegram takes as a webhook's secret token.
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+#: A Telegram bot token: the bot's id, a colon, then the secret part.
+_TELEGRAM_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
+#: A Discord bot token: printable ASCII without spaces (an HTTP header's value).
+_DISCORD_TOKEN = re.compile(r"[\x21-\x7e]+")
 #: The levels ``LOG_LEVEL`` takes (in any case).
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _HTTP_URL: TypeAdapter[HttpUrl] = TypeAdapter(HttpUrl)
 
 
-def _http_url(value: str) -> str:
+def _http_url(value: str, example: str = "https://api.telegram.org") -> str:
     """``value`` if it is an http(s) URL with a host, without a trailing slash."""
     try:
         _HTTP_URL.validate_python(value)
     except ValidationError:
-        raise ValueError(
-            "an http:// or https:// URL with a host, e.g. https://api.telegram.org"
-        ) from None
+        raise ValueError(f"an http:// or https:// URL with a host, e.g. {example}") from None
     if urlsplit(value).query or urlsplit(value).fragment:
         raise ValueError("a URL without ?query or #fragment")
     return value.rstrip("/")
+
+
+def database_url_problem(url: str) -> str | None:
+    """Why ``url`` names no database Kozel opens (in words that never repeat the URL:
+    it may hold a password), or None when it names one.
+
+    >>> database_url_problem("sqlite:///./data/kozel.sqlite3") is None
+    True
+    >>> database_url_problem("postgresql://kozel:secret@db:5432/kozel") is None
+    True
+    >>> print(database_url_problem("postgresql:/kozel:secret@db/kozel"))
+    postgresql: takes two slashes: postgresql://<user>:<password>@<host>/<database>
+    >>> print(database_url_problem("kozel.sqlite3"))
+    a URL, not a bare path: sqlite:///<relative path>, sqlite:////<absolute path> or postgresql://<user>:<password>@<host>/<database>
+    """
+    scheme, colon, rest = url.partition(":")
+    scheme = scheme.lower()
+    if not colon or not scheme.isascii() or not scheme.replace("+", "").isalnum():
+        return f"a URL, not a bare path: {DATABASE_URL_FORMS}"
+    if scheme == "sqlite":
+        if not rest.startswith("///") or len(rest) == 3:
+            return (
+                "sqlite: takes three slashes then the file's path:"
+                " sqlite:///data/kozel.sqlite3, or four for an absolute path:"
+                " sqlite:////var/lib/kozel/kozel.sqlite3"
+            )
+        if "?" in rest or "#" in rest:
+            return "an SQLite URL without ?options or #fragment: sqlite:///<path>"
+        return None
+    if scheme in POSTGRES_SCHEMES:
+        if not rest.startswith("//"):
+            return f"{scheme}: takes two slashes: {scheme}://<user>:<password>@<host>/<database>"
+        try:
+            urlsplit(url).port  # noqa: B018 - a port that is no number raises
+        except ValueError:
+            return f"a port that is a number: {scheme}://<user>:<password>@<host>:5432/<database>"
+        return None
+    return f"{DATABASE_URL_FORMS}, not a {scheme}: URL"
 
 
 class Settings(BaseSettings):
     """Everything the people running the bot may set. Tokens are secrets: they are
     never logged or printed (``SecretStr`` hides them in reprs)."""
 
-    #: An empty value (``TELEGRAM_BOT_TOKEN=`` as in ``.env.example``) means unset.
+    #: An empty value (``TELEGRAM_BOT_TOKEN=`` as in ``.env.example``) means unset. A
+    #: refused value is not repeated in the error (a URL may hold a password).
     model_config = SettingsConfigDict(
-        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        env_ignore_empty=True,
+        hide_input_in_errors=True,
     )
 
     telegram_bot_token: SecretStr | None = Field(default=None, description="Telegram bot token")
@@ -73,7 +115,7 @@ class Settings(BaseSettings):
     telegram_webhook_host: str = Field(default="127.0.0.1", description="address to listen on")
     telegram_webhook_port: int = Field(default=8080, ge=1, le=65535)
     telegram_webhook_path: str | None = Field(
-        default=None, pattern="^/", description="path to serve; unset: the URL's path"
+        default=None, description="path to serve; unset: the URL's path"
     )
     telegram_global_rate: int = Field(
         default=30,
@@ -85,7 +127,6 @@ class Settings(BaseSettings):
     discord_bot_token: SecretStr | None = Field(default=None, description="Discord bot token")
     discord_api_url: str | None = Field(
         default=None,
-        pattern=r"^https?://[^/\s]+(/\S*)?$",
         description="Discord REST API base (a rate-limit proxy); unset: Discord's own",
     )
     database_url: str = Field(
@@ -93,7 +134,7 @@ class Settings(BaseSettings):
         description="sqlite:///<path> (one process) or postgresql://... (several)",
         repr=False,  # a PostgreSQL URL may hold a password
     )
-    default_locale: str = Field(default="ru", pattern="^(ru|en)$")
+    default_locale: str = Field(default="ru", description="ru or en")
     turn_timeout: int = Field(default=120, ge=0, le=3600, description="seconds; 0 = none")
     computer_delay: float = Field(default=1.2, ge=0, le=30, description="seconds per move")
     computer_level: Literal["easy", "normal", "strong"] = Field(
@@ -119,7 +160,7 @@ class Settings(BaseSettings):
     )
     max_missed_turns: int = Field(default=3, ge=1, le=20)
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
-    log_format: str = Field(default="text", pattern="^(text|json)$", description="text or json")
+    log_format: str = Field(default="text", description="text or json")
     metrics_port: int | None = Field(
         default=None, ge=0, le=65535, description="/healthz, /readyz, /metrics; unset: off"
     )
@@ -147,6 +188,56 @@ class Settings(BaseSettings):
     def _webhook_url(cls, value: str | None) -> str | None:
         return None if value is None else _http_url(value)
 
+    @field_validator("discord_api_url")
+    @classmethod
+    def _discord_api_url(cls, value: str | None) -> str | None:
+        """Checked as the Telegram API's URL is, and kept as it is written."""
+        if value is not None:
+            _http_url(value, "https://discord.com/api/v10")
+            if any(c.isspace() for c in value):
+                raise ValueError("an http:// or https:// URL without spaces")
+        return value
+
+    @field_validator("telegram_webhook_path")
+    @classmethod
+    def _webhook_path(cls, value: str | None) -> str | None:
+        if value is not None and (not value.startswith("/") or any(c.isspace() for c in value)):
+            raise ValueError("a path that begins with / and has no spaces, e.g. /telegram")
+        return value
+
+    @field_validator("default_locale")
+    @classmethod
+    def _locale(cls, value: str) -> str:
+        if value not in ("ru", "en"):
+            raise ValueError("ru or en")
+        return value
+
+    @field_validator("log_format")
+    @classmethod
+    def _log_format(cls, value: str) -> str:
+        if value not in ("text", "json"):
+            raise ValueError("text or json")
+        return value
+
+    @field_validator("telegram_bot_token")
+    @classmethod
+    def _telegram_token(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not _TELEGRAM_TOKEN.fullmatch(value.get_secret_value()):
+            raise ValueError(
+                "not a bot token: @BotFather gives one as the bot's number, a colon, then"
+                " letters, digits, _ and - (123456789:AAH...)"
+            )
+        return value
+
+    @field_validator("discord_bot_token")
+    @classmethod
+    def _discord_token(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not _DISCORD_TOKEN.fullmatch(value.get_secret_value()):
+            raise ValueError(
+                "not a bot token: one has no spaces, only Latin letters, digits and signs"
+            )
+        return value
+
     @field_validator("log_level")
     @classmethod
     def _log_level(cls, value: str) -> str:
@@ -172,11 +263,9 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _a_database_we_know(cls, value: str) -> str:
-        scheme, separator, _ = value.partition("://")
-        if separator and scheme.lower() not in DATABASE_SCHEMES:
-            raise ValueError(
-                f"sqlite:///<path> or postgresql://<user>@<host>/<database>, not a {scheme}:// URL"
-            )
+        problem = database_url_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
         return value
 
     @property
@@ -204,11 +293,15 @@ class Settings(BaseSettings):
 
 
 def settings_problem(error: ValidationError) -> str:
-    """What is wrong with the settings, one line a setting, by its environment name
-    (values are not repeated: some are secrets)."""
-    lines = ["Kozel cannot start: fix these settings (in the environment or .env):"]
+    """What is wrong with the settings, by their environment names (values are not
+    repeated: some are secrets): one line for one setting, else a line a setting."""
+    problems = []
     for problem in error.errors():
         name = ".".join(str(part) for part in problem["loc"]).upper() or "SETTINGS"
-        message = problem["msg"].removeprefix("Value error, ")
-        lines.append(f"  {name}: {message}")
+        problems.append((name, problem["msg"].removeprefix("Value error, ")))
+    if len(problems) == 1:
+        ((name, message),) = problems
+        return f"Kozel cannot start: {name}: {message} (fix it in the environment or .env)"
+    lines = ["Kozel cannot start: fix these settings (in the environment or .env):"]
+    lines.extend(f"  {name}: {message}" for name, message in problems)
     return "\n".join(lines)

@@ -31,9 +31,16 @@ def compose() -> dict[str, Any]:
     return loaded
 
 
-def example_names() -> set[str]:
+def example_lines() -> dict[str, tuple[str, bool]]:
+    """The settings .env.example names: their values, and whether the line is set
+    (else commented out, ``# NAME=default``)."""
     text = (ROOT / ".env.example").read_text()
-    return set(re.findall(r"^([A-Z][A-Z0-9_]*)=", text, re.MULTILINE))
+    found = re.findall(r"^(# )?([A-Z][A-Z0-9_]*)=(.*)$", text, re.MULTILINE)
+    return {name: (value, not comment) for comment, name, value in found}
+
+
+def example_names() -> set[str]:
+    return set(example_lines())
 
 
 def test_a_bot_per_platform_and_postgresql_beside_them(compose: dict[str, Any]) -> None:
@@ -83,3 +90,56 @@ def test_the_healthcheck_asks_the_metrics_port(compose: dict[str, Any]) -> None:
 def test_the_readme_points_at_it() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "compose.yaml" in readme and "docker compose up" in readme
+
+
+# --- The image (issue 23, point 13): ``cp .env.example .env``, ``docker run --env-file .env``
+
+
+def dockerfile_env() -> dict[str, str]:
+    """The ``ENV`` the Dockerfile sets (``NAME=value`` pairs, continued lines)."""
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    found: dict[str, str] = {}
+    for line in text.splitlines():
+        if line.startswith("ENV "):
+            found.update(pair.split("=", 1) for pair in line[4:].split())
+    return found
+
+
+def test_env_example_overrides_none_of_the_images_settings() -> None:
+    """Regression: the example's DATABASE_URL (a path outside the volume, not writable
+    by the image's user) and TELEGRAM_WEBHOOK_HOST overrode the image's."""
+    image = dockerfile_env()
+    assert image["DATABASE_URL"] == "sqlite:////data/kozel.sqlite3"
+    assert image["TELEGRAM_WEBHOOK_HOST"] == "0.0.0.0"
+    lines = example_lines()
+    for name in image.keys() & lines.keys():
+        assert not lines[name][1], f".env.example sets {name}, which the image sets"
+    # What the example sets at all is for the user to fill in: empty, so unset.
+    assert {name: value for name, (value, on) in lines.items() if on} == {
+        "TELEGRAM_BOT_TOKEN": "",
+        "DISCORD_BOT_TOKEN": "",
+        "POSTGRES_PASSWORD": "",
+    }
+    # Each commented line shows the code's default.
+    for name, field in Settings.model_fields.items():
+        value, on = lines[name.upper()]
+        default = field.get_default()
+        if not on:
+            assert value == ("" if default is None else str(default)), name
+
+
+def test_the_images_database_is_on_its_volume_and_its_own() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    path = dockerfile_env()["DATABASE_URL"].removeprefix("sqlite:///")
+    assert 'VOLUME ["/data"]' in text and path.startswith("/data/")
+    assert "chown kozel /data" in text and "USER kozel" in text
+    assert Settings(_env_file=None, database_url="sqlite:///" + path)  # type: ignore[call-arg]
+
+
+def test_dockerignore_keeps_secrets_data_and_history_out_of_the_build() -> None:
+    ignored = {
+        line.strip()
+        for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    assert {".env", "data/", ".git"} <= ignored

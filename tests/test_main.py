@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import socket
+import subprocess
 import sys
 import types
 from pathlib import Path
 
 import pytest
 
+from adapters.sqlite import SqliteStorage
 from bot import __main__ as main
 from bot.models import Platform
 from bot.service import GameService
 from bot.settings import Settings
+from tests.bot.conftest import ALICE, CHAT
 
 
 class FakeAdapter:
@@ -71,3 +77,124 @@ def test_an_unknown_platform_is_refused(capsys: pytest.CaptureFixture[str]) -> N
         main.parse_args(["--platform", "icq"])
     assert stopped.value.code == 2
     assert "invalid choice: 'icq'" in capsys.readouterr().err
+
+
+# --- The start refuses what cannot work, in one line (issue 23, points 11-13) ---------------
+
+ROOT = Path(__file__).resolve().parent.parent
+_SETTING_NAMES = {name.upper() for name in Settings.model_fields}
+
+
+def run_bot(
+    cwd: Path, *, close_stdin: bool = False, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` in ``cwd`` with only these settings, without a terminal
+    (``close_stdin``: with no standard input at all, as ``<&-`` starts it)."""
+    clean = {k: v for k, v in os.environ.items() if k.upper() not in _SETTING_NAMES}
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=cwd,
+        env={**clean, "PYTHONPATH": str(ROOT), **env},
+        stdin=subprocess.DEVNULL,
+        preexec_fn=(lambda: os.close(0)) if close_stdin else None,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_garbage_telegram_token_stops_with_one_line(tmp_path: Path) -> None:
+    """Regression: ``TELEGRAM_BOT_TOKEN=garbage`` was tried again and again for ever,
+    with aiogram's "Token is invalid!" traceback each time."""
+    done = run_bot(tmp_path, TELEGRAM_BOT_TOKEN="garbage")
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("Kozel cannot start: TELEGRAM_BOT_TOKEN: not a bot token")
+    assert "garbage" not in done.stderr + done.stdout
+    assert not list(tmp_path.iterdir())  # nothing was opened
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "nonsense",
+        "postgresql:/kozel:hunter2@db/kozel",
+        "sqlite://x",
+        "postgresql://kozel:hunter2@db:port/kozel",
+    ],
+)
+def test_database_url_with_one_slash_is_refused_without_the_password(
+    tmp_path: Path, url: str
+) -> None:
+    """Regression: ``nonsense`` made an SQLite file ./nonsense; one slash after
+    ``postgresql:`` made a local SQLite file, and the log printed the password."""
+    done = run_bot(tmp_path, TELEGRAM_BOT_TOKEN="123:not-used", DATABASE_URL=url)
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("Kozel cannot start: DATABASE_URL: ")
+    assert "hunter2" not in done.stderr + done.stdout
+    assert not list(tmp_path.iterdir())  # no file, no folder
+
+
+def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(tmp_path: Path) -> None:
+    """A folder, a path under a file, a PostgreSQL server that refuses: one line, no
+    traceback, never the password."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file").write_text("")
+    with socket.socket() as closed:  # a port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    for url, said in (
+        ("sqlite:///folder", "the SQLite database folder is a folder"),
+        ("sqlite:///file/kozel.sqlite3", "cannot be opened"),
+        (f"postgresql://kozel:hunter2@127.0.0.1:{port}/kozel", "cannot be used"),
+    ):
+        done = run_bot(
+            tmp_path,
+            TELEGRAM_BOT_TOKEN="123:not-used",
+            TELEGRAM_API_URL="http://127.0.0.1:9",
+            DATABASE_URL=url,
+        )
+        assert done.returncode == 1, done.stderr
+        (line,) = done.stderr.splitlines()
+        assert "ERROR kozel: Kozel cannot start: " in line and said in line, line
+        assert "hunter2" not in done.stderr + done.stdout
+
+
+def test_no_token_and_no_terminal_says_what_to_set(tmp_path: Path) -> None:
+    """Regression: the image without a token, run without a terminal (``docker run``
+    without ``-it``), failed with a traceback. Closed stdin is no terminal either."""
+    for close_stdin in (False, True):
+        done = run_bot(tmp_path, close_stdin=close_stdin)
+        assert done.returncode == 2
+        assert done.stderr.splitlines() == [main.NO_TOKEN_NO_TERMINAL]
+        assert "TELEGRAM_BOT_TOKEN or DISCORD_BOT_TOKEN" in done.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_database_password_is_a_secret_of_the_logs() -> None:
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        database_url="postgresql://kozel:hunter%402@db/kozel",
+    )
+    assert {"hunter%402", "hunter@2"} <= set(main.secrets_of(settings))
+    assert main.secrets_of(Settings(_env_file=None)) == []  # type: ignore[call-arg]
+
+
+async def test_the_log_counts_one_open_game_in_the_singular(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Regression: "resumed 1 open games"."""
+    url = f"sqlite:///{tmp_path / 'kozel.sqlite3'}"
+    async with await SqliteStorage.open(url) as storage:
+        await GameService(storage).open_table(CHAT, ALICE)
+    made: list[tuple[str, GameService]] = []
+    fake = types.ModuleType("adapters.telegram")
+    fake.TelegramAdapter = type("TelegramAdapter", (FakeAdapter,), {"made": made})  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "adapters.telegram", fake)
+    monkeypatch.setattr(main.loop, "settle_heap", lambda: None)
+    settings = Settings(_env_file=None, telegram_bot_token="1:telegram", database_url=url)  # type: ignore[call-arg]
+    with caplog.at_level(logging.INFO, logger="kozel"):
+        await main.run_platforms(settings)
+    assert "resumed 1 open game" in caplog.messages

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from adapters.sqlite import SqliteStorage
+from adapters.postgres import is_postgres_url
+from adapters.storage import open_sqlite
 from bot import presenters
 from bot.errors import ServiceError
 from bot.i18n import Translator, normalize_locale
@@ -34,9 +35,9 @@ from bot.logs import TEXT_FORMAT
 from bot.models import ChatRef, Game, GameStatus, Platform, User, UserRef
 from bot.options import OptionWordError, option_value_words, options_of, parse_option_words
 from bot.ports import Change, ChangeKind, Owed
-from bot.rows import DatabaseInUse
+from bot.rows import DatabaseInUse, DatabaseUnavailable
 from bot.service import GameService
-from bot.settings import Settings
+from bot.settings import Settings, database_url_problem
 from core.ruleset import DEFAULT_LEVEL, LEVEL_NAMES, DealOutcome, GameOutcome, rule_set_ids
 from core.seats import Team
 
@@ -344,11 +345,14 @@ class StdinLines:
     """
 
     def __init__(self, stream: TextIO | None = None) -> None:
-        self.stream = stream or sys.stdin
+        #: None: standard input is closed (``<&-``), which reads as its end.
+        self.stream: TextIO | None = stream or sys.stdin
         self._buffer = b""
         self._ended = False
 
     async def __call__(self) -> str | None:
+        if self.stream is None:
+            return None
         try:
             fd = self.stream.fileno()
             watchable = not stat.S_ISREG(os.fstat(fd).st_mode) and os.name == "posix"
@@ -360,16 +364,20 @@ class StdinLines:
         loop = asyncio.get_running_loop()
         while b"\n" not in self._buffer and not self._ended:
             ready: asyncio.Future[None] = loop.create_future()
-            loop.add_reader(fd, _settle, ready)
             try:
-                await ready
-            finally:
-                loop.remove_reader(fd)
+                loop.add_reader(fd, _settle, ready)
+            except OSError:  # a device the loop cannot watch (/dev/null) never blocks
+                pass
+            else:
+                try:
+                    await ready
+                finally:
+                    loop.remove_reader(fd)
             chunk = os.read(fd, 65536)
             self._ended = not chunk
             self._buffer += chunk
-        line, newline, self._buffer = self._buffer.partition(b"\n")
-        text = (line + newline).decode(errors="replace")
+        raw, newline, self._buffer = self._buffer.partition(b"\n")
+        text = (raw + newline).decode(errors="replace")
         return text or None
 
 
@@ -430,10 +438,21 @@ async def _run(
     rule_set, options = asked.rule_set, asked.options
     rng = random.Random(args.seed) if args.seed is not None else None
     delay = args.delay if args.delay is not None else (settings.computer_delay if humans else 0)
+    url = args.db or settings.database_url
+    refused = database_url_problem(url)
+    if refused is not None:  # DATABASE_URL's own was refused with the settings
+        out.write(f"--db {refused}\n")
+        return 2
+    if is_postgres_url(url):
+        out.write(tr.t(locale, "console-needs-sqlite") + "\n")
+        return 2
     try:
-        storage = await SqliteStorage.open(args.db or settings.database_url, exclusive=True)
+        storage = await open_sqlite(url)
     except DatabaseInUse as in_use:
         out.write(tr.t(locale, "console-database-in-use", path=in_use.path) + "\n")
+        return 1
+    except DatabaseUnavailable as unavailable:
+        out.write(tr.t(locale, "console-database-unavailable", reason=str(unavailable)) + "\n")
         return 1
     async with storage:
         service = GameService(

@@ -106,7 +106,11 @@ class KozelCommands(commands.Cog):
         )
         async def lang(interaction: discord.Interaction[Any], language: str | None = None) -> None:
             work = self.interactions.lang(
-                chat_of(interaction), user_of(interaction), language, private=in_dm(interaction)
+                chat_of(interaction),
+                user_of(interaction),
+                language,
+                private=in_dm(interaction),
+                is_admin=is_admin(interaction),
             )
             await self._answer(interaction, work)
 

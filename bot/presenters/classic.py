@@ -137,7 +137,7 @@ def hand_order(cards: Iterable[Card], options: ClassicOptions, trump: Suit | Non
     (♣ ♠ ♥ ♦) from the ace down.
 
     >>> hand = [Card.parse(code) for code in ("7S", "AH", "QD", "JC", "TS", "7C")]
-    >>> cards_label(hand_order(hand, ClassicOptions(), Suit.HEARTS))
+    >>> cards_label(hand_order(hand, ClassicOptions(), Suit.HEARTS), "en")
     '7♣ Q♦ J♣ A♥ 10♠ 7♠'
     """
     table = trumps_for(trump, options.kocherga)
@@ -183,7 +183,7 @@ def _plays(
     viewer: int | None,
 ) -> str:
     return " · ".join(
-        f"{_who(p.seat, names, viewer, tr, locale)} {card_label(p.card)}" for p in plays
+        f"{_who(p.seat, names, viewer, tr, locale)} {card_label(p.card, locale)}" for p in plays
     )
 
 
@@ -217,11 +217,11 @@ def _public_lines(
     offers and exchanges (never their cards), a redeal asker's hand, the tricks."""
     lines = []
     if table.shown:
-        lines.append(tr.t(locale, "classic-shown", cards=cards_label(table.shown)))
+        lines.append(tr.t(locale, "classic-shown", cards=cards_label(table.shown, locale)))
     if table.laid:
         laid = " · ".join(
             f"{_who(lay.seat, names, viewer, tr, locale)} "
-            + (CARD_BACK if lay.card is None else card_label(lay.card))
+            + (CARD_BACK if lay.card is None else card_label(lay.card, locale))
             for lay in table.laid
         )
         lines.append(tr.t(locale, "classic-laid", cards=laid))
@@ -235,7 +235,7 @@ def _public_lines(
         offerer = table.offer_from
         lines.append(about(tr, locale, "classic-offered", offerer, viewer, name=names[offerer]))
     if table.redeal_by is not None:
-        asker, cards = table.redeal_by, cards_label(table.redeal_hand)
+        asker, cards = table.redeal_by, cards_label(table.redeal_hand, locale)
         lines.append(
             about(tr, locale, "classic-redeal-asked", asker, viewer, name=names[asker], cards=cards)
         )
@@ -512,18 +512,18 @@ def _private_lines(content: ClassicHandContent, tr: Translator, locale: str) -> 
     exchange it took part in."""
     lines = []
     if content.cards:
-        lines.append(tr.t(locale, "hand-cards", cards=cards_label(content.cards)))
+        lines.append(tr.t(locale, "hand-cards", cards=cards_label(content.cards, locale)))
     elif content.phase is Phase.PRAISE:
         lines.append(tr.t(locale, "classic-hand-not-dealt"))
     else:
         lines.append(tr.t(locale, "hand-empty"))
     if content.pair:
-        lines.append(tr.t(locale, "classic-hand-pair", cards=cards_label(content.pair)))
+        lines.append(tr.t(locale, "classic-hand-pair", cards=cards_label(content.pair, locale)))
     if content.laid is not None:
-        lines.append(tr.t(locale, "classic-hand-laid", card=card_label(content.laid)))
+        lines.append(tr.t(locale, "classic-hand-laid", card=card_label(content.laid, locale)))
     exchange = content.exchange
     if exchange is not None:
-        given, got = card_label(exchange.given), card_label(exchange.got)
+        given, got = card_label(exchange.given, locale), card_label(exchange.got, locale)
         lines.append(tr.t(locale, "classic-hand-exchange", given=given, got=got))
     return lines
 
@@ -544,14 +544,19 @@ class Choice:
     action: ClassicAction
     msg_id: str
     args: tuple[tuple[str, str | int], ...] = ()
+    #: The card the label names (``$card``, in the reader's language).
+    card: Card | None = None
 
     def label(self, tr: Translator, locale: str) -> str:
-        return tr.t(locale, self.msg_id, **dict(self.args))
+        args = dict(self.args)
+        if self.card is not None:
+            args["card"] = card_label(self.card, locale)
+        return tr.t(locale, self.msg_id, **args)
 
 
 def _card_choice(action: ClassicAction, msg_id: str) -> Choice:
     assert action.card is not None
-    return Choice(action, msg_id, (("card", card_label(action.card)),))
+    return Choice(action, msg_id, card=action.card)
 
 
 _ASKS = {
@@ -645,7 +650,7 @@ def _buttons(
         if choice is not None:
             cards.append(Button(choice.label(tr, locale), _press(game, choice.action)))
         elif content.phase is Phase.PLAY:
-            cards.append(Button(f"({card_label(card)})"))
+            cards.append(Button(f"({card_label(card, locale)})"))
     rows = [cards[i : i + CARDS_PER_ROW] for i in range(0, len(cards), CARDS_PER_ROW)]
     return button_rows(*rows, others)
 
@@ -735,7 +740,7 @@ def _not_offered(
             msg_id if tr.has(msg_id) else "classic-why-other",
             who=play.options.trump_lead.value,
         )
-        parts.append(f"{cards_label(cards)} ({why})")
+        parts.append(f"{cards_label(cards, locale)} ({why})")
     return tr.t(locale, "classic-console-not-offered", cards="; ".join(parts))
 
 
@@ -861,11 +866,11 @@ def event_line(
     if isinstance(event, DeckCut):
         return about(tr, locale, "classic-log-cut", seat, viewer, name=name, count=event.at)
     if isinstance(event, CardLaid):
-        card = CARD_BACK if event.card is None else card_label(event.card)
+        card = CARD_BACK if event.card is None else card_label(event.card, locale)
         return about(tr, locale, "classic-log-lay", seat, viewer, name=name, card=card)
     if isinstance(event, TrumpNamed):
         suit = (
-            tr.t(locale, "classic-button-no-trump")
+            tr.t(locale, "classic-no-trump")
             if event.suit is None
             else suit_name(event.suit, tr, locale)
         )
@@ -876,10 +881,10 @@ def event_line(
         msg_id = "classic-log-accept" if isinstance(event, TrumpAccepted) else "classic-log-decline"
         return about(tr, locale, msg_id, seat, viewer, name=name)
     if isinstance(event, RedealAsked):
-        cards = cards_label(event.hand)
+        cards = cards_label(event.hand, locale)
         return about(tr, locale, "classic-log-redeal", seat, viewer, name=name, cards=cards)
     if isinstance(event, CardPlayed):
-        card = card_label(event.card)
+        card = card_label(event.card, locale)
         return about(tr, locale, "classic-log-play", seat, viewer, name=name, card=card)
     if isinstance(event, TrickTaken | LaidTrickTaken):
         return about(tr, locale, "classic-log-trick", seat, viewer, name=name)

@@ -11,8 +11,10 @@ looks like (its table, a hand, its results, its play log) is drawn by that rule
 set's presenter (:mod:`bot.presenters.rule`), from these pieces.
 
 >>> from core.cards import Card
->>> card_label(Card.parse("TH")), cards_label([Card.parse("QC"), Card.parse("AS")])
+>>> card_label(Card.parse("TH"), "en"), cards_label([Card.parse("QC"), Card.parse("AS")], "en")
 ('10♥', 'Q♣ A♠')
+>>> cards_label([Card.parse("JH"), Card.parse("QC"), Card.parse("KS"), Card.parse("AD")], "ru")
+'В♥ Д♣ К♠ Т♦'
 """
 
 from __future__ import annotations
@@ -84,20 +86,37 @@ class Notice(StrEnum):
 # --- Cards ------------------------------------------------------------------------
 
 
-#: Every card's label, by card index (the same in every language).
-_CARD_LABELS: tuple[str, ...] = tuple(
-    ("10" if card.rank is Rank.TEN else card.rank.letter) + card.suit.symbol for card in CARDS
-)
+#: The court cards' and the ace's letters where a language has its own (Russian: валет,
+#: дама, король, туз); elsewhere the Latin J, Q, K, A.
+_RANK_LETTERS: dict[str, dict[Rank, str]] = {
+    "ru": {Rank.JACK: "В", Rank.QUEEN: "Д", Rank.KING: "К", Rank.ACE: "Т"},
+}
 
 
-def card_label(card: Card) -> str:
-    """A card for people: ``10♥``, ``Q♣``, ``A♠``."""
-    return _CARD_LABELS[card.index]
+def _labels(letters: dict[Rank, str]) -> tuple[str, ...]:
+    """Every card's label, by card index."""
+    return tuple(
+        ("10" if card.rank is Rank.TEN else letters.get(card.rank, card.rank.letter))
+        + card.suit.symbol
+        for card in CARDS
+    )
 
 
-def cards_label(cards: Iterable[Card]) -> str:
-    """Cards for people, separated by spaces."""
-    labels = _CARD_LABELS
+_LATIN_LABELS = _labels({})
+_CARD_LABELS: dict[str, tuple[str, ...]] = {
+    locale: _labels(letters) for locale, letters in _RANK_LETTERS.items()
+}
+
+
+def card_label(card: Card, locale: str) -> str:
+    """A card for people reading ``locale``: ``10♥``, ``Q♣``, ``A♠`` (in Russian
+    ``Д♣``, ``Т♠``)."""
+    return _CARD_LABELS.get(locale, _LATIN_LABELS)[card.index]
+
+
+def cards_label(cards: Iterable[Card], locale: str) -> str:
+    """Cards for people reading ``locale``, separated by spaces."""
+    labels = _CARD_LABELS.get(locale, _LATIN_LABELS)
     return " ".join([labels[card.index] for card in cards])
 
 
@@ -117,7 +136,7 @@ def selection_cards(hand: Sequence[Card], selection: int) -> tuple[Card, ...]:
     A selection naming positions beyond the hand names nothing.
 
     >>> hand = [Card.parse(code) for code in ("AH", "6C", "KH")]
-    >>> cards_label(selection_cards(hand, 0b110)), selection_cards(hand, 0b1000)
+    >>> cards_label(selection_cards(hand, 0b110), "en"), selection_cards(hand, 0b1000)
     ('K♥ A♥', ())
     """
     cards = sorted_hand(hand)
@@ -637,9 +656,34 @@ def leaderboard(
     return text_screen(lines)
 
 
-def top_usage(word: str, tr: Translator, locale: str, platform: Platform) -> Screen:
-    """``/top`` with a word it does not take."""
-    return text_screen([tr.t(locale, "top-usage", word=word, **command_args(platform, tr, locale))])
+#: The longest word a refusal repeats back.
+SHOWN_WORD_LENGTH = 16
+
+
+def shown_word(words: str) -> str | None:
+    """The words a command did not understand, if the answer may repeat them: one
+    plain word (letters and digits, a hyphen inside) of a few characters. Anything
+    else (a link, a mention, a long text) is not posted back into the chat: the
+    answer lists the words that are understood instead.
+
+    >>> shown_word(" poker "), shown_word("https://x.example"), shown_word("@all")
+    ('poker', None, None)
+    >>> shown_word("a" * 17), shown_word("classic yard"), shown_word("козёл-2")
+    (None, None, 'козёл-2')
+    """
+    word = words.strip()
+    plain = word.replace("-", "").isalnum() and not word.startswith("-")
+    return word if plain and len(word) <= SHOWN_WORD_LENGTH else None
+
+
+def top_usage(words: str, tr: Translator, locale: str, platform: Platform) -> Screen:
+    """``/top`` with words it does not take: the word (see :func:`shown_word`), and
+    the words it takes."""
+    args = command_args(platform, tr, locale)
+    word = shown_word(words)
+    if word is None:
+        return text_screen([tr.t(locale, "top-usage-unnamed", **args)])
+    return text_screen([tr.t(locale, "top-usage", word=word, **args)])
 
 
 def rules(
@@ -684,11 +728,18 @@ def help(tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM)
 def unknown_rules(
     word: str, tr: Translator, locale: str, platform: Platform = Platform.TELEGRAM
 ) -> Screen:
-    """A command named rules that do not exist: which ones do, then the help."""
+    """A command named rules that do not exist: which ones do (and the word, see
+    :func:`shown_word`), then the help."""
     args = command_args(platform, tr, locale)
+    shown = shown_word(word)
+    refusal = (
+        tr.t(locale, "err-no-such-rules-unnamed", **args)
+        if shown is None
+        else tr.t(locale, "err-no-such-rules", word=shown, **args)
+    )
     return text_screen(
         [
-            tr.t(locale, "err-no-such-rules", word=word, **args),
+            refusal,
             "",
             tr.t(locale, "help-text", **args),
         ]
@@ -736,6 +787,13 @@ def cancelled(tr: Translator, locale: str) -> Screen:
 def language_switched(tr: Translator, locale: str) -> Screen:
     """Confirms a language change, in the new language ``locale``."""
     return text_screen([tr.t(locale, "notice-lang-switched")])
+
+
+def own_language_switched(tr: Translator, locale: str, group_locale: str) -> Screen:
+    """Confirms a member's own language in a group (``locale``, in it), whose own
+    language ``group_locale`` its admins choose."""
+    group = language_name(group_locale, tr, locale)
+    return text_screen([tr.t(locale, "notice-lang-own", group=group)])
 
 
 def language_usage(

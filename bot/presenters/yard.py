@@ -74,8 +74,8 @@ from core.yard.views import PlayedSet, TableView
 # --- The public table ------------------------------------------------------------------
 
 
-def _played(play: PlayedSet) -> str:
-    return backs_label(play.count) if play.face_down else cards_label(play.cards)
+def _played(play: PlayedSet, locale: str) -> str:
+    return backs_label(play.count) if play.face_down else cards_label(play.cards, locale)
 
 
 _PLAY_IDS = {
@@ -90,7 +90,7 @@ def _trump_line(
     view: TableView, names: Sequence[str], tr: Translator, locale: str, viewer: int | None
 ) -> str:
     suit = suit_name(view.trump, tr, locale)
-    card = card_label(view.trump_card)
+    card = card_label(view.trump_card, locale)
     holder = view.trump_card_holder
     if holder is None:
         return tr.t(locale, "table-trump", suit=suit, card=card)
@@ -151,7 +151,7 @@ def table(
             leader = view.leader
             lines.append(about(tr, locale, "table-trick-empty", leader, viewer, name=names[leader]))
         for play in view.plays:
-            name, cards = names[play.seat], _played(play)
+            name, cards = names[play.seat], _played(play, locale)
             line = about(
                 tr, locale, _PLAY_IDS[play.kind], play.seat, viewer, name=name, cards=cards
             )
@@ -274,15 +274,15 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
     if content.molodka:
         lines.append(tr.t(locale, "hand-molodka-hint"))
     if cards:
-        lines.append(tr.t(locale, "hand-cards", cards=cards_label(cards)))
+        lines.append(tr.t(locale, "hand-cards", cards=cards_label(cards, locale)))
     else:
         lines.append(tr.t(locale, "hand-empty"))
     if selected:
-        lines.append(tr.t(locale, "hand-selected", cards=cards_label(selected)))
+        lines.append(tr.t(locale, "hand-selected", cards=cards_label(selected, locale)))
 
     card_buttons = []
     for i, card in enumerate(cards):
-        label = card_label(card)
+        label = card_label(card, locale)
         if current >> i & 1:
             label = f"{SELECTED_MARK} {label}"
         token = game_token(game, Verb.SELECT, format(current ^ (1 << i), "x"))
@@ -297,14 +297,18 @@ def hand(game: Game, seat: int, selection: int, tr: Translator, locale: str) -> 
                 or mask_of(action.cards) != chosen
             ):
                 continue
-            label = tr.t(locale, f"hand-{action.kind.value}", cards=cards_label(action.cards))
+            label = tr.t(
+                locale, f"hand-{action.kind.value}", cards=cards_label(action.cards, locale)
+            )
             actions.append(Button(label, game_token(game, Verb.PLAY, action_arg(action))))
     elif my_turn:
         # One-card moves need no selection: one press plays them (a press less, and
         # an edit of the hand less, for most moves). Sets are selected card by card.
         for action in legal:
             if action.kind is not ActionKind.MOLODKA and len(action.cards) == 1:
-                label = tr.t(locale, f"hand-{action.kind.value}", cards=cards_label(action.cards))
+                label = tr.t(
+                    locale, f"hand-{action.kind.value}", cards=cards_label(action.cards, locale)
+                )
                 actions.append(Button(label, game_token(game, Verb.PLAY, action_arg(action))))
     if my_turn:
         if not selected:
@@ -341,7 +345,7 @@ def _table_plays(
     parts = []
     for play in view.plays:
         who = tr.t(locale, "hand-table-you") if play.seat == viewer else names[play.seat]
-        part = f"{who} {_played(play)}"
+        part = f"{who} {_played(play, locale)}"
         if play.seat == view.winning_seat and not play.face_down:
             part = f"{part} {WINNING_MARK}"
         parts.append(part)
@@ -399,7 +403,7 @@ def event_line(
     player it is shown to, whose own moves read as his ("You discard...")."""
     if isinstance(event, CardsLed | CardsBeaten | MolodkaDeclared):
         name = seat_name(game, event.seat, tr, locale)
-        cards = cards_label(event.cards)
+        cards = cards_label(event.cards, locale)
         if isinstance(event, CardsLed):
             msg_id = "log-lead"
         elif isinstance(event, CardsBeaten):
@@ -424,7 +428,7 @@ def event_line(
             number=event.number + 1,
             name=seat_name(game, event.dealer, tr, locale),
             leader=seat_name(game, event.leader, tr, locale),
-            card=card_label(event.trump_card),
+            card=card_label(event.trump_card, locale),
         )
     return None
 
@@ -521,7 +525,9 @@ def console_hand(game: Game, seat: int, tr: Translator, locale: str) -> list[str
     if seat_view.table.turn == seat and seat_view.table.lead_size:
         lines.append(tr.t(locale, "console-follow", count=seat_view.table.lead_size))
     hand = sorted_hand(seat_view.hand)
-    numbered = "  ".join(f"{number}) {card_label(card)}" for number, card in enumerate(hand, 1))
+    numbered = "  ".join(
+        f"{number}) {card_label(card, locale)}" for number, card in enumerate(hand, 1)
+    )
     lines.append(tr.t(locale, "console-hand", cards=numbered))
     kinds = [
         tr.t(locale, f"console-move-{kind.value}")

@@ -183,7 +183,7 @@ table-tricks =
         [one] trick
        *[other] tricks
     }
-table-loss = Loss points: A { $a } · B { $b } ({ $limit } loses)
+table-loss = Loss points: A { $a } · B { $b } ({ $limit } points lose)
 table-turn = ⏳ { $name } to play
 table-turn-you = ⏳ Your turn
 table-turn-time = ⏳ { $name } to play, { $time } left
@@ -244,7 +244,7 @@ result-deal-loss =
        *[other] points
     }.
 result-deal-eggs = 🥚 Eggs! 60 all — nobody gets loss points.
-result-loss = Loss points of the series: A { $a } · B { $b } ({ $limit } loses)
+result-loss = Loss points of the series: A { $a } · B { $b } ({ $limit } points lose)
 result-series-title =
     🏁 The series is over after { $deals } { $deals ->
         [one] deal
@@ -286,6 +286,7 @@ top-empty = Nobody has finished a series yet.
 top-hint = Every chat: { $top } { $all }
 top-rules = 📜 { $rules }
 top-usage = “{ $word }”? { $top } takes the rules and { $all }, in any order: { $top } { $classic }, { $top } { $yard } { $all }
+top-usage-unnamed = { $top } takes the rules and { $all }, in any order: { $top } { $classic }, { $top } { $yard } { $all }
 
 ## Reminders and notices
 
@@ -300,6 +301,7 @@ notice-auto-move = ⏱ Time is up: a computer played for { $name }.
 notice-started = 🃏 The game has started! See your cards in a private chat with me or with the “My hand” button.
 notice-cancelled = The game was cancelled.
 notice-lang-switched = Done: I speak English now.
+notice-lang-own = Done: I speak English to you now (your cards, your answers). The group's language ({ $group }) is changed by its admins.
 notice-lang-usage = Language: { $language }. To change it: { $platform ->
         [discord] { $lang } and a language from the list
        *[other] { $lang } ru or { $lang } en
@@ -366,6 +368,7 @@ err-bad-record = This is not a game record.
 err-bad-dealer = The dealer must be the player before the one who took the last trick.
 err-unknown-rule-set = There are no such rules.
 err-no-such-rules = There are no rules called “{ $word }”: choose { $yard } or { $classic }.
+err-no-such-rules-unnamed = There are no such rules: choose { $yard } or { $classic }.
 err-bad-options = These options do not fit these rules.
 err-game-finished = The game is already over: a team has six pairs.
 err-wrong-step = That move does not fit this moment of the deal.
@@ -475,6 +478,8 @@ cli-required = missing: { $arguments }
 cli-bad-seats = --seats takes four of you and bot, you at one seat at most, e.g. you,bot,bot,bot, bot,you,bot,bot or bot,bot,bot,bot
 cli-unknown-option = --option “{ $word }”: not name=value of an option of { $rules } ({ $names })
 cli-option-value = --option { $name }={ $value }: { $name } takes { $values }
+console-needs-sqlite = The terminal game keeps its games in SQLite, not in PostgreSQL: give it a file with --db sqlite:///kozel.sqlite3.
+console-database-unavailable = The game cannot start: { $reason }.
 
 ## Discord: slash command names and options (lowercase, no spaces, at most 32 characters)
 
@@ -539,7 +544,7 @@ classic-trick = Trick { $number }: { $plays }
 classic-trick-empty = Trick { $number }: the table is empty
 classic-last-trick = Last trick: { $plays }
 classic-points = Points: A { $a } · B { $b } · tricks A { $ta } · B { $tb }
-classic-pairs = Pairs: A { $a } · B { $b } ({ $limit } win)
+classic-pairs = Pairs: A { $a } · B { $b } ({ $limit } pairs win)
 classic-egg-pairs =
     🥚 { $count } egg { $count ->
         [one] pair waits
@@ -579,6 +584,7 @@ classic-button-cut =
     ✂ { $count }
 classic-button-cut-anywhere = ✂ Anywhere
 classic-button-no-trump = No trump
+classic-no-trump = no trump
 classic-button-give = Give { $card }
 classic-button-decline = No, thanks
 classic-button-offer = 🎁 Give my last trump
@@ -639,14 +645,20 @@ classic-log-deal = { $name } says “deal”
 classic-log-deal-you = You say “deal”
 classic-log-praise = { $name } praises: { $kind }
 classic-log-praise-you = You praise: { $kind }
-classic-log-cut = { $name } cuts { $count }
-classic-log-cut-you = You cut { $count }
+classic-log-cut = { $name } cuts { $count } { $count ->
+    [one] card
+   *[other] cards
+}
+classic-log-cut-you = You cut { $count } { $count ->
+    [one] card
+   *[other] cards
+}
 classic-log-lay = { $name } lays { $card }
 classic-log-lay-you = You lay { $card }
 classic-log-name = { $name } names the trump: { $suit }
 classic-log-name-you = You name the trump: { $suit }
-classic-log-offer = { $name } offers the last trump
-classic-log-offer-you = You offer your last trump
+classic-log-offer = { $name } offers the last trump to the partner
+classic-log-offer-you = You offer your last trump to your partner
 classic-log-accept = { $name } takes the trump and gives a card back
 classic-log-accept-you = You take the trump and give a card back
 classic-log-decline = { $name } declines the trump

@@ -101,15 +101,16 @@ class _Bits(random.Random):
 
 # --- What a reader may see -------------------------------------------------------------------
 
-_LABEL = re.compile(r"(?<![0-9A-Za-z])(10|[6-9JQKA])([♣♠♥♦])")
+_LABEL = re.compile(r"(?<![0-9A-Za-zА-Яа-яЁё])(10|[6-9JQKAВДКТ])([♣♠♥♦])")
 _SUITS = {"♣": "C", "♠": "S", "♥": "H", "♦": "D"}
+#: The Russian letters of the ranks (валет, дама, король, туз).
+_RANKS = {"10": "T", "В": "J", "Д": "Q", "К": "K", "Т": "A"}
 
 
 def cards_in(text: str) -> set[Card]:
-    """Every card label in a text (``10♥``, ``Q♣``)."""
+    """Every card label in a text (``10♥``, ``Q♣``; in Russian ``Д♣``, ``Т♠``)."""
     return {
-        Card.parse(("T" if rank == "10" else rank) + _SUITS[suit])
-        for rank, suit in _LABEL.findall(text)
+        Card.parse(_RANKS.get(rank, rank) + _SUITS[suit]) for rank, suit in _LABEL.findall(text)
     }
 
 

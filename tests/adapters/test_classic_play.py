@@ -10,6 +10,7 @@ import pytest
 
 from bot.models import ChatRef, Game, Platform, TableSettings, UserRef
 from bot.presenters.common import card_label
+from core.cards import Card
 from core.classic.cards import CARDS
 from tests.adapters.classic_play import LOW_HAND, DeckRandom, Plan, Secrets, cards_in, classic
 from tests.core.classic.helpers import cards
@@ -50,9 +51,14 @@ def test_a_card_its_reader_may_not_see_fails() -> None:
     dealing = classic(game).current
     assert dealing is not None
     own, other = dealing.view(0).hand[0], dealing.view(1).hand[0]
-    assert cards_in(f"a {card_label(own)}, {card_label(other)}.") == {own, other}
-    secrets.check(game, [(0, f"your card {card_label(own)}"), (None, "the table")])
-    with pytest.raises(AssertionError, match="may not see"):
-        secrets.check(game, [(None, f"the group sees {card_label(own)}")])
-    with pytest.raises(AssertionError, match="may not see"):
-        secrets.check(game, [(0, f"seat 0 sees {card_label(other)}")])
+    for locale in ("en", "ru"):  # Latin letters, and Russian ones (В, Д, К, Т)
+        mine, theirs = card_label(own, locale), card_label(other, locale)
+        assert cards_in(f"a {mine}, {theirs}.") == {own, other}
+        secrets.check(game, [(0, f"your card {mine}"), (None, "the table")])
+        with pytest.raises(AssertionError, match="may not see"):
+            secrets.check(game, [(None, f"the group sees {mine}")])
+        with pytest.raises(AssertionError, match="may not see"):
+            secrets.check(game, [(0, f"seat 0 sees {theirs}")])
+    assert cards_in("Д♣ В♥ К♠ Т♦ 10♣ 7♠ Кон") == {
+        Card.parse(code) for code in ("QC", "JH", "KS", "AD", "TC", "7S")
+    }

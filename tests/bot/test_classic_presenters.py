@@ -33,7 +33,7 @@ NAMES = ("Вася", "Петя", "Маша", "Коля")
 USERS = tuple(UserRef(Platform.TELEGRAM, str(100 + i)) for i in range(4))
 GAME_ID = 36**12 - 1  # the largest ids: every token must still fit
 VERSION = 36**12 - 1
-CARD_LABEL = re.compile(r"(?:10|[789JQKA])[♣♠♥♦]")
+CARD_LABEL = re.compile(r"(?:10|[789JQKAВДКТ])[♣♠♥♦]")
 
 
 @pytest.fixture(scope="module")
@@ -99,11 +99,14 @@ def check_screens(game: Game, play: ClassicGame, tr: Translator, locale: str) ->
     assert dealing is not None
     table = cp.table(game, tr, locale, now=0.0)
     assert plays(table, 0) == []
-    assert labels(table) <= {card_label(c) for c in table_cards(dealing.table_view())}
+    assert labels(table) <= {card_label(c, locale) for c in table_cards(dealing.table_view())}
     for seat in range(4):
         view = dealing.view(seat)
         screen = cp.hand(game, seat, 0, tr, locale)
-        assert labels(screen) <= {card_label(c) for c in seat_cards(view)}, (seat, screen.text)
+        assert labels(screen) <= {card_label(c, locale) for c in seat_cards(view)}, (
+            seat,
+            screen.text,
+        )
         pressed = plays(screen, seat)
         legal = play.legal_actions(seat)
         assert len(set(pressed)) == len(pressed)
@@ -115,7 +118,7 @@ def check_screens(game: Game, play: ClassicGame, tr: Translator, locale: str) ->
             assert set(pressed) == set(legal), (seat, view.table.phase)
         for button in screen.buttons:
             if button.token is None:  # an inactive card: not one the seat may play
-                shown = [c for c in view.hand if f"({card_label(c)})" == button.label]
+                shown = [c for c in view.hand if f"({card_label(c, locale)})" == button.label]
                 assert len(shown) == 1
                 assert all(a.card != shown[0] for a in legal)
 
@@ -272,7 +275,7 @@ def test_naming_the_trump_offers_four_suits_and_no_trump(tr: Translator) -> None
     table = cp.table(game, tr, "ru", now=0.0).text
     assert "🂠" in table
     own = play.current.view(declarer).laid
-    assert own is not None and card_label(own) in cp.hand(game, declarer, 0, tr, "ru").text
+    assert own is not None and card_label(own, "ru") in cp.hand(game, declarer, 0, tr, "ru").text
 
 
 def test_the_last_trump_offer_and_the_answer(tr: Translator) -> None:
@@ -299,8 +302,8 @@ def test_the_last_trump_offer_and_the_answer(tr: Translator) -> None:
     game = table_of(play)
     table = cp.table(game, tr, "en", now=0.0).text
     assert "gave the last trump" in table and "faces hidden" in table
-    assert card_label(given) not in table and "Q♠" not in table
-    assert f"You gave {card_label(given)} and got Q♠" in cp.hand(game, 2, 0, tr, "en").text
+    assert card_label(given, "en") not in table and "Q♠" not in table
+    assert f"You gave {card_label(given, 'en')} and got Q♠" in cp.hand(game, 2, 0, tr, "en").text
     assert "You gave Q♠ and got A♠" in cp.hand(game, 0, 0, tr, "en").text
     for seat in (1, 3):
         text = cp.hand(game, seat, 0, tr, "en").text
@@ -319,7 +322,7 @@ def test_a_redeal_request_shows_the_askers_hand(tr: Translator) -> None:
     play.apply(redeal)
     game = table_of(play)
     table = cp.table(game, tr, "en", now=0.0).text
-    shown = " ".join(card_label(Card.parse(code)) for code in LOW_HAND.split())
+    shown = " ".join(card_label(Card.parse(code), "en") for code in LOW_HAND.split())
     assert "asks for a redeal" in table and shown in table
     assert "a redeal. The same dealer deals again" in table
     screen = cp.PRESENTER.deal_result(game, 0, tr, "en")
@@ -400,7 +403,7 @@ def test_a_played_deal_result_and_the_table_after_it(tr: Translator) -> None:
     game = table_of(play)
     screen = cp.PRESENTER.deal_result(game, 0, tr, "ru")
     assert screen is not None
-    assert "Люся" in screen.text and "Команда A открывает 2 пары" in screen.text
+    assert "Люся" in screen.text and "Команда A получает 2 пары" in screen.text
     assert "Пары: A 2 · B 0 (до 6)" in screen.text
     table = cp.table(game, tr, "ru", now=0.0).text
     assert "Люся" in table and "Пары: A 2 · B 0" in table
@@ -433,14 +436,14 @@ def test_event_lines_name_only_the_events_own_cards(tr: Translator) -> None:
                             continue
                         seen += 1
                         assert "classic-" not in line and "{" not in line
-                        assert set(CARD_LABEL.findall(line)) <= _event_cards(event)
+                        assert set(CARD_LABEL.findall(line)) <= _event_cards(event, locale)
     assert seen > 100
 
 
-def _event_cards(event: object) -> set[str]:
+def _event_cards(event: object, locale: str) -> set[str]:
     cards = getattr(event, "cards", None) or getattr(event, "hand", None) or ()
     card = getattr(event, "card", None)
-    return {card_label(c) for c in (*cards, *([card] if card else []))}
+    return {card_label(c, locale) for c in (*cards, *([card] if card else []))}
 
 
 @pytest.mark.parametrize("seed", range(3))

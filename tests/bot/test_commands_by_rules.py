@@ -83,7 +83,7 @@ async def test_top_with_a_word_it_does_not_take(ui: Interactions, tr: Translator
     assert reply.screen.text == tr.t("ru", "top-usage", word="poker", **ARGS)
     both = await ui.top_command(CHAT, "classic yard")
     assert both.screen is not None
-    assert both.screen.text == tr.t("ru", "top-usage", word="classic yard", **ARGS)
+    assert both.screen.text == tr.t("ru", "top-usage-unnamed", **ARGS)
     forged = await ui.top(CHAT, rule_set="poker")  # Discord's choice, forged
     assert forged.screen is not None and forged.screen.text.startswith("«poker»")
 

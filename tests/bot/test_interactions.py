@@ -96,7 +96,7 @@ async def test_selecting_cards_shows_the_hand_and_changes_nothing(
     reply = await press(ui, BOB, encode(Command(Verb.SELECT, game_id, version, "1")))
     assert reply.hand is not None and reply.seat == 1 and reply.private
     first = presenters.sorted_hand(game.play.series.current.hand(1))[0]  # type: ignore[union-attr]
-    assert presenters.card_label(first) in reply.hand.text
+    assert presenters.card_label(first, game.settings.locale) in reply.hand.text
     assert (await service.game(game_id)).version == version
     shown = await press(ui, BOB, encode(Command(Verb.SHOW_HAND, game_id, 0)))
     assert shown.hand is not None and shown.alert is None
@@ -141,13 +141,27 @@ async def test_stop_asks_the_creator_or_an_admin(ui: Interactions, tr: Translato
 
 
 async def test_language_switch(ui: Interactions, tr: Translator) -> None:
-    usage = await ui.lang(CHAT, ALICE, "de")
+    usage = await ui.lang(CHAT, ALICE, "de", is_admin=True)
     assert usage.screen is not None
-    switched = await ui.lang(CHAT, ALICE, "en")
+    switched = await ui.lang(CHAT, ALICE, "en", is_admin=True)
     assert switched.screen is not None
     assert await ui.chat_locale(CHAT) == "en"
     helped = await ui.help(CHAT)
     assert helped.screen is not None and helped.screen.text == presenters.help(tr, "en").text
+
+
+async def test_group_lang_is_for_admins(ui: Interactions, tr: Translator) -> None:
+    """Regression: any member's ``/lang`` changed the group's language. A member who is
+    no admin changes his own; the group's stays."""
+    own = await ui.lang(CHAT, BOB, "en")
+    assert own.screen == presenters.own_language_switched(tr, "en", "ru")
+    assert own.screen.text == tr.t("en", "notice-lang-own", group=tr.t("en", "lang-name-ru"))
+    assert await ui.chat_locale(CHAT) == "ru"
+    assert await ui.service.user_locale(BOB.ref) == "en"
+    group = await ui.lang(CHAT, ALICE, "en", is_admin=True)
+    assert group.screen == presenters.language_switched(tr, "en")
+    assert await ui.chat_locale(CHAT) == "en"
+    assert await ui.service.user_locale(ALICE.ref, "ru") == "ru"  # his own is not set
 
 
 async def test_outputs_send_each_hand_only_to_its_player(
@@ -161,15 +175,16 @@ async def test_outputs_send_each_hand_only_to_its_player(
     assert [o.target for o in outputs].count(Target.TABLE) == 1
     hands = [o for o in outputs if o.target is Target.HAND]
     assert sorted(o.seat for o in hands if o.seat is not None) == [0, 1, 2, 3]
+    locale = game.settings.locale  # the table's, and every player's here
     for output in hands:
         assert output.seat is not None and output.user == PLAYERS[output.seat].ref
         others = {
-            presenters.card_label(card)
+            presenters.card_label(card, locale)
             for seat in range(4)
             if seat != output.seat
             for card in deal.hand(seat)
         }
-        mine = {presenters.card_label(card) for card in deal.hand(output.seat)}
+        mine = {presenters.card_label(card, locale) for card in deal.hand(output.seat)}
         labels = {
             button.label.replace(presenters.SELECTED_MARK, "").strip()
             for button in output.screen.buttons
@@ -178,8 +193,8 @@ async def test_outputs_send_each_hand_only_to_its_player(
     table = next(o for o in outputs if o.target is Target.TABLE)
     for seat in range(4):
         for card in deal.hand(seat):
-            assert presenters.card_label(card) not in table.screen.text.replace(
-                presenters.card_label(deal.trump_card), ""
+            assert presenters.card_label(card, locale) not in table.screen.text.replace(
+                presenters.card_label(deal.trump_card, locale), ""
             )
 
 

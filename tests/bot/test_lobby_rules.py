@@ -76,15 +76,19 @@ async def test_kozel_yard_and_plain_kozel_open_the_default_rules(ui: Interaction
     assert plain.game is not None and plain.game.settings.rule_set == "classic"
 
 
-@pytest.mark.parametrize("word", ["poker", "all", "classic yard", "1"])
+@pytest.mark.parametrize(
+    ("word", "named"), [("poker", True), ("all", True), ("classic yard", False), ("1", True)]
+)
 async def test_kozel_with_unknown_rules_opens_nothing_and_says_why(
-    ui: Interactions, tr: Translator, word: str
+    ui: Interactions, tr: Translator, word: str, named: bool
 ) -> None:
     reply = await ui.kozel(CHAT, ALICE, rules=word)
     assert reply.game is None and reply.screen is not None
-    assert reply.screen.text.startswith(
-        tr.t("ru", "err-no-such-rules", word=word, yard="yard", classic="classic")
-    )
+    if named:
+        said = tr.t("ru", "err-no-such-rules", word=word, yard="yard", classic="classic")
+    else:  # two words: not repeated, the rules there are are listed
+        said = tr.t("ru", "err-no-such-rules-unnamed", yard="yard", classic="classic")
+    assert reply.screen.text.startswith(said)
     assert tr.t("ru", "help-text", **presenters.command_args(CHAT.platform, tr, "ru")) in (
         reply.screen.text
     )

@@ -103,20 +103,32 @@ def plays(screen: p.Screen, seat: int) -> dict[Action, p.Button]:
 
 
 def test_card_labels() -> None:
-    assert p.card_label(c("TH")) == "10♥"
-    assert p.card_label(c("QC")) == "Q♣"
-    assert p.card_label(c("AS")) == "A♠"
-    assert p.card_label(c("6D")) == "6♦"
-    assert p.cards_label([c("JH"), c("TS")]) == "J♥ 10♠"
+    assert p.card_label(c("TH"), "en") == "10♥"
+    assert p.card_label(c("QC"), "en") == "Q♣"
+    assert p.card_label(c("AS"), "en") == "A♠"
+    assert p.card_label(c("6D"), "en") == "6♦"
+    assert p.cards_label([c("JH"), c("TS")], "en") == "J♥ 10♠"
     assert p.backs_label(3) == "🂠 🂠 🂠"
 
 
+def test_cards_in_russian_texts_read_v_d_k_t() -> None:
+    """Валет, дама, король, туз: В, Д, К, Т where the reader's language is Russian;
+    the Latin J, Q, K, A in English."""
+    hand = [c(code) for code in ("JH", "QC", "KS", "AD", "TH", "7C")]
+    assert p.cards_label(hand, "ru") == "В♥ Д♣ К♠ Т♦ 10♥ 7♣"
+    assert p.cards_label(hand, "en") == "J♥ Q♣ K♠ A♦ 10♥ 7♣"
+    assert p.card_label(c("KS"), "ru") == "К♠" and p.card_label(c("KS"), "en") == "K♠"
+
+
 def test_card_labels_of_every_card() -> None:
-    labels = [p.card_label(card) for card in CARDS]
-    for card, label in zip(CARDS, labels, strict=True):
-        assert label == ("10" if card.rank is Rank.TEN else card.rank.letter) + card.suit.symbol
-    assert len(set(labels)) == len(CARDS)
-    assert p.cards_label(CARDS) == " ".join(labels) and p.cards_label([]) == ""
+    for locale in ("en", "ru"):
+        labels = [p.card_label(card, locale) for card in CARDS]
+        assert len(set(labels)) == len(CARDS)
+        assert p.cards_label(CARDS, locale) == " ".join(labels)
+        assert p.cards_label([], locale) == ""
+    for card in CARDS:
+        latin = ("10" if card.rank is Rank.TEN else card.rank.letter) + card.suit.symbol
+        assert p.card_label(card, "en") == latin
 
 
 def test_selection_round_trip() -> None:
@@ -185,12 +197,13 @@ def test_cancel_confirm(tr: Translator, locale: str) -> None:
 # --- The table never shows a hidden card ------------------------------------------------
 
 
-def hidden_labels(game: Game) -> set[str]:
-    """Labels of every card in any hand, except the trump card everybody saw."""
+def hidden_labels(game: Game, locale: str) -> set[str]:
+    """Labels of every card in any hand, except the trump card everybody saw, as a
+    reader of ``locale`` sees them."""
     deal = game.play.series.current
     assert deal is not None
     return {
-        p.card_label(card)
+        p.card_label(card, locale)
         for seat in range(4)
         for card in deal.hand(seat)
         if card != deal.trump_card
@@ -212,11 +225,11 @@ def test_table_never_shows_discards_or_hands(tr: Translator, locale: str, seed: 
         discards = [a for a in legal if a.kind is ActionKind.DISCARD]
         action = leads[0] if leads else discards[-1]
         if action.kind is ActionKind.DISCARD:
-            discarded.update(p.card_label(card) for card in action.cards)
+            discarded.update(p.card_label(card, locale) for card in action.cards)
         game.play.series.apply(action)
         screen = p.table(game, tr, locale, now=0.0, with_hand_button=True)
         check_tokens(screen)
-        shown = [label for label in discarded | hidden_labels(game) if label in screen.text]
+        shown = [label for label in discarded | hidden_labels(game, locale) if label in screen.text]
         assert shown == [], screen.text
         if deal.table_view().plays and action.kind is not ActionKind.LEAD:
             assert p.CARD_BACK in screen.text
@@ -234,11 +247,11 @@ def test_table_shows_the_trick_turn_and_time(tr: Translator, locale: str) -> Non
     game.seats[3] = game.seats[3].with_(away=True)  # type: ignore[union-attr]
     screen = p.table(game, tr, locale, now=910.0, with_hand_button=True)
     text = screen.text
-    assert p.cards_label(lead.cards) in text and p.WINNING_MARK in text
+    assert p.cards_label(lead.cards, locale) in text and p.WINNING_MARK in text
     assert tr.t(locale, "table-turn-time", name=NAMES[1], time=p.duration(90, tr, locale)) in text
     assert tr.t(locale, "table-away", names=NAMES[3]) in text
     assert tr.t(locale, "table-stock", count=20) in text
-    assert p.card_label(deal.trump_card) in text
+    assert p.card_label(deal.trump_card, locale) in text
     assert tr.t(locale, "table-title", rules=p.rules_name("yard", tr, locale), number=1) in text
     assert [cmd.verb for cmd in check_tokens(screen)] == [Verb.SHOW_HAND]
     assert p.table(game, tr, locale, now=910.0).rows == ()
@@ -315,8 +328,8 @@ def test_hand_shows_exactly_the_seats_cards(tr: Translator, locale: str) -> None
     for seat in range(4):
         screen = p.hand(game, seat, 0, tr, locale)
         check_tokens(screen)
-        own = {p.card_label(card) for card in deal.hand(seat)}
-        others = hidden_labels(game) - own
+        own = {p.card_label(card, locale) for card in deal.hand(seat)}
+        others = hidden_labels(game, locale) - own
         assert all(label in screen.text for label in own)
         assert [label for label in others if label in screen.text] == []
         card_buttons = [b for b in screen.buttons if decode(b.token or "").verb is Verb.SELECT]
@@ -372,23 +385,25 @@ def test_selecting_a_lead_offers_it(tr: Translator) -> None:
     hand = p.sorted_hand(deal.hand(0))
     card = hand[2]
     screen = p.hand(game, 0, 0, tr, "ru")
-    select = next(b for b in screen.buttons if b.label == p.card_label(card))
+    select = next(b for b in screen.buttons if b.label == p.card_label(card, "ru"))
     command = decode(select.token or "")
     assert command.verb is Verb.SELECT
     selection = int(command.arg, 16)
     assert p.selection_cards(hand, selection) == (card,)
 
     screen = p.hand(game, 0, selection, tr, "ru")
-    assert f"{p.SELECTED_MARK} {p.card_label(card)}" in [b.label for b in screen.buttons]
+    assert f"{p.SELECTED_MARK} {p.card_label(card, 'ru')}" in [b.label for b in screen.buttons]
     offered = plays(screen, 0)
     assert Action.lead(0, card) in offered
-    assert offered[Action.lead(0, card)].label == tr.t("ru", "hand-lead", cards=p.card_label(card))
+    assert offered[Action.lead(0, card)].label == tr.t(
+        "ru", "hand-lead", cards=p.card_label(card, "ru")
+    )
     clear = [decode(b.token or "") for b in screen.buttons if b.label == tr.t("ru", "hand-clear")]
     assert [(cmd.verb, cmd.arg) for cmd in clear] == [(Verb.REFRESH, "")]
     tokens = [b.token for b in screen.buttons if b.token]
     assert len(tokens) == len(set(tokens)), "every button of a screen has its own token"
     # Pressing the selected card again unselects it.
-    again = next(b for b in screen.buttons if b.label.endswith(p.card_label(card)))
+    again = next(b for b in screen.buttons if b.label.endswith(p.card_label(card, "ru")))
     assert decode(again.token or "").arg == "0"
 
 
@@ -421,9 +436,9 @@ def test_a_waiting_hand_shows_only_what_is_his(tr: Translator) -> None:
     assert before[0] != after[0] and before[1] != after[1]  # played; to act now
     waiting = p.hand(game, 2, 0, tr, "en").text
     assert all(name not in waiting for name in NAMES)
-    assert p.cards_label(lead.cards) not in waiting
+    assert p.cards_label(lead.cards, "en") not in waiting
     acting = p.hand(game, 1, 0, tr, "en").text
-    assert p.cards_label(lead.cards) in acting and NAMES[0] in acting
+    assert p.cards_label(lead.cards, "en") in acting and NAMES[0] in acting
 
 
 def molodka_deck() -> list[Card]:
@@ -657,13 +672,17 @@ def test_the_trump_card_drawn_by_the_viewer_reads_as_his(
     holder = _play_until_the_trump_card_is_drawn(game)
     deal = game.play.series.current
     assert deal is not None
-    card = p.card_label(deal.trump_card)
+    card = p.card_label(deal.trump_card, locale)
     mine = p.table(game, tr, locale, now=0.0, viewer=holder).text
     if locale == "ru":
         assert f"(открытую {card} взяли вы)" in mine
     assert words in mine
     other = p.table(game, tr, locale, now=0.0, viewer=(holder + 1) % 4).text
     assert NAMES[holder] in other and words not in other
+    if locale == "ru":  # Regression: «открытую K♣ взял игрок Бот Вася», a Latin K
+        assert f"(открытую {card} взял {NAMES[holder]})" in other
+        latin = p.card_label(deal.trump_card, "en")
+        assert card == latin or latin not in other  # Д♣, not Q♣ (10♣ is both)
 
 
 @pytest.mark.parametrize(
@@ -699,7 +718,7 @@ def test_stats_say_how_often_a_player_was_the_goat(
 
 def test_the_loss_limit_reads_12_loses_in_english(tr: Translator) -> None:
     text = p.table(dealt_game(), tr, "en", now=0.0).text
-    assert "Loss points: A 0 · B 0 (12 loses)" in text.splitlines()
+    assert "Loss points: A 0 · B 0 (12 points lose)" in text.splitlines()
     assert "out at" not in text
 
 

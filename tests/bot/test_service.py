@@ -158,11 +158,42 @@ async def test_settings_only_by_the_creator_and_only_known_values(
         with pytest.raises(ServiceError) as refused:
             await service.change_setting(game.id, game.version, ALICE.ref, bad)
         assert refused.value.code == ErrorCode.BAD_SETTING
-    game = await service.change_setting(game.id, game.version, ALICE.ref, "t30")
-    game = await service.change_setting(game.id, game.version, ALICE.ref, "len")
+    game = await service.change_setting(game.id, game.version, ALICE.ref, "t30", chat_admin=admin)
+    game = await service.change_setting(game.id, game.version, ALICE.ref, "len", chat_admin=admin)
     assert game.settings.turn_timeout == 30 and game.settings.locale == "en"
     chat = await storage.get_chat(CHAT)
     assert chat is not None and chat.locale == "en" and chat.turn_timeout == 30
+
+
+async def admin(chat: ChatRef) -> bool:
+    return True
+
+
+async def test_lobby_defaults_for_the_group_are_for_its_admins(
+    service: GameService, storage: Storage
+) -> None:
+    """Regression: any creator's lobby saved its language and turn time as the group's
+    defaults. A member's change is his table's alone; an admin's is the group's."""
+    asked: list[ChatRef] = []
+
+    async def no_admin(chat: ChatRef) -> bool:
+        asked.append(chat)
+        return False
+
+    game = await service.open_table(CHAT, BOB)
+    game = await service.change_setting(game.id, None, BOB.ref, "t30", chat_admin=no_admin)
+    game = await service.change_setting(game.id, None, BOB.ref, "len", chat_admin=no_admin)
+    game = await service.change_setting(game.id, None, BOB.ref, "p", chat_admin=no_admin)
+    assert game.settings.turn_timeout == 30 and game.settings.locale == "en"
+    assert await storage.get_chat(CHAT) is None
+    assert asked == [CHAT, CHAT]  # only for the language and the turn time
+    await service.cancel(game.id, None, BOB.ref)
+    again = await service.open_table(CHAT, BOB)
+    assert again.settings.locale == "ru" and again.settings.turn_timeout == service.turn_timeout
+    # An admin's choice is the group's: what he changed, and only that.
+    again = await service.change_setting(again.id, None, BOB.ref, "t300", chat_admin=admin)
+    chat = await storage.get_chat(CHAT)
+    assert chat is not None and chat.turn_timeout == 300 and chat.locale is None
 
 
 async def test_new_tables_have_strong_computers_and_the_creator_may_change_their_level(

@@ -58,9 +58,10 @@ def test_bad_values_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_env_example_documents_every_setting() -> None:
+    """Each one as a line to fill in (the tokens) or, commented out, with its default."""
     example = (ROOT / ".env.example").read_text()
     for name in Settings.model_fields:
-        assert f"\n{name.upper()}=" in example, name
+        assert f"\n{name.upper()}=" in example or f"\n# {name.upper()}=" in example, name
 
 
 def test_empty_values_are_unset(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -91,7 +92,8 @@ def test_urls_and_the_log_level_are_checked(name: str, value: str) -> None:
     with pytest.raises(ValidationError) as refused:
         Settings(_env_file=None, **{name: value})  # type: ignore[call-arg]
     problem = settings_problem(refused.value)
-    assert f"  {name.upper()}: " in problem
+    assert problem.startswith(f"Kozel cannot start: {name.upper()}: ")
+    assert len(problem.splitlines()) == 1
 
 
 def test_a_refused_secret_is_not_repeated() -> None:
@@ -118,7 +120,8 @@ def test_urls_and_log_levels_that_are_fine() -> None:
     "url",
     [
         "sqlite:///./data/kozel.sqlite3",
-        "data/kozel.sqlite3",
+        "sqlite:////var/lib/kozel/kozel.sqlite3",
+        "sqlite:///:memory:",
         "postgresql://kozel:secret@db:5432/kozel",
         "postgres:///kozel?host=/run/postgresql",
     ],
@@ -138,6 +141,78 @@ def test_a_database_url_of_another_kind_is_refused(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("DATABASE_URL", "mysql://kozel@db/kozel")
     with pytest.raises(ValidationError, match="postgresql://"):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("nonsense", "a URL, not a bare path"),
+        ("data/kozel.sqlite3", "a URL, not a bare path"),
+        ("sqlite://x", "sqlite: takes three slashes"),
+        ("sqlite:x.db", "sqlite: takes three slashes"),
+        ("sqlite:///", "sqlite: takes three slashes"),
+        ("sqlite:///k.db?mode=ro", "without ?options"),
+        ("postgresql:/kozel:hunter2@db/kozel", "postgresql: takes two slashes"),
+        ("postgres:kozel:hunter2@db/kozel", "postgres: takes two slashes"),
+        ("postgresql://kozel:hunter2@db:port/kozel", "a port that is a number"),
+        ("postgresql+asyncpg://kozel:hunter2@db/kozel", "not a postgresql+asyncpg: URL"),
+        ("mysql://kozel:hunter2@db/kozel", "not a mysql: URL"),
+    ],
+)
+def test_a_database_url_that_names_no_database_is_refused_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, url: str, said: str
+) -> None:
+    """Regression: ``nonsense`` made an SQLite file ./nonsense, and
+    ``postgresql:/user:pw@host/db`` (one slash) a local SQLite file."""
+    monkeypatch.setenv("DATABASE_URL", url)
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)  # type: ignore[call-arg]
+    problem = settings_problem(refused.value)
+    assert problem.startswith("Kozel cannot start: DATABASE_URL: ") and said in problem
+    assert len(problem.splitlines()) == 1
+    assert "hunter2" not in problem and "hunter2" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["garbage", "654321", "654321:", ":secret", "12a:secret", "123456:se cret", "123:тест"],
+)
+def test_a_telegram_token_that_cannot_be_one_is_refused(
+    monkeypatch: pytest.MonkeyPatch, token: str
+) -> None:
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", token)
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)  # type: ignore[call-arg]
+    problem = settings_problem(refused.value)
+    assert problem.startswith("Kozel cannot start: TELEGRAM_BOT_TOKEN: not a bot token")
+    assert token not in problem and token not in str(refused.value)
+
+
+def test_a_discord_token_with_spaces_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_BOT_TOKEN", "two words")
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)  # type: ignore[call-arg]
+    assert "DISCORD_BOT_TOKEN: not a bot token" in settings_problem(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("DEFAULT_LOCALE", "de", "ru or en"),
+        ("LOG_FORMAT", "xml", "text or json"),
+        ("TELEGRAM_WEBHOOK_PATH", "hook", "a path that begins with /"),
+        ("DISCORD_API_URL", "discord.com/api", "an http:// or https:// URL"),
+    ],
+)
+def test_settings_errors_are_words_not_regular_expressions(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, said: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)  # type: ignore[call-arg]
+    problem = settings_problem(refused.value)
+    assert problem.startswith(f"Kozel cannot start: {name}: {said}")
+    assert "pattern" not in problem and "^" not in problem and "$" not in problem
 
 
 def test_default_rule_set_is_one_the_bot_has(monkeypatch: pytest.MonkeyPatch) -> None:

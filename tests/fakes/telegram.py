@@ -116,6 +116,10 @@ class FakeChat:
         return {"id": self.id, "type": self.type, "title": self.title, **forum}
 
 
+#: The user Telegram sends an anonymous admin's messages from (GroupAnonymousBot).
+ANONYMOUS_ADMIN = 1087968824
+
+
 @dataclass
 class FakeMessage:
     chat_id: int
@@ -745,11 +749,21 @@ class FakeTelegram:
         text: str,
         thread_id: int | None = None,
         reply_to: int | None = None,
+        anonymous: bool = False,
     ) -> Json:
         """The user writes ``text``; returns the Update. In a group with privacy mode on, text
-        that is not a command for this bot nor a reply to it is stored but not delivered."""
+        that is not a command for this bot nor a reply to it is stored but not delivered.
+        ``anonymous``: an admin of the group writes as the group, as Telegram sends it
+        (from GroupAnonymousBot, with the group as ``sender_chat``)."""
         sender = self.users[_uid(user)]
         chat = self._chat(chat_id)
+        extra: Json = {}
+        if anonymous:
+            assert sender.id in chat.admins, "only an admin writes as the group"
+            sender = self.users.get(ANONYMOUS_ADMIN) or self.add_user(
+                ANONYMOUS_ADMIN, "Group", username="GroupAnonymousBot"
+            )
+            extra["sender_chat"] = chat.to_dict()
         if chat.type == "private":
             if chat_id != sender.id:
                 raise ValueError("a private chat's id is its user's id")
@@ -760,7 +774,13 @@ class FakeTelegram:
             length = len(command.encode("utf-16-le")) // 2
             entities = [{"type": "bot_command", "offset": 0, "length": length}]
         msg = self._store(
-            chat_id, sender.id, text, thread_id=thread_id, reply_to=reply_to, entities=entities
+            chat_id,
+            sender.id,
+            text,
+            thread_id=thread_id,
+            reply_to=reply_to,
+            entities=entities,
+            extra=extra,
         )
         message = self.message_dict(msg)
         replied = self._messages[chat_id].get(reply_to or 0)

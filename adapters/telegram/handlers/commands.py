@@ -9,7 +9,7 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
-from adapters.telegram.handlers.common import answer, is_admin
+from adapters.telegram.handlers.common import answer, as_the_group, is_admin
 from adapters.telegram.middlewares import CommandFlood
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.render import chat_of, is_private, user_of
@@ -74,13 +74,23 @@ async def help_(message: Message, interactions: Interactions, outbox: Outbox) ->
 
 
 async def lang(
-    message: Message, command: CommandObject, interactions: Interactions, outbox: Outbox
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    interactions: Interactions,
+    outbox: Outbox,
 ) -> None:
-    """The chat's language (in a private chat, the user's)."""
+    """The user's language in a private chat; in a group, the group's for its admins,
+    a member's own for the others."""
     if message.from_user is None:
         return
     user, private = user_of(message.from_user), is_private(message.chat)
-    reply = await interactions.lang(chat_of(message), user, command.args, private=private)
+    admin = not private and (
+        as_the_group(message) or await is_admin(bot, message.chat.id, message.from_user.id)
+    )
+    reply = await interactions.lang(
+        chat_of(message), user, command.args, private=private, is_admin=admin
+    )
     answer(outbox, interactions, message, reply)
 
 

@@ -53,6 +53,13 @@ async def is_admin(bot: Bot, chat: int, user: int) -> bool:
     return member.status in _ADMINS
 
 
+def as_the_group(message: Message) -> bool:
+    """A message an anonymous admin sent as the group itself (Telegram sends it from
+    GroupAnonymousBot, with the group as ``sender_chat``): only its admins can."""
+    sender = message.sender_chat
+    return sender is not None and sender.id == message.chat.id
+
+
 async def is_member(bot: Bot, chat: int, user: int) -> bool:
     """Whether the user is a member of the chat (``getChatMember``; a restricted user
     still in the chat counts). A private chat's only member is its user; a chat the

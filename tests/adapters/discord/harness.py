@@ -234,8 +234,9 @@ class Harness:
             action = safe_move(deal.view(seat))
         target = message_id if message_id is not None else self.hand_id(game, user)
         await self.dc.wait_for(lambda: self.hand_is_current(game, self.dc.message(target)))
+        locale = await self.service.user_locale(ref(user), game.settings.locale)  # the hand's
         for card in action.cards if action.kind is not ActionKind.MOLODKA else ():
-            label = card_label(card)
+            label = card_label(card, locale)
             rec = await self.click(user, target, label)
             assert rec.callback_type == 7 and rec.original is not None, rec.callback_data
             assert any(b[0] == f"{SELECTED_MARK} {label}" for b in self.dc.buttons(rec.original))

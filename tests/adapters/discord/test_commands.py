@@ -7,7 +7,7 @@ import re
 from bot import presenters
 from bot.models import Platform
 from bot.presenters import COMMANDS
-from tests.adapters.discord.harness import ALICE, BOB, CHAT, EVE, GUILD, Harness
+from tests.adapters.discord.harness import ALICE, BOB, CHAT, EVE, GUILD, Harness, ref
 from tests.fakes.discord import FakeDiscord
 
 DISCORD = Platform.DISCORD
@@ -56,13 +56,26 @@ async def test_help_rules_lang_answer_in_the_chat_language(harness: Harness) -> 
     )
     rec = await harness.slash(ALICE, "rules", {"set": "classic"})
     assert rec.content == presenters.rules(harness.tr, "ru", "classic", platform=DISCORD).text
-    rec = await harness.slash(BOB, "lang", {"language": "en"})
+    rec = await harness.slash(ALICE, "lang", {"language": "en"})  # the server's owner
     assert rec.content == harness.t("notice-lang-switched", "en")
     assert await harness.service.chat_locale(CHAT) == "en"
     rec = await harness.slash(BOB, "help")
     assert rec.content == presenters.help(harness.tr, "en", platform=DISCORD).text
     rec = await harness.slash(BOB, "lang")
     assert rec.content == presenters.language_usage(harness.tr, "en", platform=DISCORD).text
+
+
+async def test_group_lang_is_for_admins(harness: Harness) -> None:
+    """Regression: any member's /lang changed the channel's language. On Discord an
+    admin is a member with Administrator or Manage Server."""
+    tr = harness.tr
+    rec = await harness.slash(BOB, "lang", {"language": "en"})
+    assert rec.content == tr.t("en", "notice-lang-own", group=tr.t("en", "lang-name-ru"))
+    assert await harness.service.chat_locale(CHAT) == "ru"
+    assert await harness.service.user_locale(ref(BOB)) == "en"
+    rec = await harness.slash(ALICE, "lang", {"language": "en"})  # the server's owner
+    assert rec.content == harness.t("notice-lang-switched", "en")
+    assert await harness.service.chat_locale(CHAT) == "en"
 
 
 async def test_stats_and_top_when_nothing_was_played(harness: Harness) -> None:
@@ -124,7 +137,7 @@ async def test_the_servers_language_is_the_chats_default_until_lang(
     yard = harness.t("rules-name-yard", "en")
     assert game.settings.locale == "en"
     assert rec.content.startswith(harness.t("lobby-title", "en", rules=yard))
-    await harness.slash(BOB, "lang", {"language": "ru"})  # chosen: it beats the server's
+    await harness.slash(ALICE, "lang", {"language": "ru"})  # chosen: it beats the server's
     assert (await harness.slash(BOB, "help")).content == presenters.help(
         harness.tr, "ru", platform=DISCORD
     ).text

@@ -157,7 +157,7 @@ class Table:
         hand = int(game.messages[f"hand:{action.seat}"])
         await self.wait(lambda: self.shows_version(hand, game.version))
         for card in action.cards if action.kind is not ActionKind.MOLODKA else ():
-            label = card_label(card)
+            label = card_label(card, game.settings.locale)  # nobody chose another
             await self.click(user, hand, self.button(hand, lambda text, _: text == label))  # noqa: B023
         arg = action_arg(action)
         await self.click(user, hand, self.button(hand, lambda _, cid: cid.endswith(f":{arg}")))

@@ -78,8 +78,9 @@ async def test_a_repeated_press_is_applied_once(harness: Harness, dc: FakeDiscor
     user = next(u for u in (ALICE, BOB, CAROL, DAVE) if game.seat_of(ref(u)) == deal.turn)
     hand = h.hand_id(game, user)
     action = safe_move(deal.view(deal.turn))
+    locale = await h.service.user_locale(ref(user), game.settings.locale)  # the hand's
     for card in action.cards:  # select the cards, as the player would
-        await h.click(user, hand, presenters.card_label(card))
+        await h.click(user, hand, presenters.card_label(card, locale))
     play = h.button(hand, lambda _, custom_id: custom_id.endswith(":" + action_arg(action)))
     version = game.version
     first = await dc.click(user, hand, play)
