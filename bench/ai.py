@@ -8,7 +8,7 @@ figures are the same for the same ``--seed`` whether played in one process or in
 ``--jobs N`` worker processes. Then whole series are played, x's team alternating.
 
 ``--strong '{"worlds": 60}'`` sets fields of the strong level's
-:class:`~core.ai.search.SearchSettings` (JSON) for a run, to measure a variant.
+:class:`~core.yard.ai.search.SearchSettings` (JSON) for a run, to measure a variant.
 
 ``--rules classic`` measures the classic levels instead, ``--x`` against ``--y``
 (``baseline`` is classic's ``normal``; see :mod:`bench.classic_ai`).
@@ -49,11 +49,11 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from core.ai import LEVELS, SearchPlayer, make_player, play_deal, play_series
-from core.ai.players import Observer, Player
-from core.ai.search import STRONG
 from core.seats import Team
 from core.yard.actions import Action
+from core.yard.ai import LEVELS, SearchPlayer, make_player, play_deal, play_series
+from core.yard.ai.players import Observer, Player
+from core.yard.ai.search import STRONG
 from core.yard.deal import Deal
 from core.yard.events import Event
 from core.yard.views import SeatView

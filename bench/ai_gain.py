@@ -5,10 +5,10 @@
 Deals of four baseline players (``normal``) are played from ``--seed``; at about a
 third of the decisions with two or more legal actions (the same decisions for every
 variant), the strong player of ``--strong`` settings (JSON fields of
-:class:`~core.ai.search.SearchSettings`) chooses too, from the same view and memory.
+:class:`~core.yard.ai.search.SearchSettings`) chooses too, from the same view and memory.
 When it chooses otherwise than the baseline, both choices are played to the deal's
 end in the *real* deal (not a sampled world), with the baseline's choices at every
-seat (:func:`core.ai.rollout.baseline_playout`), and the gain is the difference in
+seat (:func:`core.yard.ai.rollout.baseline_playout`), and the gain is the difference in
 deals won (+1 won, −1 lost, 0 eggs) for the deciding seat's team.
 
 This is much less noisy than whole deals of ``bench.ai`` (only the decisions that
@@ -43,13 +43,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from core.ai import BaselinePlayer, CardCounter
-from core.ai.memory import DealMemory
-from core.ai.rollout import baseline_playout, step
-from core.ai.search import STRONG, SearchPlayer, SearchSettings
-from core.ai.worlds import World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
+from core.yard.ai import BaselinePlayer, CardCounter
+from core.yard.ai.memory import DealMemory
+from core.yard.ai.rollout import baseline_playout, step
+from core.yard.ai.search import STRONG, SearchPlayer, SearchSettings
+from core.yard.ai.worlds import World
 from core.yard.deal import Deal
 from core.yard.events import DealStarted
 from core.yard.views import SeatView

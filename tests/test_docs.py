@@ -32,12 +32,12 @@ from bot.service import GameService
 from bot.settings import Settings
 from bot.supervise import Backoff
 from bot.thinking import MAX_BROKEN_POOLS, WORKER_NICENESS
-from core.ai import DEFAULT_LEVEL, LEVEL_NAMES, EasyPlayer
-from core.ai.search import STRONG, SearchSettings
 from core.classic.ai import LEVEL_NAMES as CLASSIC_LEVEL_NAMES
 from core.classic.ai import EasyClassic
 from core.classic.options import ClassicOptions
 from core.classic.search import CLASSIC_STRONG, ClassicSearchSettings
+from core.yard.ai import DEFAULT_LEVEL, LEVEL_NAMES, EasyPlayer
+from core.yard.ai.search import STRONG, SearchSettings
 from core.yard.deal import TRUMP_INDEX_RANGE
 from core.yard.series import LOSS_LIMIT
 from tests.docs_sample import sample

@@ -385,7 +385,7 @@ class EasyClassic:
         return action
 
 
-#: The levels a classic table may choose, weakest first (as yard's ``core.ai``).
+#: The levels a classic table may choose, weakest first (as yard's ``core.yard.ai``).
 LEVEL_NAMES: tuple[str, ...] = ("easy", "normal", "strong")
 #: Every name :func:`new_player` knows: ``computer`` is ``normal`` (older name),
 #: ``random`` is for benchmarks and tests.

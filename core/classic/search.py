@@ -5,7 +5,7 @@ anew from the cards its seat has not seen, consistently with all it knows
 (:class:`ClassicSampler`). It plays every legal card in every world (the same worlds
 for all cards) and plays the world to the deal's end with a fast greedy policy that
 looks at the world's hands (:func:`playout`); the card of the best mean value is played
-(perfect-information Monte Carlo, as for yard in :mod:`core.ai.search`). Elsewhere (the
+(perfect-information Monte Carlo, as for yard in :mod:`core.yard.ai.search`). Elsewhere (the
 praise, the lays, the naming, offers, answers and redeals) it decides as the baseline
 :class:`~core.classic.ai.ClassicComputer` does.
 

@@ -18,7 +18,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from core import ai
 from core.cards import Card
 from core.errors import KozelError, Reason
 from core.record import RecordError
@@ -32,7 +31,7 @@ from core.ruleset import (
     RuleSet,
     parse_options,
 )
-from core.yard import record
+from core.yard import ai, record
 from core.yard.actions import Action, ActionKind
 from core.yard.deal import Deal
 from core.yard.events import DealResult, DealScored, Event, SeriesFinished, SeriesResult
@@ -122,7 +121,7 @@ class YardGame:
         return action.kind is ActionKind.MOLODKA
 
     def safe_action(self, seat: int) -> Action:
-        """The baseline's choice, never a molodka (:func:`core.ai.safe_move`)."""
+        """The baseline's choice, never a molodka (:func:`core.yard.ai.safe_move`)."""
         return ai.safe_move(self._current().view(seat))
 
     def public_events(self) -> list[Event]:
@@ -226,7 +225,7 @@ class YardRuleSet:
             return error.to_json()
 
     def computer(self, level: str, options: RuleOptions | None = None) -> Computer:
-        """:func:`core.ai.make_player`: ``easy``, ``normal`` (also ``baseline``),
+        """:func:`core.yard.ai.make_player`: ``easy``, ``normal`` (also ``baseline``),
         ``strong``, or ``random``."""
         player: Computer = ai.make_player(level)
         return player

@@ -19,8 +19,8 @@ from bot.models import Game, GameStatus
 from bot.ports import OwedKind
 from bot.presenters import Screen
 from bot.presenters.yard import action_arg
-from core.ai import safe_move
 from core.yard.actions import Action
+from core.yard.ai import safe_move
 from core.yard.events import DealScored, SeriesFinished
 from tests.fakes.bot_process import BotProcess, last_game_id, owed_messages, saved_game
 from tests.fakes.telegram import FakeTelegram

@@ -1,4 +1,4 @@
-"""Fast playouts of a :class:`~core.ai.worlds.World` with a greedy policy.
+"""Fast playouts of a :class:`~core.yard.ai.worlds.World` with a greedy policy.
 
 The search player values an action in a sampled world by playing the world to its
 end. Random play is a poor judge (any greedy player beats it in nine deals of ten),
@@ -21,13 +21,13 @@ opponent still to play can beat, at half the price, and points are loaded onto t
 partner's set when no opponent still to play can beat it.
 
 Everything is plain ints and bitmasks; one playout of a whole deal costs some tens
-of microseconds in Python and about three in C (:mod:`core.ai._playout`, built from
-``core/ai/_playout.c`` when a C compiler is at hand: :func:`playout` and
+of microseconds in Python and about three in C (:mod:`core.yard.ai._playout`, built from
+``core/yard/ai/_playout.c`` when a C compiler is at hand: :func:`playout` and
 :func:`played_out` use it, with the same plays, and the Python stays as the
 reference and the fallback).
 
 :func:`baseline_playout` makes a playout's first plays (or all of them) by the
-baseline's own choices (:func:`core.ai.policy.baseline_move`), each seat from what
+baseline's own choices (:func:`core.yard.ai.policy.baseline_move`), each seat from what
 it would see (not sighted), and hands the rest to :func:`playout`: slower (about
 a tenth of a millisecond a play), but the opponents at a table of ``normal``
 computers play exactly so.
@@ -39,10 +39,10 @@ import math
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from core.ai.baseline import DEFAULT_WEIGHTS
-from core.ai.policy import _SPENT, baseline_move
-from core.ai.worlds import World
 from core.cards import DECK_SIZE, SUIT_BITS, SUIT_MASK, indexes_of
+from core.yard.ai.baseline import DEFAULT_WEIGHTS
+from core.yard.ai.policy import _SPENT, baseline_move
+from core.yard.ai.worlds import World
 from core.yard.deal import (
     BEAT,
     DISCARD,
@@ -412,12 +412,12 @@ def py_playout(
 
 _fast: ModuleType | None
 try:
-    from core.ai import _playout
+    from core.yard.ai import _playout
 except ImportError:  # built without a C compiler: the Python playout plays
     _fast = None
 else:
     _playout.init(BEATERS, KEEP, _POINTS, BEAT_FACTOR)
-    # The C endgame (core.ai.endgame.solve_model) plays the baseline's choices.
+    # The C endgame (core.yard.ai.endgame.solve_model) plays the baseline's choices.
     _playout.init_baseline(
         _SPENT,
         DEFAULT_WEIGHTS.load,
@@ -451,7 +451,7 @@ def baseline_playout(
 ) -> tuple[int, int, int]:
     """Play ``world`` to the end of the deal (changing it): its next ``plays`` plays
     by the baseline's choices (each seat from what it would see), the rest by the
-    greedy playout (:func:`core.ai.rollout.playout`); return team A's card points
+    greedy playout (:func:`core.yard.ai.rollout.playout`); return team A's card points
     and each team's tricks. A molodka is declared at the start of a trick, as the
     baseline does."""
     hands = world.hands
@@ -510,7 +510,7 @@ def utility(
 
 def world_move(world: World, seat: int) -> tuple[int, int]:
     """The baseline's ``(kind, mask)`` for ``seat`` to play in ``world`` as it stands
-    (:func:`core.ai.policy.baseline_move`)."""
+    (:func:`core.yard.ai.policy.baseline_move`)."""
     return baseline_move(
         world.hands,
         seat,

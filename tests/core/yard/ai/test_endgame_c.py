@@ -1,4 +1,4 @@
-"""The C endgame and baseline (core/ai/_playout.c) value and choose exactly as the
+"""The C endgame and baseline (core/yard/ai/_playout.c) value and choose exactly as the
 Python ones: the same floats, the same nodes counted against the budget."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from types import ModuleType
 
 import pytest
 
-from core.ai import endgame, rollout
-from core.ai.endgame import py_solve_model
-from core.ai.policy import baseline_move
-from core.ai.search import SearchSettings
-from core.ai.worlds import World, start_hands
+from core.yard.ai import endgame, rollout
+from core.yard.ai.endgame import py_solve_model
+from core.yard.ai.policy import baseline_move
+from core.yard.ai.search import SearchSettings
+from core.yard.ai.worlds import World, start_hands
 from core.yard.deal import DISCARD
 
 from .positions import sampled_worlds, search_choices
@@ -26,7 +26,7 @@ VALUATIONS = ((3.0, 3.0, 0.0), (1.0, 6.0, 10.0), (0.0, 0.0, 0.0))
 
 def _fast() -> ModuleType:
     fast = rollout._fast
-    assert fast is not None, "core/ai/_playout.c was not built: make install-dev"
+    assert fast is not None, "core/yard/ai/_playout.c was not built: make install-dev"
     return fast
 
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import random
 
-from core.ai.baseline import DEFAULT_WEIGHTS, BaselinePlayer, EasyPlayer, Weights
-from core.ai.counter import CardCounter
-from core.ai.play import play_deal, play_series, public_events
-from core.ai.players import Observer, Player, RandomPlayer
-from core.ai.search import STRONG, SearchPlayer, SearchSettings
 from core.errors import KozelError, Reason
 from core.yard.actions import Action, ActionKind
+from core.yard.ai.baseline import DEFAULT_WEIGHTS, BaselinePlayer, EasyPlayer, Weights
+from core.yard.ai.counter import CardCounter
+from core.yard.ai.play import play_deal, play_series, public_events
+from core.yard.ai.players import Observer, Player, RandomPlayer
+from core.yard.ai.search import STRONG, SearchPlayer, SearchSettings
 from core.yard.views import SeatView
 
 __all__ = [

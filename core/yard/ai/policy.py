@@ -1,6 +1,6 @@
 """The baseline's choices on bitmasks, for the search player's playouts.
 
-:class:`~core.ai.baseline.BaselinePlayer` judges a seat's legal actions from its
+:class:`~core.yard.ai.baseline.BaselinePlayer` judges a seat's legal actions from its
 :class:`~core.yard.views.SeatView`; building views inside a playout would cost far
 too much, so :func:`baseline_move` does the same sums on plain ints: the same
 actions, the same values (to the last bit of the float), the same choice. A test
@@ -15,8 +15,8 @@ would see, as the baseline opponents at a real table do.
 
 from __future__ import annotations
 
-from core.ai.baseline import DEFAULT_WEIGHTS, Weights, _at_least
 from core.cards import DECK_SIZE, FULL_MASK, SUIT_BITS, indexes_of
+from core.yard.ai.baseline import DEFAULT_WEIGHTS, Weights, _at_least
 from core.yard.deal import (
     BEAT,
     DISCARD,

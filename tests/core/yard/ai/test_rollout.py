@@ -1,4 +1,4 @@
-"""The C playout (core/ai/_playout.c) plays exactly as the Python one."""
+"""The C playout (core/yard/ai/_playout.c) plays exactly as the Python one."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.ai import rollout
-from core.ai.rollout import baseline_playout, legal_moves, played_out, py_playout, step
-from core.ai.search import SearchSettings
-from core.ai.worlds import Sampler, World
+from core.yard.ai import rollout
+from core.yard.ai.rollout import baseline_playout, legal_moves, played_out, py_playout, step
+from core.yard.ai.search import SearchSettings
+from core.yard.ai.worlds import Sampler, World
 from core.yard.deal import MOLODKA
 
 from .positions import deal_from_hands, sampled_worlds, search_choices
@@ -24,7 +24,8 @@ SMALL = SearchSettings(worlds=12, confirm_worlds=12, endgame_nodes=0)
 def test_the_c_playout_is_built() -> None:
     # setup.py builds it as an optional extension: on a machine with a C compiler a
     # failed build must not pass unseen (the search would be some ten times slower).
-    assert rollout._fast is not None, "core/ai/_playout.c was not built: make install-dev"
+    assert rollout._fast is not None, "core/yard/ai/_playout.c was not built: make install-dev"
+    assert rollout._fast.__name__ == "core.yard.ai._playout"
 
 
 @pytest.mark.parametrize("sighted", [True, False])

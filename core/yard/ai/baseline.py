@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from functools import cache
 from math import comb
 
-from core.ai.counter import CardCounter
-from core.ai.players import RandomPlayer
 from core.cards import FULL_MASK, SUIT_BITS, indexes_of, mask_of
 from core.yard.actions import Action, ActionKind
+from core.yard.ai.counter import CardCounter
+from core.yard.ai.players import RandomPlayer
 from core.yard.deal import points_in
 from core.yard.events import Event
 from core.yard.rules import BEATERS

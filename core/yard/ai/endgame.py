@@ -13,9 +13,9 @@ its cost is bounded by a count, not by a clock.
 
 from __future__ import annotations
 
-from core.ai.rollout import _fast, legal_moves, step, utility, world_move
-from core.ai.worlds import World
 from core.cards import POINTS, SUIT_BITS, indexes_of
+from core.yard.ai.rollout import _fast, legal_moves, step, utility, world_move
+from core.yard.ai.worlds import World
 from core.yard.deal import (
     BEAT,
     DISCARD,
@@ -189,7 +189,7 @@ def solve(
     the ``solver``'s node budget ran out (a solver may be reused for the positions
     of one world: what it learnt of the later tricks holds for all of them).
 
-    The value is :func:`core.ai.rollout.utility` of the deal's end that best play
+    The value is :func:`core.yard.ai.rollout.utility` of the deal's end that best play
     for card points leads to (tricks count as taken when they bring points).
     """
     if world.stock:
@@ -236,15 +236,15 @@ def solve_model(
 ) -> float | None:
     """The value for ``team`` of the stock-empty ``world`` when the other team plays
     the baseline's choices (each seat from what it would see: the ``normal``
-    player, :func:`core.ai.rollout.world_move`) and ``team``'s seats the best for
+    player, :func:`core.yard.ai.rollout.world_move`) and ``team``'s seats the best for
     ``team`` (seeing the world); None past ``budget`` nodes.
 
     Unlike :func:`solve`, the opponents do not see the world's hands, so the value
     is that of play against the baseline, not against perfect defence; and it is
-    the value of the deal's end itself (:func:`core.ai.rollout.utility`), so the
+    the value of the deal's end itself (:func:`core.yard.ai.rollout.utility`), so the
     step at 60 points and the loss points are what ``team`` maximises.
 
-    The C endgame (``core/ai/_playout.c``) solves when it was built: the same
+    The C endgame (``core/yard/ai/_playout.c``) solves when it was built: the same
     value to the last bit, None past the same budget.
     """
     if _fast is not None:
