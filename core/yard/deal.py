@@ -36,9 +36,10 @@ from core.cards import (
     indexes_of,
     mask_of,
 )
-from core.errors import KozelError, Reason
+from core.errors import KozelError, Reason, ReasonCode
 from core.seats import Team
 from core.yard.actions import KIND_BY_CODE, Action, ActionKind, Kind
+from core.yard.errors import YardReason
 from core.yard.events import (
     CardsBeaten,
     CardsDiscarded,
@@ -457,7 +458,7 @@ class Deal:
 
     # --- verify / can / apply -----------------------------------------------
 
-    def reason_raw(self, seat: int, kind: int, mask: int) -> Reason | None:
+    def reason_raw(self, seat: int, kind: int, mask: int) -> ReasonCode | None:
         """Why the raw action is illegal, or None if it is legal."""
         if self._result is not None:
             return Reason.DEAL_OVER
@@ -465,36 +466,36 @@ class Deal:
             return Reason.BAD_SEAT
         if kind == MOLODKA:
             if self._molodka_done:
-                return Reason.MOLODKA_ALREADY
+                return YardReason.MOLODKA_ALREADY
             if seat == self._leader:
-                return Reason.MOLODKA_BY_LEADER
+                return YardReason.MOLODKA_BY_LEADER
             if not is_molodka(self._start_hand(seat)):
-                return Reason.MOLODKA_NOT_HELD
+                return YardReason.MOLODKA_NOT_HELD
             if seat != self._molodka_seat:
-                return Reason.MOLODKA_NOT_NEAREST
+                return YardReason.MOLODKA_NOT_NEAREST
             if mask and mask != self._start_hand(seat):
-                return Reason.MOLODKA_CARDS
+                return YardReason.MOLODKA_CARDS
             return None
         if seat != self._turn:
             return Reason.NOT_YOUR_TURN
         if mask == 0:
-            return Reason.NO_CARDS
+            return YardReason.NO_CARDS
         if self._n == 0 and kind == LEAD and mask.bit_count() > HAND_SIZE:
-            return Reason.TOO_MANY_CARDS
+            return YardReason.TOO_MANY_CARDS
         if mask & ~self._hands[seat]:
             return Reason.NOT_IN_HAND
         if self._n == 0:
             if kind != LEAD:
-                return Reason.MUST_LEAD
+                return YardReason.MUST_LEAD
             if not _one_suit(mask):
-                return Reason.MIXED_SUITS
+                return YardReason.MIXED_SUITS
             return None
         if kind == LEAD:
-            return Reason.ALREADY_LED
+            return YardReason.ALREADY_LED
         if mask.bit_count() != self._n:
-            return Reason.WRONG_COUNT
+            return YardReason.WRONG_COUNT
         if kind == BEAT and not set_beats_mask(mask, self._win_mask, self._trump):
-            return Reason.DOES_NOT_BEAT
+            return YardReason.DOES_NOT_BEAT
         return None
 
     def verify(self, action: Action) -> None:
@@ -879,7 +880,7 @@ def _to_raw(action: Action) -> RawAction:
         raise KozelError(Reason.BAD_SEAT)
     mask = mask_of(action.cards)
     if mask.bit_count() != len(action.cards):
-        raise KozelError(Reason.DUPLICATE_CARDS)
+        raise KozelError(YardReason.DUPLICATE_CARDS)
     kind = action.kind
     if not isinstance(kind, ActionKind):
         raise KozelError(Reason.UNKNOWN_ACTION)
