@@ -103,7 +103,8 @@ def parse_options(model: type[OptionsT], raw: Mapping[str, Any] | None) -> Optio
 #: The computer levels a table may choose, weakest first; every rule set offers them
 #: (:meth:`RuleSet.computer`).
 LEVEL_NAMES: tuple[str, ...] = ("easy", "normal", "strong")
-#: The level of new tables' computer players.
+#: The level of new tables' computer players: ``strong`` meets the time budget
+#: (docs/ai.md).
 DEFAULT_LEVEL = "strong"
 #: What the losers of a game are called when a deal of it ended in eggs (60-60), in
 #: every rule set: the titles of :attr:`GameOutcome.title` that count as "with eggs".
