@@ -113,7 +113,7 @@ def _per_suit(table: tuple[tuple[tuple[int, ...], ...], ...], mask: int) -> tupl
     )
 
 
-def _singles(hand: int) -> tuple[int, ...]:
+def single_masks(hand: int) -> tuple[int, ...]:
     """Each card of ``hand`` alone, as one-bit masks."""
     found = _SINGLES.get(hand)
     if found is None:
@@ -121,7 +121,7 @@ def _singles(hand: int) -> tuple[int, ...]:
     return found
 
 
-def _leads(hand: int) -> tuple[int, ...]:
+def lead_masks(hand: int) -> tuple[int, ...]:
     """Every legal lead from ``hand``: non-empty sets of one suit."""
     found = _LEADS.get(hand)
     if found is None:
@@ -129,9 +129,9 @@ def _leads(hand: int) -> tuple[int, ...]:
     return found
 
 
-def _subsets(hand: int, size: int) -> tuple[int, ...]:
+def subset_masks(hand: int, size: int) -> tuple[int, ...]:
     """Every ``size``-card subset of ``hand`` (at most four cards), as masks."""
-    cards = _singles(hand)
+    cards = single_masks(hand)
     count = len(cards)
     if size == 1:
         return cards
@@ -152,7 +152,7 @@ _HALL: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 
 
-def _beats(hand: int, winning: int, trump: int) -> tuple[int, ...]:
+def beat_masks(hand: int, winning: int, trump: int) -> tuple[int, ...]:
     """Every subset of ``hand`` that beats the set ``winning`` one to one.
 
     A set X beats Y when there is a one-to-one pairing in which every card of X
@@ -160,7 +160,7 @@ def _beats(hand: int, winning: int, trump: int) -> tuple[int, ...]:
     cards of X that beat one of them. With at most four cards that is a few checks.
     """
     table = BEATERS[trump]
-    targets = [table[card.bit_length() - 1] for card in _singles(winning)]
+    targets = [table[card.bit_length() - 1] for card in single_masks(winning)]
     size = len(targets)
     useful = 0
     for beaters in targets:
@@ -177,7 +177,7 @@ def _beats(hand: int, winning: int, trump: int) -> tuple[int, ...]:
     return tuple(
         [
             candidate
-            for candidate in _subsets(useful, size)
+            for candidate in subset_masks(useful, size)
             if all((candidate & union).bit_count() >= k for union, k in conditions)
         ]
     )
@@ -428,15 +428,15 @@ class Deal:
             hand = self._hands[turn]
             n = self._n
             if n == 0:
-                groups.append((turn, LEAD, _leads(hand)))
+                groups.append((turn, LEAD, lead_masks(hand)))
             else:
                 if n == 1:
                     useful = hand & BEATERS[self._trump][self._win_mask.bit_length() - 1]
-                    beats = _singles(useful) if useful else ()
-                    discards = _singles(hand)
+                    beats = single_masks(useful) if useful else ()
+                    discards = single_masks(hand)
                 else:
-                    beats = _beats(hand, self._win_mask, self._trump)
-                    discards = _subsets(hand, n)
+                    beats = beat_masks(hand, self._win_mask, self._trump)
+                    discards = subset_masks(hand, n)
                 if beats:
                     groups.append((turn, BEAT, beats))
                 groups.append((turn, DISCARD, discards))
@@ -669,18 +669,18 @@ class Deal:
         while True:
             hand = hands[turn]
             if n == 0:
-                moves = leads(hand) or _leads(hand)
+                moves = leads(hand) or lead_masks(hand)
                 count = len(moves)
                 pick = int(rand() * (count + (molodka_seat >= 0)))
                 kind = LEAD
             else:
                 useful = hand & win_union
                 if n == 1:
-                    beats = (singles(useful) or _singles(useful)) if useful else ()
-                    moves = singles(hand) or _singles(hand)
+                    beats = (singles(useful) or single_masks(useful)) if useful else ()
+                    moves = singles(hand) or single_masks(hand)
                 else:
-                    beats = _beats(hand, win_mask, trump) if useful.bit_count() >= n else ()
-                    moves = _subsets(hand, n)
+                    beats = beat_masks(hand, win_mask, trump) if useful.bit_count() >= n else ()
+                    moves = subset_masks(hand, n)
                 count_beats = len(beats)
                 count = count_beats + len(moves)
                 pick = int(rand() * (count + (molodka_seat >= 0)))
@@ -719,7 +719,7 @@ class Deal:
                     win_union = beaters[mask.bit_length() - 1]
                 else:
                     win_union = 0
-                    for card in singles(mask) or _singles(mask):
+                    for card in singles(mask) or single_masks(mask):
                         win_union |= beaters[card.bit_length() - 1]
             if len(plays) < 4:
                 turn = (turn + 1) & 3

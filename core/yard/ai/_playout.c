@@ -103,7 +103,7 @@ static int combos(const mask_t *cards, int count, int size, int start, mask_t ac
     return found;
 }
 
-/* core.yard.deal._subsets, in its order. */
+/* core.yard.deal.subset_masks, in its order. */
 static int subsets(mask_t hand, int size, mask_t *out) {
     mask_t cards[DECK];
     int count = singles(hand, cards);
@@ -123,7 +123,7 @@ static int subsets(mask_t hand, int size, mask_t *out) {
     return combos(cards, count, size, 0, 0, out, 0);
 }
 
-/* core.yard.deal._beats: every subset of hand that beats the set winning one to one
+/* core.yard.deal.beat_masks: every subset of hand that beats the set winning one to one
  * (Hall's condition on every proper part of the winning set), in its order. */
 static int beats(mask_t hand, mask_t winning, int trump, mask_t *out) {
     mask_t targets[HAND];
@@ -259,7 +259,7 @@ static void by_cost(mask_t *sets, int count, int trump) {
 }
 
 /* The baseline's weights (core.yard.ai.baseline.DEFAULT_WEIGHTS): SPENT[trump][card], the
- * value of keeping a card (core.yard.ai.policy._SPENT), and the guessed points per card
+ * value of keeping a card (core.yard.ai.policy.SPENT), and the guessed points per card
  * discarded, the chance that a player able to beat does beat, and what beating
  * the partner must gain. */
 static double SPENT[4][DECK];
@@ -268,7 +268,7 @@ static int baseline_ready = 0;
 /* CHOOSE[n][k]: binomial coefficients, exact (below 2^53 for n <= 36). */
 static uint64_t CHOOSE[DECK + 1][DECK + 1];
 
-/* core.yard.deal._leads: per suit, its cards by 1 to 4 of them, each size in
+/* core.yard.deal.lead_masks: per suit, its cards by 1 to 4 of them, each size in
  * itertools.combinations' order. */
 static int leads(mask_t hand, mask_t *out) {
     int found = 0;
@@ -281,7 +281,7 @@ static int leads(mask_t hand, mask_t *out) {
     return found;
 }
 
-/* core.yard.ai.baseline._at_least: the chance that hand cards drawn from unseen hold
+/* core.yard.ai.baseline.at_least: the chance that hand cards drawn from unseen hold
  * need of useful. Hits and total are exact integers, so the division rounds as
  * Python's int / int does. */
 static double at_least(int unseen, int useful, int hand, int need) {
@@ -1125,7 +1125,7 @@ static PyMethodDef methods[] = {
      "rollout.playout)."},
     {"init_baseline", py_init_baseline, METH_VARARGS,
      "init_baseline(spent, load, dump, will, overtake): the baseline's weights "
-     "(core.yard.ai.policy._SPENT and core.yard.ai.baseline.DEFAULT_WEIGHTS)."},
+     "(core.yard.ai.policy.SPENT and core.yard.ai.baseline.DEFAULT_WEIGHTS)."},
     {"baseline_move", py_baseline_move, METH_VARARGS,
      "baseline_move(hands, seat, plays, n, win_seat, win_mask, trump, trump_card, "
      "trump_holder, stock_size, gone) -> (kind, mask): core.yard.ai.policy.baseline_move."},

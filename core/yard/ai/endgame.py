@@ -14,18 +14,18 @@ its cost is bounded by a count, not by a clock.
 from __future__ import annotations
 
 from core.cards import POINTS, SUIT_BITS, indexes_of
-from core.yard.ai.rollout import _fast, legal_moves, step, utility, world_move
+from core.yard.ai.rollout import c_playout, legal_moves, step, utility, world_move
 from core.yard.ai.worlds import World
 from core.yard.deal import (
     BEAT,
     DISCARD,
     LEAD,
     MOLODKA,
-    _beats,
-    _leads,
-    _singles,
-    _subsets,
+    beat_masks,
+    lead_masks,
     points_in,
+    single_masks,
+    subset_masks,
 )
 from core.yard.rules import BEATERS
 
@@ -127,15 +127,15 @@ class Solver:
     def moves(self, hand: int, n: int, win_mask: int, live: int) -> list[tuple[int, int]]:
         """The legal actions, one of each class of equivalent ones."""
         if n == 0:
-            moves = [(LEAD, m) for m in _leads(hand)]
+            moves = [(LEAD, m) for m in lead_masks(hand)]
         else:
             if n == 1:
                 useful = hand & BEATERS[self.trump][win_mask.bit_length() - 1]
-                beats = _singles(useful) if useful else ()
-                discards = _singles(hand)
+                beats = single_masks(useful) if useful else ()
+                discards = single_masks(hand)
             else:
-                beats = _beats(hand, win_mask, self.trump)
-                discards = _subsets(hand, n)
+                beats = beat_masks(hand, win_mask, self.trump)
+                discards = subset_masks(hand, n)
             moves = [(BEAT, m) for m in beats] + [(DISCARD, m) for m in discards]
         pairs = _equivalent(hand, live)
         if not pairs:
@@ -247,8 +247,8 @@ def solve_model(
     The C endgame (``core/yard/ai/_playout.c``) solves when it was built: the same
     value to the last bit, None past the same budget.
     """
-    if _fast is not None:
-        value: float | None = _fast.solve_model(world, team, weight, budget, win, smooth)
+    if c_playout is not None:
+        value: float | None = c_playout.solve_model(world, team, weight, budget, win, smooth)
         return value
     return py_solve_model(world, team, weight, budget, win, smooth)
 

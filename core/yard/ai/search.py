@@ -50,7 +50,7 @@ from dataclasses import dataclass
 
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
-from core.yard.ai.baseline import DEFAULT_WEIGHTS, _cost_key, _Trick
+from core.yard.ai.baseline import DEFAULT_WEIGHTS, SeatTrick, cost_key
 from core.yard.ai.endgame import Solver, solve, solve_model
 from core.yard.ai.memory import DealMemory
 from core.yard.ai.rollout import baseline_playout, played_out, step, utility
@@ -236,9 +236,9 @@ class SearchPlayer:
         """The baseline's best ``shortlist`` actions (all when 0), best first: the
         baseline's choice first, so that it wins ties."""
         limit = self.settings.shortlist or len(actions)
-        trick = _Trick(view, self.memory.gone if self.memory.complete else 0, DEFAULT_WEIGHTS)
+        trick = SeatTrick(view, self.memory.gone if self.memory.complete else 0, DEFAULT_WEIGHTS)
         # The baseline's own order: its value, then its tie-break (the first is its choice).
-        ranked = sorted(actions, key=lambda a: (trick.action_value(a), _cost_key(a)), reverse=True)
+        ranked = sorted(actions, key=lambda a: (trick.action_value(a), cost_key(a)), reverse=True)
         return ranked[:limit]
 
     def _wants_molodka(self, view: SeatView, sampler: Sampler, seed: int) -> bool:
