@@ -31,7 +31,7 @@ above ``confidence`` standard errors. When the best is ahead but not that clearl
 ``confirm_worlds`` more worlds are played for the two of them alone and the test is
 made again over all the worlds. (With 30 worlds the values of most actions differ
 by less than the noise, and an action that looks best by a little is no better than
-the baseline's in play; measured in docs/benchmarks.md, bench.ai_gain. The playouts and the
+the baseline's in play; measured in docs/benchmarks.md, bench.yard_ai_gain. The playouts and the
 endgames run in C, :mod:`core.yard.ai._playout`, which is what pays for 1,500 worlds.)
 ``margin`` can ask for a fixed lead instead.
 

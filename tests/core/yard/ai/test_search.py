@@ -437,7 +437,7 @@ def test_history_inference_keeps_the_real_deal_and_rules_out_other_worlds() -> N
     # to the last tricks (checked as the baseline's choices, each opponent's hand
     # then rebuilt with a random choice of the cards he drew since), and some
     # uniformly placed worlds do not.
-    from bench.ai_gain import baseline_turns, start_deal, true_world
+    from bench.yard_ai_gain import baseline_turns, start_deal, true_world
 
     checked = rejected = 0
     for k in range(40):

@@ -1,6 +1,6 @@
 """The search player's gain over the baseline, one decision at a time.
 
-``python -m bench.ai_gain --deals 150 --strong '{"confidence": 1.5}'``
+``python -m bench.yard_ai_gain --deals 150 --strong '{"confidence": 1.5}'``
 
 Deals of four baseline players (``normal``) are played from ``--seed``; at about a
 third of the decisions with two or more legal actions (the same decisions for every
@@ -11,7 +11,7 @@ end in the *real* deal (not a sampled world), with the baseline's choices at eve
 seat (:func:`core.yard.ai.rollout.baseline_playout`), and the gain is the difference in
 deals won (+1 won, −1 lost, 0 eggs) for the deciding seat's team.
 
-This is much less noisy than whole deals of ``bench.ai`` (only the decisions that
+This is much less noisy than whole deals of ``bench.yard_ai`` (only the decisions that
 differ count, and each against the same continuation), but it measures one decision
 in a table of baseline players, not a whole deal of strong ones. Prints the mean
 gain per decision with its 95 % interval, and the sums by kind of decision (leads,
