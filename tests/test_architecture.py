@@ -296,3 +296,48 @@ def test_the_check_sees_a_cycle_between_packages(tmp_path: Path) -> None:
     graph = import_graph(tmp_path, ("core",))
     assert cycles(graph) == []
     assert cycles(package_graph(graph, tmp_path)) == [["core.ai", "core.yard"]]
+
+
+# --- No module reaches for another's private names -------------------------------------
+
+
+def private_imports(path: Path, root: Path = ROOT) -> set[str]:
+    """The ``_private`` names ``path`` imports from another module: what two modules
+    share is public. A package's private module (``from core.yard.ai import _playout``,
+    its C extension) may be imported by the package's own modules."""
+    name = module_name(path, root)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                private = alias.name.startswith("_") and not alias.name.startswith("__")
+                own = node.module == package and is_module(f"{node.module}.{alias.name}", root)
+                if private and not own:
+                    found.add(f"{node.module}.{alias.name}")
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    sources("core") + sources("bot") + sources("adapters"),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_no_module_imports_anothers_private_names(path: Path) -> None:
+    assert private_imports(path) == set()
+
+
+def test_the_check_sees_a_private_import(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "core/__init__.py": "",
+            "core/deal.py": "_beats = 1\n",
+            "core/ai/__init__.py": "",
+            "core/ai/_playout.pyi": "",
+            "core/ai/rollout.py": "from core.deal import _beats\nfrom core.ai import _playout\n",
+            "core/other.py": "from core.ai import _playout\n",
+        },
+    )
+    assert private_imports(tmp_path / "core/ai/rollout.py", tmp_path) == {"core.deal._beats"}
+    assert private_imports(tmp_path / "core/other.py", tmp_path) == {"core.ai._playout"}
