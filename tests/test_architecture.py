@@ -105,6 +105,30 @@ def test_bot_and_adapters_import_no_rule_set_but_through_its_presenter(path: Pat
     assert set(found) <= allowed, f"{relative} imports {found}"
 
 
+#: What holds a rule set's engine: its contract adapter and the engine's classes. A
+#: presenter reads a game through the contract and the rule set's views instead.
+ENGINES = {
+    "core.yard.ruleset",
+    "core.yard.series.Series",
+    "core.yard.deal.Deal",
+    "core.classic.ruleset",
+    "core.classic.game",
+    "core.classic.dealing.Dealing",
+}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [ROOT / "bot" / "presenters" / f"{rule_set}.py" for rule_set in RULE_SET_PACKAGES],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_a_presenter_reaches_no_engine_past_the_contract(path: Path) -> None:
+    """Not ``game.play.series`` nor ``held.game``: what a presenter needs, the contract
+    (``seat_view``, ``spectator_view``, ``game_view``) and the rule set's views give it."""
+    modules = imported_submodules(path)
+    assert {m for m in modules if any(m == e or m.startswith(f"{e}.") for e in ENGINES)} == set()
+
+
 def test_the_check_sees_a_rule_set_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text(

@@ -36,7 +36,7 @@ from core.yard.actions import Action, ActionKind
 from core.yard.deal import Deal
 from core.yard.events import DealResult, DealScored, Event, SeriesFinished, SeriesResult
 from core.yard.series import Series
-from core.yard.views import SeatView, TableView
+from core.yard.views import SeatView, SeriesView, TableView
 
 
 class YardOptions(RuleOptions):
@@ -92,6 +92,12 @@ class YardGame:
 
     def spectator_view(self) -> TableView:
         return self._current().table_view()
+
+    def game_view(self) -> SeriesView:
+        series = self.series
+        return SeriesView(
+            series.loss_points, tuple(deal.result for deal in series.deals), series.result
+        )
 
     def snapshot(self) -> str:
         return record.snapshot(self.series)
