@@ -103,8 +103,8 @@ def _stock_line(view: TableView, tr: Translator, locale: str) -> str:
     return tr.t(locale, "table-stock", count=view.stock_size)
 
 
-def _loss_line(game: Game, msg_id: str, tr: Translator, locale: str) -> str:
-    a, b = _series_view(game).loss_points
+def _loss_line(series: SeriesView, msg_id: str, tr: Translator, locale: str) -> str:
+    a, b = series.loss_points
     return tr.t(locale, msg_id, a=a, b=b, limit=LOSS_LIMIT)
 
 
@@ -128,7 +128,8 @@ def table(
     "My hand" button while a deal is being played. ``viewer``: the seat of the one
     player it is shown to (the console's), whose own moves read as his ("Your turn")."""
     rules = rules_name(game.settings.rule_set, tr, locale)
-    if not _series_view(game).deals:
+    series = _series_view(game)
+    if not series.deals:
         lines = [tr.t(locale, "lobby-title", rules=rules), tr.t(locale, "table-no-deal")]
         if game.status is GameStatus.CANCELLED:
             lines[1] = tr.t(locale, "table-cancelled")
@@ -161,7 +162,7 @@ def table(
             lines.append(about(tr, locale, "table-winning", winner, viewer, name=names[winner]))
         lines.append("")
         lines.append(tr.t(locale, "table-tricks", a=a, b=b))
-        lines.append(_loss_line(game, "table-loss", tr, locale))
+        lines.append(_loss_line(series, "table-loss", tr, locale))
         if view.turn is not None and game.status is GameStatus.PLAYING:
             lines.append(turn_line(game, view.turn, names, tr, locale, now, viewer))
         away = [
@@ -180,11 +181,10 @@ def table(
             points_a, points_b = result.points
             lines.append(tr.t(locale, "table-deal-over", number=number, a=points_a, b=points_b))
         lines.append(tr.t(locale, "table-tricks", a=a, b=b))
-        lines.append(_loss_line(game, "table-loss", tr, locale))
-        series = _series_view(game).result
-        if series is not None:
+        lines.append(_loss_line(series, "table-loss", tr, locale))
+        if series.result is not None:
             lines.append(tr.t(locale, "table-series-over"))
-            lines.extend(_goats_lines(game, series, tr, locale))
+            lines.extend(_goats_lines(game, series.result, tr, locale))
         elif game.status is GameStatus.PLAYING:
             lines.append(tr.t(locale, "table-next-deal"))
     if game.status is GameStatus.CANCELLED:
@@ -369,7 +369,7 @@ def deal_result(game: Game, number: int, result: DealResult, tr: Translator, loc
         if loss:
             label = team_label(team, tr, locale)
             lines.append(tr.t(locale, "result-deal-loss", team=label, loss=loss))
-    lines.append(_loss_line(game, "result-loss", tr, locale))
+    lines.append(_loss_line(_series_view(game), "result-loss", tr, locale))
     return text_screen(lines)
 
 
