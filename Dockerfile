@@ -26,7 +26,7 @@ COPY core ./core
 COPY bot ./bot
 COPY adapters ./adapters
 COPY locales ./locales
-# gcc builds the search player's C playout (core/ai/_playout.c), then goes again.
+# gcc builds the search player's C playout (core/yard/ai/_playout.c), then goes again.
 RUN apt-get update && apt-get install --yes --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*
 RUN uv sync --locked --no-editable \

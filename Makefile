@@ -24,12 +24,12 @@ $(UV):
 	$(PYTHON) -m venv $(TOOLS)
 	$(TOOLS)/bin/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
-$(STAMP): pyproject.toml setup.py core/ai/_playout.c uv.lock | $(UV)
+$(STAMP): pyproject.toml setup.py core/yard/ai/_playout.c uv.lock | $(UV)
 	$(UV) sync --locked --quiet --compile-bytecode
 	rm -f $(DEV_STAMP)
 	touch $@
 
-$(DEV_STAMP): pyproject.toml setup.py core/ai/_playout.c uv.lock | $(UV)
+$(DEV_STAMP): pyproject.toml setup.py core/yard/ai/_playout.c uv.lock | $(UV)
 	$(UV) sync --locked --quiet --compile-bytecode --extra dev
 	touch $(STAMP) $@
 

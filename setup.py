@@ -15,8 +15,8 @@ setup(
         "bot.locales",
         *sorted(f"bot.locales.{lang.name}" for lang in LOCALES.iterdir() if lang.is_dir()),
     ],
-    # The search player's playouts and endgames in C (core/ai/_playout.c). Optional:
-    # without a C compiler the build goes on and core.ai.rollout and core.ai.endgame
+    # The search player's playouts and endgames in C (core/yard/ai/_playout.c). Optional:
+    # without a C compiler the build goes on and core.yard.ai.rollout and core.yard.ai.endgame
     # play in Python, the same plays and values.
-    ext_modules=[Extension("core.ai._playout", ["core/ai/_playout.c"], optional=True)],
+    ext_modules=[Extension("core.yard.ai._playout", ["core/yard/ai/_playout.c"], optional=True)],
 )

@@ -1,5 +1,5 @@
-"""Classic computer player measurement: ``python -m bench.ai --rules classic --x strong
---y normal``.
+"""Classic computer player measurement: ``python -m bench.classic_ai --x strong --y normal``
+(yard's: :mod:`bench.yard_ai`).
 
 Level ``--x`` (``easy``, ``normal``, ``strong``; yard's ``baseline`` is ``normal``)
 plays against level ``--y`` (by default the random player, :mod:`core.classic.ai`)
@@ -30,14 +30,15 @@ The time goes to stderr: each level's CPU milliseconds per decision in the trick
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
+import sys
 import time
-from collections.abc import Sequence
 
-from bench.ai import wilson
+from bench.stats import wilson
 from core.classic.actions import ClassicAction, ClassicActionKind
-from core.classic.ai import ClassicPlayer, new_player, play_dealing, play_game
+from core.classic.ai import LEVELS, ClassicPlayer, new_player, play_dealing, play_game
 from core.classic.dealing import Dealing
 from core.classic.events import DealEnd
 from core.classic.options import ClassicOptions
@@ -150,21 +151,26 @@ def measure(
     return lines, timing
 
 
-def main(
-    deals: int,
-    games: int,
-    seed: int,
-    options_json: str | None,
-    x: str = "normal",
-    y: str = "random",
-) -> tuple[Sequence[str], Sequence[str]]:
-    options = ClassicOptions.from_json(json.loads(options_json) if options_json else {})
-    return measure(deals, games, seed, options, x, y)
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=2000, help="dealings (shuffles played twice)")
+    parser.add_argument("--games", type=int, default=200, help="whole games")
+    parser.add_argument("--seed", type=int, default=1)
+    levels = (*LEVELS, *_NAMES)
+    parser.add_argument("--x", "--player", dest="x", choices=levels, default="baseline")
+    parser.add_argument("--y", "--opponent", dest="y", choices=levels, default="random")
+    parser.add_argument("--options", default=None, help="the options as JSON")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    options = ClassicOptions.from_json(json.loads(args.options) if args.options else {})
+    lines, timing = measure(args.deals, args.games, args.seed, options, args.x, args.y)
+    for line in lines:
+        print(line)
+    sys.stdout.flush()
+    print(f"elapsed_seconds: {time.perf_counter() - start:.1f}", file=sys.stderr)
+    for line in timing:
+        print(line, file=sys.stderr)
 
 
 if __name__ == "__main__":
-    import sys
-
-    from bench.ai import main as bench_main
-
-    bench_main(["--rules", "classic", *sys.argv[1:]])
+    main()

@@ -2,11 +2,11 @@
 
 Every rule set raises the one :class:`KozelError`, carrying a reason code: a member
 of a :class:`ReasonCode` enum. :class:`Reason` holds the codes all rule sets share
-(whose turn, which seat, which input, rule sets and options) and the yard game's own
-codes (it came first). Another rule set keeps the codes only it uses in an enum of
-its own package, subclassing :class:`ReasonCode`, and raises the shared ones from
-:class:`Reason`, so "not your turn" has one code and one text whatever the table
-plays. Codes are unique across all the enums.
+(whose turn, which seat, which input, rule sets and options). Each rule set keeps the
+codes only it uses in an enum of its own package, subclassing :class:`ReasonCode`
+(:class:`core.yard.errors.YardReason`, :class:`core.classic.errors.ClassicReason`),
+and raises the shared ones from :class:`Reason`, so "not your turn" has one code and
+one text whatever the table plays. Codes are unique across all the enums.
 
 Adapters map a code to a locale id (``err-`` + the code); the core writes no
 user-facing text. ``describe`` gives plain English words for the machine-facing
@@ -28,30 +28,15 @@ class ReasonCode(StrEnum):
 
 
 class Reason(ReasonCode):
-    """Why an action or an input was refused: the shared codes and the yard game's."""
+    """Why an action or an input was refused: the codes every rule set shares."""
 
     # Whose action it is.
     BAD_SEAT = "bad-seat"
     NOT_YOUR_TURN = "not-your-turn"
     DEAL_OVER = "deal-over"
-    SERIES_OVER = "series-over"
     DEAL_NOT_OVER = "deal-not-over"
-    # Which cards (yard).
-    NO_CARDS = "no-cards"
-    DUPLICATE_CARDS = "duplicate-cards"
+    # Which cards.
     NOT_IN_HAND = "not-in-hand"
-    TOO_MANY_CARDS = "too-many-cards"
-    MIXED_SUITS = "mixed-suits"
-    WRONG_COUNT = "wrong-count"
-    DOES_NOT_BEAT = "does-not-beat"
-    MUST_LEAD = "must-lead"
-    ALREADY_LED = "already-led"
-    # Molodka (yard).
-    MOLODKA_NOT_HELD = "molodka-not-held"
-    MOLODKA_BY_LEADER = "molodka-by-leader"
-    MOLODKA_NOT_NEAREST = "molodka-not-nearest"
-    MOLODKA_ALREADY = "molodka-already"
-    MOLODKA_CARDS = "molodka-cards"
     # Inputs: records, snapshots, card codes.
     UNKNOWN_CARD = "unknown-card"
     UNKNOWN_ACTION = "unknown-action"
@@ -71,22 +56,8 @@ _WORDS: dict[Reason, str] = {
     Reason.BAD_SEAT: "there is no such seat (seats are 0 to 3)",
     Reason.NOT_YOUR_TURN: "it is not this seat's turn",
     Reason.DEAL_OVER: "the deal is over",
-    Reason.SERIES_OVER: "the series is over",
     Reason.DEAL_NOT_OVER: "the current deal is not over yet",
-    Reason.NO_CARDS: "no cards were given",
-    Reason.DUPLICATE_CARDS: "the same card was given twice",
     Reason.NOT_IN_HAND: "a card is not in the player's hand",
-    Reason.TOO_MANY_CARDS: "a lead has 1 to 4 cards",
-    Reason.MIXED_SUITS: "a lead must be of one suit",
-    Reason.WRONG_COUNT: "a beat or a discard must have as many cards as the lead",
-    Reason.DOES_NOT_BEAT: "the cards do not beat the cards winning the trick",
-    Reason.MUST_LEAD: "the trick has no lead yet: the leader must lead",
-    Reason.ALREADY_LED: "the trick is already led: beat or discard",
-    Reason.MOLODKA_NOT_HELD: "the player did not hold four cards of one suit when the trick began",
-    Reason.MOLODKA_BY_LEADER: "the trick's leader cannot restart it with a molodka",
-    Reason.MOLODKA_NOT_NEAREST: "a player nearer to the leader holds a molodka too",
-    Reason.MOLODKA_ALREADY: "a molodka already restarted this trick",
-    Reason.MOLODKA_CARDS: "a molodka is the declarer's four cards of one suit",
     Reason.UNKNOWN_CARD: "unknown card code",
     Reason.UNKNOWN_ACTION: "unknown action type",
     Reason.BAD_DECK: "the deck must hold each of the 36 cards once",

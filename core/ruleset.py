@@ -12,8 +12,9 @@ to know which rules a table plays:
 - a game lists its legal actions (frozen dataclasses the rule set defines, each with
   a ``seat`` field: a play, a decision, an offer...), verifies, checks and applies an
   action (an illegal one raises :class:`~core.errors.KozelError` with a reason code
-  and changes nothing), and gives a seat's view, the spectators' view, past-tense
-  events, a snapshot and its record;
+  and changes nothing), and gives a seat's view, the spectators' view, the view of
+  the whole game (its score sheet and results), past-tense events, a snapshot and its
+  record;
 - what a table runs needs no rule either: the seat whose decision the game waits for
   (:attr:`Game.turn`, for the turn timer and the computer players), the optional
   actions other seats may take meanwhile (:meth:`Game.chances`), a safe action for
@@ -57,6 +58,7 @@ ActionT = TypeVar("ActionT")
 SeatViewT = TypeVar("SeatViewT", covariant=True)
 TableViewT = TypeVar("TableViewT", covariant=True)
 EventT = TypeVar("EventT", covariant=True)
+GameViewT = TypeVar("GameViewT", covariant=True)
 OptionsT = TypeVar("OptionsT", bound="RuleOptions")
 
 
@@ -103,7 +105,8 @@ def parse_options(model: type[OptionsT], raw: Mapping[str, Any] | None) -> Optio
 #: The computer levels a table may choose, weakest first; every rule set offers them
 #: (:meth:`RuleSet.computer`).
 LEVEL_NAMES: tuple[str, ...] = ("easy", "normal", "strong")
-#: The level of new tables' computer players.
+#: The level of new tables' computer players: ``strong`` meets the time budget
+#: (docs/ai.md).
 DEFAULT_LEVEL = "strong"
 #: What the losers of a game are called when a deal of it ended in eggs (60-60), in
 #: every rule set: the titles of :attr:`GameOutcome.title` that count as "with eggs".
@@ -234,7 +237,7 @@ class Snapshots:
         return writer.snapshot(game)
 
 
-class Game(Protocol[ActionT, SeatViewT, TableViewT, EventT]):
+class Game(Protocol[ActionT, SeatViewT, TableViewT, EventT, GameViewT]):
     """One table's game under one rule set: deals until the game is over."""
 
     @property
@@ -286,7 +289,15 @@ class Game(Protocol[ActionT, SeatViewT, TableViewT, EventT]):
         ...
 
     def spectator_view(self) -> TableViewT:
-        """What everyone sees; no hidden card."""
+        """What everyone sees of the deal on the table (being played or the last one
+        played); no hidden card."""
+        ...
+
+    def game_view(self) -> GameViewT:
+        """What everyone sees of the whole game, beyond the deal on the table: its
+        score sheet, each deal's result, the game's result. Before the first deal it
+        lists no deal (and :meth:`seat_view` and :meth:`spectator_view` have nothing
+        to show)."""
         ...
 
     def snapshot(self) -> str:
@@ -339,7 +350,7 @@ class Game(Protocol[ActionT, SeatViewT, TableViewT, EventT]):
 
 
 #: A game of any rule set, as the application holds it.
-AnyGame = Game[Any, Any, Any, Any]
+AnyGame = Game[Any, Any, Any, Any, Any]
 
 
 class RuleSet(Protocol):

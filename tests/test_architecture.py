@@ -1,5 +1,6 @@
 """Imports follow the data flow: core imports nothing of ours, bot imports core and no
-platform library, only adapters import aiogram, discord, aiosqlite and asyncpg."""
+platform library, only adapters import aiogram, discord, aiosqlite and asyncpg; and no
+two modules, nor two packages, import each other."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def test_the_check_sees_a_wrong_import(tmp_path: Path) -> None:
 
 #: Each rule set's own packages in the core: only its presenter module imports them.
 RULE_SET_PACKAGES = {
-    "yard": ("core.yard", "core.ai"),  # core.ai: the yard game's computer players
+    "yard": ("core.yard",),  # its computer players too: core.yard.ai
     "classic": ("core.classic",),
 }
 
@@ -104,13 +105,263 @@ def test_bot_and_adapters_import_no_rule_set_but_through_its_presenter(path: Pat
     assert set(found) <= allowed, f"{relative} imports {found}"
 
 
+#: What holds a rule set's engine: its contract adapter and the engine's classes. A
+#: presenter reads a game through the contract and the rule set's views instead.
+ENGINES = {
+    "core.yard.ruleset",
+    "core.yard.series.Series",
+    "core.yard.deal.Deal",
+    "core.classic.ruleset",
+    "core.classic.game",
+    "core.classic.dealing.Dealing",
+}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [ROOT / "bot" / "presenters" / f"{rule_set}.py" for rule_set in RULE_SET_PACKAGES],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_a_presenter_reaches_no_engine_past_the_contract(path: Path) -> None:
+    """Not ``game.play.series`` nor ``held.game``: what a presenter needs, the contract
+    (``seat_view``, ``spectator_view``, ``game_view``) and the rule set's views give it."""
+    modules = imported_submodules(path)
+    assert {m for m in modules if any(m == e or m.startswith(f"{e}.") for e in ENGINES)} == set()
+
+
 def test_the_check_sees_a_rule_set_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text(
         "import core.classic\nfrom core.yard.actions import Action\nfrom core import ruleset\n"
-        "from core.ruleset import get_rule_set\nimport core.yardstick\nfrom core import ai\n"
+        "from core.ruleset import get_rule_set\nimport core.yardstick\nfrom core.yard import ai\n"
     )
     assert rule_set_imports(imported_submodules(bad)) == {
-        "yard": {"core.yard.actions", "core.yard.actions.Action", "core.ai"},
+        "yard": {"core.yard.actions", "core.yard.actions.Action", "core.yard", "core.yard.ai"},
         "classic": {"core.classic"},
     }
+
+
+# --- No import cycles: between modules, nor between packages ---------------------------
+
+#: Our top-level packages, whose imports among themselves are walked.
+OUR_PACKAGES = ("core", "bot", "adapters", "bench")
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    """``core/yard/deal.py`` -> ``core.yard.deal``; a package is its ``__init__.py``."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def is_module(name: str, root: Path = ROOT) -> bool:
+    """A module of ours by that name: a .py file, a package or a C extension (.pyi)."""
+    where = root.joinpath(*name.split("."))
+    return (
+        where.with_suffix(".py").is_file()
+        or where.with_suffix(".pyi").is_file()
+        or (where / "__init__.py").is_file()
+    )
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def load_time_imports(path: Path, root: Path = ROOT) -> set[str]:
+    """The modules of ours that importing ``path`` imports: its module-level imports
+    (in ``try`` and ``if`` blocks too), not those under ``if TYPE_CHECKING:`` nor those
+    inside a function (made when it runs, once every module is loaded). ``from package
+    import name`` imports the submodule ``package.name`` when there is one, else
+    ``package``; relative imports are resolved."""
+    name = module_name(path, root)
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found: set[str] = set()
+
+    def walk(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                continue
+            if isinstance(node, ast.If) and _is_type_checking(node):
+                walk(node.orelse)
+                continue
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parent = package[: len(package) - (node.level - 1)]
+                    base = ".".join([*parent, *([base] if base else [])])
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    found.add(sub if is_module(sub, root) else base)
+            else:
+                walk([child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt)])
+
+    walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)).body)
+    return {module for module in found if module != name and is_module(module, root)}
+
+
+def import_graph(
+    root: Path = ROOT, packages: tuple[str, ...] = OUR_PACKAGES
+) -> dict[str, set[str]]:
+    """Each module of ours and the modules of ours it imports when loaded."""
+    paths = [path for package in packages for path in sorted((root / package).rglob("*.py"))]
+    return {module_name(path, root): load_time_imports(path, root) for path in paths}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected parts of more than one node (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                other = stack.pop()
+                on_stack.discard(other)
+                part.append(other)
+                if other == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def package_graph(graph: dict[str, set[str]], root: Path = ROOT) -> dict[str, set[str]]:
+    """The module graph folded into packages (a module counts as its package). A
+    package and the packages inside it are one family: a subpackage using its parent's
+    modules, and the parent using the subpackage, is no cycle between packages."""
+
+    def package_of(module: str) -> str:
+        is_package = (root.joinpath(*module.split(".")) / "__init__.py").is_file()
+        return module if is_package else module.rpartition(".")[0]
+
+    folded: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        source = package_of(module)
+        for other in imported:
+            target = package_of(other)
+            related = source == target or source.startswith(f"{target}.")
+            if not related and not target.startswith(f"{source}."):
+                folded.setdefault(source, set()).add(target)
+    return folded
+
+
+def test_no_import_cycle_between_modules() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_no_import_cycle_between_packages() -> None:
+    """core.yard and its computer players imported each other when these lived in a
+    package core.ai of their own: such a pair must not come back."""
+    assert cycles(package_graph(import_graph())) == []
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, source in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source)
+
+
+def test_the_check_sees_an_import_cycle(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "core/__init__.py": "",
+            "core/a.py": "from core import b\n",
+            "core/b.py": "import core.c\n",
+            "core/c.py": "from typing import TYPE_CHECKING\nfrom .a import x\n",
+            "core/d.py": "if TYPE_CHECKING:\n    import core.e\n",
+            "core/e.py": "import core.d\ndef later():\n    import core.a\n",
+        },
+    )
+    graph = import_graph(tmp_path, ("core",))
+    assert graph["core.e"] == {"core.d"}  # a function's import is made later
+    assert graph["core.d"] == set()  # TYPE_CHECKING imports aside
+    assert cycles(graph) == [["core.a", "core.b", "core.c"]]
+
+
+def test_the_check_sees_a_cycle_between_packages(tmp_path: Path) -> None:
+    # The old core.yard <-> core.ai: no module cycle, yet the packages need each other.
+    write(
+        tmp_path,
+        {
+            "core/__init__.py": "",
+            "core/yard/__init__.py": "",
+            "core/yard/deal.py": "",
+            "core/yard/ruleset.py": "from core import ai\n",
+            "core/ai/__init__.py": "from core.yard.deal import Deal\n",
+            # A subpackage and its parent are one family: no cycle.
+            "core/yard/ai/__init__.py": "from core.yard.deal import Deal\n",
+            "core/yard/game.py": "from core.yard import ai\n",
+        },
+    )
+    graph = import_graph(tmp_path, ("core",))
+    assert cycles(graph) == []
+    assert cycles(package_graph(graph, tmp_path)) == [["core.ai", "core.yard"]]
+
+
+# --- No module reaches for another's private names -------------------------------------
+
+
+def private_imports(path: Path, root: Path = ROOT) -> set[str]:
+    """The ``_private`` names ``path`` imports from another module: what two modules
+    share is public. A package's private module (``from core.yard.ai import _playout``,
+    its C extension) may be imported by the package's own modules."""
+    name = module_name(path, root)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                private = alias.name.startswith("_") and not alias.name.startswith("__")
+                own = node.module == package and is_module(f"{node.module}.{alias.name}", root)
+                if private and not own:
+                    found.add(f"{node.module}.{alias.name}")
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    sources("core") + sources("bot") + sources("adapters"),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_no_module_imports_anothers_private_names(path: Path) -> None:
+    assert private_imports(path) == set()
+
+
+def test_the_check_sees_a_private_import(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "core/__init__.py": "",
+            "core/deal.py": "_beats = 1\n",
+            "core/ai/__init__.py": "",
+            "core/ai/_playout.pyi": "",
+            "core/ai/rollout.py": "from core.deal import _beats\nfrom core.ai import _playout\n",
+            "core/other.py": "from core.ai import _playout\n",
+        },
+    )
+    assert private_imports(tmp_path / "core/ai/rollout.py", tmp_path) == {"core.deal._beats"}
+    assert private_imports(tmp_path / "core/other.py", tmp_path) == {"core.ai._playout"}

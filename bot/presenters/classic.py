@@ -101,11 +101,15 @@ from core.classic.events import (
     TrumpNamed,
     TrumpOffered,
 )
-from core.classic.game import ClassicGame
 from core.classic.options import PRAISE_KINDS, ClassicOptions, Praise, TrumpSuit
-from core.classic.ruleset import ClassicGameAdapter
 from core.classic.scoring import PAIR_LIMIT
-from core.classic.views import ClassicTableView, Exchange, PlayedCard
+from core.classic.views import (
+    ClassicGameView,
+    ClassicSeatView,
+    ClassicTableView,
+    Exchange,
+    PlayedCard,
+)
 from core.errors import KozelError
 from core.seats import Team
 
@@ -117,15 +121,16 @@ CUT_CHOICES = 5
 # --- Where the application keeps a classic game ----------------------------------------
 
 
-def classic_game(game: Game) -> ClassicGame | None:
-    """The classic game a table plays (None for a table of other rules)."""
-    held: object = game.play
-    return held.game if isinstance(held, ClassicGameAdapter) else None
+def classic_view(game: Game) -> ClassicGameView | None:
+    """What everyone sees of the classic game a table plays (None for a table of other
+    rules)."""
+    view: object = game.play.game_view()
+    return view if isinstance(view, ClassicGameView) else None
 
 
 def classic_options(game: Game) -> ClassicOptions:
     """The options a table plays, or chose in its lobby."""
-    play = classic_game(game)
+    play = classic_view(game)
     return play.options if play is not None else ClassicOptions.from_json(game.settings.options)
 
 
@@ -364,9 +369,8 @@ def table(
     the trick and the last one), offers and exchanges (no faces), points, pairs to 6,
     egg pairs waiting, whose turn or decision; the end of the dealing or the game.
     Built from the spectators' view only."""
-    play = classic_game(game)
-    dealing = None if play is None else play.current
-    if play is None or dealing is None:
+    play = classic_view(game)
+    if play is None or not play.deals:
         lines = [
             tr.t(locale, "lobby-title", rules=rules_name(RULE_SET, tr, locale)),
             tr.t(locale, "table-cancelled")
@@ -374,7 +378,7 @@ def table(
             else tr.t(locale, "table-no-deal"),
         ]
         return text_screen(lines)
-    view = dealing.table_view()
+    view: ClassicTableView = game.play.spectator_view()
     names = seat_names(game, tr, locale)
     lines = [
         _title(view, tr, locale),
@@ -448,11 +452,10 @@ class ClassicHandContent:
 
 def hand_content(game: Game, seat: int) -> ClassicHandContent:
     """What :func:`hand` shows for ``seat``, as a value (from its own view only)."""
-    play = classic_game(game)
-    dealing = None if play is None else play.current
-    if play is None or dealing is None:
+    play = classic_view(game)
+    if play is None or not play.deals:
         return ClassicHandContent(None)
-    view = dealing.view(seat)
+    view: ClassicSeatView = game.play.seat_view(seat)
     table_view = view.table
     over = table_view.result is not None
     deciding = bool(view.legal) or over
@@ -718,11 +721,8 @@ def _not_offered(
 ) -> str | None:
     """When the seat is to play a card: the cards of its hand it may not play now, with
     why in a word each (follow suit, the ace ban, only the declarer leads trumps...)."""
-    play = classic_game(game)
-    dealing = None if play is None else play.current
-    if play is None or dealing is None or content.phase is not Phase.PLAY:
-        return None
-    if dealing.turn != seat:
+    play = game.play
+    if content.phase is not Phase.PLAY or play.turn != seat:
         return None
     refused: dict[str, list[Card]] = {}
     for card in content.cards:
@@ -738,7 +738,7 @@ def _not_offered(
         why = tr.t(
             locale,
             msg_id if tr.has(msg_id) else "classic-why-other",
-            who=play.options.trump_lead.value,
+            who=classic_options(game).trump_lead.value,
         )
         parts.append(f"{cards_label(cards, locale)} ({why})")
     return tr.t(locale, "classic-console-not-offered", cards="; ".join(parts))
@@ -758,8 +758,8 @@ def console_action(game: Game, seat: int, line: str) -> ClassicAction:
 
 def console_summary(game: Game, tr: Translator, locale: str) -> str:
     """The terminal's last line of a game: its deals and pairs."""
-    play = classic_game(game)
-    deals = 0 if play is None or play.current is None else play.current.number + 1
+    play = classic_view(game)
+    deals = 0 if play is None else play.deals
     a, b = (0, 0) if play is None else play.pairs
     return tr.t(locale, "classic-console-summary", deals=deals, a=a, b=b)
 
@@ -987,15 +987,14 @@ class ClassicPresenter:
 
     def deal_result(self, game: Game, number: int, tr: Translator, locale: str) -> Screen | None:
         """The last dealing of deal ``number`` that ended (a redeal, or the deal's end)."""
-        play = classic_game(game)
-        ended = [] if play is None else [d.result for d in play.dealings if d.number == number]
-        result = next((r for r in reversed(ended) if r is not None), None)
+        play = classic_view(game)
+        result = None if play is None else play.deal_result(number)
         if play is None or result is None:
             return None
         return deal_result(game, number, result, play.pairs, tr, locale)
 
     def game_result(self, game: Game, tr: Translator, locale: str) -> Screen | None:
-        play = classic_game(game)
+        play = classic_view(game)
         if play is None or play.result is None:
             return None
         return game_result(game, play.result, tr, locale)

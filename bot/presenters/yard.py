@@ -67,9 +67,8 @@ from core.yard.events import (
     Title,
     TrickTaken,
 )
-from core.yard.ruleset import YardGame
-from core.yard.series import LOSS_LIMIT, Series
-from core.yard.views import PlayedSet, TableView
+from core.yard.series import LOSS_LIMIT
+from core.yard.views import PlayedSet, SeatView, SeriesView, TableView
 
 # --- The public table ------------------------------------------------------------------
 
@@ -104,8 +103,8 @@ def _stock_line(view: TableView, tr: Translator, locale: str) -> str:
     return tr.t(locale, "table-stock", count=view.stock_size)
 
 
-def _loss_line(game: Game, msg_id: str, tr: Translator, locale: str) -> str:
-    a, b = _series(game).loss_points
+def _loss_line(series: SeriesView, msg_id: str, tr: Translator, locale: str) -> str:
+    a, b = series.loss_points
     return tr.t(locale, msg_id, a=a, b=b, limit=LOSS_LIMIT)
 
 
@@ -129,13 +128,13 @@ def table(
     "My hand" button while a deal is being played. ``viewer``: the seat of the one
     player it is shown to (the console's), whose own moves read as his ("Your turn")."""
     rules = rules_name(game.settings.rule_set, tr, locale)
-    deal = _series(game).current
-    if deal is None:
+    series = _series_view(game)
+    if not series.deals:
         lines = [tr.t(locale, "lobby-title", rules=rules), tr.t(locale, "table-no-deal")]
         if game.status is GameStatus.CANCELLED:
             lines[1] = tr.t(locale, "table-cancelled")
         return text_screen(lines)
-    view = deal.table_view()
+    view: TableView = game.play.spectator_view()
     names = seat_names(game, tr, locale)
     lines = [
         tr.t(locale, "table-title", rules=rules, number=view.number + 1),
@@ -163,7 +162,7 @@ def table(
             lines.append(about(tr, locale, "table-winning", winner, viewer, name=names[winner]))
         lines.append("")
         lines.append(tr.t(locale, "table-tricks", a=a, b=b))
-        lines.append(_loss_line(game, "table-loss", tr, locale))
+        lines.append(_loss_line(series, "table-loss", tr, locale))
         if view.turn is not None and game.status is GameStatus.PLAYING:
             lines.append(turn_line(game, view.turn, names, tr, locale, now, viewer))
         away = [
@@ -182,11 +181,10 @@ def table(
             points_a, points_b = result.points
             lines.append(tr.t(locale, "table-deal-over", number=number, a=points_a, b=points_b))
         lines.append(tr.t(locale, "table-tricks", a=a, b=b))
-        lines.append(_loss_line(game, "table-loss", tr, locale))
-        series = _series(game).result
-        if series is not None:
+        lines.append(_loss_line(series, "table-loss", tr, locale))
+        if series.result is not None:
             lines.append(tr.t(locale, "table-series-over"))
-            lines.extend(_goats_lines(game, series, tr, locale))
+            lines.extend(_goats_lines(game, series.result, tr, locale))
         elif game.status is GameStatus.PLAYING:
             lines.append(tr.t(locale, "table-next-deal"))
     if game.status is GameStatus.CANCELLED:
@@ -219,10 +217,9 @@ class HandContent:
 
 def hand_content(game: Game, seat: int) -> HandContent:
     """What :func:`hand` shows for ``seat`` (with no cards selected), as a value."""
-    deal = _series(game).current
-    if deal is None:
+    if not _series_view(game).deals:
         return HandContent(None)
-    view = deal.view(seat)
+    view: SeatView = game.play.seat_view(seat)
     table_view = view.table
     over = table_view.result is not None
     my_turn = not over and table_view.turn == seat
@@ -376,7 +373,7 @@ def deal_result(game: Game, number: int, result: DealResult, tr: Translator, loc
         if loss:
             label = team_label(team, tr, locale)
             lines.append(tr.t(locale, "result-deal-loss", team=label, loss=loss))
-    lines.append(_loss_line(game, "result-loss", tr, locale))
+    lines.append(_loss_line(_series_view(game), "result-loss", tr, locale))
     return text_screen(lines)
 
 
@@ -433,11 +430,11 @@ def event_line(
     return None
 
 
-def _series(game: Game) -> Series:
-    """The yard series a table plays."""
-    play = game.play
-    assert isinstance(play, YardGame), f"not a yard game: {play.rule_set_id}"
-    return play.series
+def _series_view(game: Game) -> SeriesView:
+    """What everyone sees of the yard series a table plays."""
+    view = game.play.game_view()
+    assert isinstance(view, SeriesView), f"not a yard game: {game.play.rule_set_id}"
+    return view
 
 
 # --- PLAY arguments: an action's kind letter and card codes ("bAS6S", "m") ----------
@@ -518,9 +515,7 @@ def _same(a: Action, b: Action) -> bool:
 def console_hand(game: Game, seat: int, tr: Translator, locale: str) -> list[str]:
     """The lines under the terminal's table: how many cards to follow with, the hand
     as numbered cards, the kinds of moves the seat may make."""
-    view = _series(game).current
-    assert view is not None
-    seat_view = view.view(seat)
+    seat_view: SeatView = game.play.seat_view(seat)
     lines = []
     if seat_view.table.turn == seat and seat_view.table.lead_size:
         lines.append(tr.t(locale, "console-follow", count=seat_view.table.lead_size))
@@ -541,9 +536,7 @@ def console_hand(game: Game, seat: int, tr: Translator, locale: str) -> list[str
 def console_action(game: Game, seat: int, line: str) -> Action:
     """The action a typed line names for ``seat`` (:func:`parse_move`,
     :func:`choose_action`); raises ValueError with a locale id and its argument."""
-    deal = _series(game).current
-    assert deal is not None
-    view = deal.view(seat)
+    view: SeatView = game.play.seat_view(seat)
     hand = sorted_hand(view.hand)
     kind, cards = parse_move(line, hand, leading=view.table.lead_size == 0)
     return choose_action(kind, cards, seat, view.legal)
@@ -551,9 +544,9 @@ def console_action(game: Game, seat: int, line: str) -> Action:
 
 def console_summary(game: Game, tr: Translator, locale: str) -> str:
     """The terminal's last line of a series: its deals and loss points."""
-    series = _series(game)
+    series = _series_view(game)
     a, b = series.loss_points
-    return tr.t(locale, "console-summary", deals=len(series.deals), a=a, b=b)
+    return tr.t(locale, "console-summary", deals=series.deals, a=a, b=b)
 
 
 # --- The presenter ------------------------------------------------------------------
@@ -584,13 +577,11 @@ class YardPresenter:
         return hand_content(game, seat)
 
     def deal_result(self, game: Game, number: int, tr: Translator, locale: str) -> Screen | None:
-        deal = next((d for d in _series(game).deals if d.number == number), None)
-        if deal is None or deal.result is None:
-            return None
-        return deal_result(game, number, deal.result, tr, locale)
+        result = _series_view(game).deal_result(number)
+        return None if result is None else deal_result(game, number, result, tr, locale)
 
     def game_result(self, game: Game, tr: Translator, locale: str) -> Screen | None:
-        result = _series(game).result
+        result = _series_view(game).result
         return None if result is None else series_result(game, result, tr, locale)
 
     def event_line(

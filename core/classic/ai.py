@@ -52,6 +52,7 @@ from core.classic.events import ClassicDealResult
 from core.classic.game import ClassicGame
 from core.classic.options import ClassicOptions, Follow, Praise
 from core.classic.views import ClassicSeatView, PlayedCard
+from core.ruleset import LEVEL_NAMES
 
 K = ClassicActionKind
 _OPTIONAL = frozenset({K.OFFER_TRUMP, K.REDEAL})
@@ -385,9 +386,8 @@ class EasyClassic:
         return action
 
 
-#: The levels a classic table may choose, weakest first (as yard's ``core.ai``).
-LEVEL_NAMES: tuple[str, ...] = ("easy", "normal", "strong")
-#: Every name :func:`new_player` knows: ``computer`` is ``normal`` (older name),
+#: Every name :func:`new_player` knows (the table's :data:`~core.ruleset.LEVEL_NAMES`):
+#: ``computer`` is ``normal`` (older name),
 #: ``random`` is for benchmarks and tests.
 LEVELS: tuple[str, ...] = (*LEVEL_NAMES, "computer", "random")
 
@@ -412,7 +412,6 @@ def new_player(level: str, rng: random.Random | None = None) -> ClassicPlayer:
 
 __all__ = [
     "LEVELS",
-    "LEVEL_NAMES",
     "ClassicComputer",
     "ClassicPlayer",
     "EasyClassic",

@@ -168,7 +168,7 @@ def redeal_qualifies(hand: int) -> bool:
     return points_in(hand) <= REDEAL_POINTS or hand & NINES == NINES
 
 
-_ACES_OF_LED: tuple[int, ...] = tuple(
+ACES_OF_LED: tuple[int, ...] = tuple(
     sum(1 << (s * SUIT_SIZE + 7) for s in range(4) if led >> s & 1) for led in range(16)
 )
 
@@ -176,7 +176,7 @@ _ACES_OF_LED: tuple[int, ...] = tuple(
 _DUTIES: dict[tuple[int, int, bool], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
 
-def _duties(table: Trumps, any_trump: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def duties(table: Trumps, any_trump: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """What a follower must play to each lead card: ``duty1[lead]``, else ``duty2[lead]``
     (a permanent trump after a trump-suit lead with ``suit_first``), else anything."""
     key = (table.suit, table.kocherga, any_trump)
@@ -377,7 +377,7 @@ class Dealing:
 
     def _set_table(self) -> None:
         table = self._table = table_for(self._trump, self._options.kocherga)
-        self._duty1, self._duty2 = _duties(table, self._options.follow is Follow.ANY_TRUMP)
+        self._duty1, self._duty2 = duties(table, self._options.follow is Follow.ANY_TRUMP)
 
     # --- The dealing procedures ---------------------------------------------------
 
@@ -710,7 +710,7 @@ class Dealing:
         if must:
             return must
         if self._ace_ban:
-            banned = self._table.plain_aces & ~_ACES_OF_LED[self._led]
+            banned = self._table.plain_aces & ~ACES_OF_LED[self._led]
             free = hand & ~banned
             if free:
                 return free
@@ -1080,7 +1080,7 @@ class Dealing:
         turn, leader = self._turn, self._leader
         win_seat, win_card, qc_seat, led = self._win_seat, self._win_card, self._qc_seat, self._led
         trick_no = self._trick_no
-        aces_of_led = _ACES_OF_LED
+        aces_of_led = ACES_OF_LED
         allowed = ~(banned_aces & ~aces_of_led[led])
         play = K_PLAY
         lead = trick[0] if trick else -1

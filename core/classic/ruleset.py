@@ -34,7 +34,7 @@ from core.classic.events import (
 )
 from core.classic.game import ClassicGame
 from core.classic.options import ClassicOptions
-from core.classic.views import ClassicSeatView, ClassicTableView
+from core.classic.views import ClassicGameView, ClassicSeatView, ClassicTableView
 from core.errors import KozelError, Reason
 from core.ruleset import (
     AnyGame,
@@ -100,6 +100,11 @@ class ClassicGameAdapter:
 
     def spectator_view(self) -> ClassicTableView:
         return self._current().table_view()
+
+    def game_view(self) -> ClassicGameView:
+        game = self.game
+        dealings = tuple((dealing.number, dealing.result) for dealing in game.dealings)
+        return ClassicGameView(game.options, game.pairs, game.egg_pairs, dealings, game.result)
 
     def snapshot(self) -> str:
         return record.snapshot(self.game)

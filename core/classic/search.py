@@ -5,7 +5,7 @@ anew from the cards its seat has not seen, consistently with all it knows
 (:class:`ClassicSampler`). It plays every legal card in every world (the same worlds
 for all cards) and plays the world to the deal's end with a fast greedy policy that
 looks at the world's hands (:func:`playout`); the card of the best mean value is played
-(perfect-information Monte Carlo, as for yard in :mod:`core.ai.search`). Elsewhere (the
+(perfect-information Monte Carlo, as for yard in :mod:`core.yard.ai.search`). Elsewhere (the
 praise, the lays, the naming, offers, answers and redeals) it decides as the baseline
 :class:`~core.classic.ai.ClassicComputer` does.
 
@@ -46,7 +46,7 @@ from core.classic.cards import (
     mask_of,
     table_for,
 )
-from core.classic.dealing import _ACES_OF_LED, _duties
+from core.classic.dealing import ACES_OF_LED, duties
 from core.classic.options import ClassicOptions, Follow, TrumpLead
 from core.classic.scoring import KOCHERGA_PAIRS, TWO_PAIR_POINTS
 from core.classic.views import ClassicSeatView
@@ -86,7 +86,7 @@ class Rules:
     def of(cls, view: ClassicSeatView, options: ClassicOptions) -> Rules:
         trump = view.table.trump
         table = table_for(-1 if trump is None else int(trump), options.kocherga)
-        duty1, duty2 = _duties(table, options.follow is Follow.ANY_TRUMP)
+        duty1, duty2 = duties(table, options.follow is Follow.ANY_TRUMP)
         declarer = view.table.declarer
         free = 15
         if declarer is not None:
@@ -149,7 +149,7 @@ def legal_mask(world: ClassicWorld, rules: Rules) -> int:
     if must:
         return must
     if rules.banned_aces:
-        free = hand & ~(rules.banned_aces & ~_ACES_OF_LED[world.led])
+        free = hand & ~(rules.banned_aces & ~ACES_OF_LED[world.led])
         if free:
             return free
     return hand

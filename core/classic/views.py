@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from core.cards import Card, Suit
 from core.classic.actions import ClassicAction
-from core.classic.events import ClassicDealResult
-from core.classic.options import Praise
+from core.classic.events import ClassicDealResult, ClassicGameResult
+from core.classic.options import ClassicOptions, Praise
 
 if TYPE_CHECKING:
     from core.classic.dealing import Phase
@@ -93,3 +93,33 @@ class ClassicSeatView:
     pair: tuple[Card, ...]
     laid: Card | None
     exchange: Exchange | None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicGameView:
+    """What everyone sees of a whole game: its options, the pairs, the egg pairs put
+    aside, each dealing so far as its deal's number and its result (None while it is
+    played; a deal's redeals are dealings of the same number), and the game's result
+    once it is over.
+
+    >>> view = ClassicGameView(ClassicOptions(), (0, 0), 0, ((0, None),), None)
+    >>> view.deals, view.deal_result(0)
+    (1, None)
+    """
+
+    options: ClassicOptions
+    pairs: tuple[int, int]
+    egg_pairs: int
+    dealings: tuple[tuple[int, ClassicDealResult | None], ...]
+    result: ClassicGameResult | None
+
+    @property
+    def deals(self) -> int:
+        """How many deals have been dealt (0: the table waits for the first)."""
+        return self.dealings[-1][0] + 1 if self.dealings else 0
+
+    def deal_result(self, number: int) -> ClassicDealResult | None:
+        """How the last dealing of deal ``number`` that ended, ended (a redeal, or
+        the deal's end); None if none has."""
+        ended = [result for deal, result in self.dealings if deal == number]
+        return next((result for result in reversed(ended) if result is not None), None)

@@ -36,9 +36,10 @@ from core.cards import (
     indexes_of,
     mask_of,
 )
-from core.errors import KozelError, Reason
+from core.errors import KozelError, Reason, ReasonCode
 from core.seats import Team
 from core.yard.actions import KIND_BY_CODE, Action, ActionKind, Kind
+from core.yard.errors import YardReason
 from core.yard.events import (
     CardsBeaten,
     CardsDiscarded,
@@ -112,7 +113,7 @@ def _per_suit(table: tuple[tuple[tuple[int, ...], ...], ...], mask: int) -> tupl
     )
 
 
-def _singles(hand: int) -> tuple[int, ...]:
+def single_masks(hand: int) -> tuple[int, ...]:
     """Each card of ``hand`` alone, as one-bit masks."""
     found = _SINGLES.get(hand)
     if found is None:
@@ -120,7 +121,7 @@ def _singles(hand: int) -> tuple[int, ...]:
     return found
 
 
-def _leads(hand: int) -> tuple[int, ...]:
+def lead_masks(hand: int) -> tuple[int, ...]:
     """Every legal lead from ``hand``: non-empty sets of one suit."""
     found = _LEADS.get(hand)
     if found is None:
@@ -128,9 +129,9 @@ def _leads(hand: int) -> tuple[int, ...]:
     return found
 
 
-def _subsets(hand: int, size: int) -> tuple[int, ...]:
+def subset_masks(hand: int, size: int) -> tuple[int, ...]:
     """Every ``size``-card subset of ``hand`` (at most four cards), as masks."""
-    cards = _singles(hand)
+    cards = single_masks(hand)
     count = len(cards)
     if size == 1:
         return cards
@@ -151,7 +152,7 @@ _HALL: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 
 
-def _beats(hand: int, winning: int, trump: int) -> tuple[int, ...]:
+def beat_masks(hand: int, winning: int, trump: int) -> tuple[int, ...]:
     """Every subset of ``hand`` that beats the set ``winning`` one to one.
 
     A set X beats Y when there is a one-to-one pairing in which every card of X
@@ -159,7 +160,7 @@ def _beats(hand: int, winning: int, trump: int) -> tuple[int, ...]:
     cards of X that beat one of them. With at most four cards that is a few checks.
     """
     table = BEATERS[trump]
-    targets = [table[card.bit_length() - 1] for card in _singles(winning)]
+    targets = [table[card.bit_length() - 1] for card in single_masks(winning)]
     size = len(targets)
     useful = 0
     for beaters in targets:
@@ -176,7 +177,7 @@ def _beats(hand: int, winning: int, trump: int) -> tuple[int, ...]:
     return tuple(
         [
             candidate
-            for candidate in _subsets(useful, size)
+            for candidate in subset_masks(useful, size)
             if all((candidate & union).bit_count() >= k for union, k in conditions)
         ]
     )
@@ -427,15 +428,15 @@ class Deal:
             hand = self._hands[turn]
             n = self._n
             if n == 0:
-                groups.append((turn, LEAD, _leads(hand)))
+                groups.append((turn, LEAD, lead_masks(hand)))
             else:
                 if n == 1:
                     useful = hand & BEATERS[self._trump][self._win_mask.bit_length() - 1]
-                    beats = _singles(useful) if useful else ()
-                    discards = _singles(hand)
+                    beats = single_masks(useful) if useful else ()
+                    discards = single_masks(hand)
                 else:
-                    beats = _beats(hand, self._win_mask, self._trump)
-                    discards = _subsets(hand, n)
+                    beats = beat_masks(hand, self._win_mask, self._trump)
+                    discards = subset_masks(hand, n)
                 if beats:
                     groups.append((turn, BEAT, beats))
                 groups.append((turn, DISCARD, discards))
@@ -457,7 +458,7 @@ class Deal:
 
     # --- verify / can / apply -----------------------------------------------
 
-    def reason_raw(self, seat: int, kind: int, mask: int) -> Reason | None:
+    def reason_raw(self, seat: int, kind: int, mask: int) -> ReasonCode | None:
         """Why the raw action is illegal, or None if it is legal."""
         if self._result is not None:
             return Reason.DEAL_OVER
@@ -465,36 +466,36 @@ class Deal:
             return Reason.BAD_SEAT
         if kind == MOLODKA:
             if self._molodka_done:
-                return Reason.MOLODKA_ALREADY
+                return YardReason.MOLODKA_ALREADY
             if seat == self._leader:
-                return Reason.MOLODKA_BY_LEADER
+                return YardReason.MOLODKA_BY_LEADER
             if not is_molodka(self._start_hand(seat)):
-                return Reason.MOLODKA_NOT_HELD
+                return YardReason.MOLODKA_NOT_HELD
             if seat != self._molodka_seat:
-                return Reason.MOLODKA_NOT_NEAREST
+                return YardReason.MOLODKA_NOT_NEAREST
             if mask and mask != self._start_hand(seat):
-                return Reason.MOLODKA_CARDS
+                return YardReason.MOLODKA_CARDS
             return None
         if seat != self._turn:
             return Reason.NOT_YOUR_TURN
         if mask == 0:
-            return Reason.NO_CARDS
+            return YardReason.NO_CARDS
         if self._n == 0 and kind == LEAD and mask.bit_count() > HAND_SIZE:
-            return Reason.TOO_MANY_CARDS
+            return YardReason.TOO_MANY_CARDS
         if mask & ~self._hands[seat]:
             return Reason.NOT_IN_HAND
         if self._n == 0:
             if kind != LEAD:
-                return Reason.MUST_LEAD
+                return YardReason.MUST_LEAD
             if not _one_suit(mask):
-                return Reason.MIXED_SUITS
+                return YardReason.MIXED_SUITS
             return None
         if kind == LEAD:
-            return Reason.ALREADY_LED
+            return YardReason.ALREADY_LED
         if mask.bit_count() != self._n:
-            return Reason.WRONG_COUNT
+            return YardReason.WRONG_COUNT
         if kind == BEAT and not set_beats_mask(mask, self._win_mask, self._trump):
-            return Reason.DOES_NOT_BEAT
+            return YardReason.DOES_NOT_BEAT
         return None
 
     def verify(self, action: Action) -> None:
@@ -668,18 +669,18 @@ class Deal:
         while True:
             hand = hands[turn]
             if n == 0:
-                moves = leads(hand) or _leads(hand)
+                moves = leads(hand) or lead_masks(hand)
                 count = len(moves)
                 pick = int(rand() * (count + (molodka_seat >= 0)))
                 kind = LEAD
             else:
                 useful = hand & win_union
                 if n == 1:
-                    beats = (singles(useful) or _singles(useful)) if useful else ()
-                    moves = singles(hand) or _singles(hand)
+                    beats = (singles(useful) or single_masks(useful)) if useful else ()
+                    moves = singles(hand) or single_masks(hand)
                 else:
-                    beats = _beats(hand, win_mask, trump) if useful.bit_count() >= n else ()
-                    moves = _subsets(hand, n)
+                    beats = beat_masks(hand, win_mask, trump) if useful.bit_count() >= n else ()
+                    moves = subset_masks(hand, n)
                 count_beats = len(beats)
                 count = count_beats + len(moves)
                 pick = int(rand() * (count + (molodka_seat >= 0)))
@@ -718,7 +719,7 @@ class Deal:
                     win_union = beaters[mask.bit_length() - 1]
                 else:
                     win_union = 0
-                    for card in singles(mask) or _singles(mask):
+                    for card in singles(mask) or single_masks(mask):
                         win_union |= beaters[card.bit_length() - 1]
             if len(plays) < 4:
                 turn = (turn + 1) & 3
@@ -879,7 +880,7 @@ def _to_raw(action: Action) -> RawAction:
         raise KozelError(Reason.BAD_SEAT)
     mask = mask_of(action.cards)
     if mask.bit_count() != len(action.cards):
-        raise KozelError(Reason.DUPLICATE_CARDS)
+        raise KozelError(YardReason.DUPLICATE_CARDS)
     kind = action.kind
     if not isinstance(kind, ActionKind):
         raise KozelError(Reason.UNKNOWN_ACTION)

@@ -18,7 +18,6 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from core import ai
 from core.cards import Card
 from core.errors import KozelError, Reason
 from core.record import RecordError
@@ -32,12 +31,12 @@ from core.ruleset import (
     RuleSet,
     parse_options,
 )
-from core.yard import record
+from core.yard import ai, record
 from core.yard.actions import Action, ActionKind
 from core.yard.deal import Deal
 from core.yard.events import DealResult, DealScored, Event, SeriesFinished, SeriesResult
 from core.yard.series import Series
-from core.yard.views import SeatView, TableView
+from core.yard.views import SeatView, SeriesView, TableView
 
 
 class YardOptions(RuleOptions):
@@ -94,6 +93,12 @@ class YardGame:
     def spectator_view(self) -> TableView:
         return self._current().table_view()
 
+    def game_view(self) -> SeriesView:
+        series = self.series
+        return SeriesView(
+            series.loss_points, tuple(deal.result for deal in series.deals), series.result
+        )
+
     def snapshot(self) -> str:
         return record.snapshot(self.series)
 
@@ -122,7 +127,7 @@ class YardGame:
         return action.kind is ActionKind.MOLODKA
 
     def safe_action(self, seat: int) -> Action:
-        """The baseline's choice, never a molodka (:func:`core.ai.safe_move`)."""
+        """The baseline's choice, never a molodka (:func:`core.yard.ai.safe_move`)."""
         return ai.safe_move(self._current().view(seat))
 
     def public_events(self) -> list[Event]:
@@ -226,7 +231,7 @@ class YardRuleSet:
             return error.to_json()
 
     def computer(self, level: str, options: RuleOptions | None = None) -> Computer:
-        """:func:`core.ai.make_player`: ``easy``, ``normal`` (also ``baseline``),
+        """:func:`core.yard.ai.make_player`: ``easy``, ``normal`` (also ``baseline``),
         ``strong``, or ``random``."""
         player: Computer = ai.make_player(level)
         return player

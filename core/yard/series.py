@@ -15,6 +15,7 @@ from core.errors import KozelError, Reason
 from core.seats import Team
 from core.yard.actions import Action
 from core.yard.deal import Deal
+from core.yard.errors import YardReason
 from core.yard.events import (
     DealResult,
     DealScored,
@@ -102,7 +103,7 @@ class Series:
 
     def _check_can_deal(self) -> None:
         if self.is_over:
-            raise KozelError(Reason.SERIES_OVER)
+            raise KozelError(YardReason.SERIES_OVER)
         if self._deals and not self._deals[-1].is_over:
             raise KozelError(Reason.DEAL_NOT_OVER)
 
@@ -141,7 +142,7 @@ class Series:
         if deal is None:
             raise KozelError(Reason.DEAL_NOT_OVER, "no deal has been dealt yet")
         if deal.is_over:
-            raise KozelError(Reason.SERIES_OVER if self.is_over else Reason.DEAL_OVER)
+            raise KozelError(YardReason.SERIES_OVER if self.is_over else Reason.DEAL_OVER)
         return deal
 
     def verify(self, action: Action) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from core.cards import Card, Suit
 from core.yard.actions import Action, ActionKind
-from core.yard.events import DealResult
+from core.yard.events import DealResult, SeriesResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,3 +58,27 @@ class SeatView:
     hand: tuple[Card, ...]
     legal: tuple[Action, ...]
     molodka: bool  # this seat may declare a molodka now
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesView:
+    """What everyone sees of a whole series: the loss points, each deal's result by
+    its number (None while it is played) and the series' result once it is over.
+
+    >>> view = SeriesView((0, 2), (None,), None)
+    >>> view.deals, view.deal_result(0), view.deal_result(1)
+    (1, None, None)
+    """
+
+    loss_points: tuple[int, int]
+    results: tuple[DealResult | None, ...]
+    result: SeriesResult | None
+
+    @property
+    def deals(self) -> int:
+        """How many deals have been dealt (0: the table waits for the first)."""
+        return len(self.results)
+
+    def deal_result(self, number: int) -> DealResult | None:
+        """The result of deal ``number`` (from 0); None if it is not over or not dealt."""
+        return self.results[number] if 0 <= number < len(self.results) else None

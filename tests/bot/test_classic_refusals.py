@@ -22,6 +22,7 @@ from bot.service import GameService
 from core.classic.actions import ClassicAction, ClassicActionKind
 from core.classic.errors import ClassicReason
 from core.errors import KozelError, Reason
+from core.yard.errors import YardReason
 from tests.bot.conftest import CHAT, EVE, PLAYERS, FakeClock, RecordingPublisher
 
 HERE = Pressed(CHAT)
@@ -230,7 +231,7 @@ def test_every_classic_reason_has_a_message_in_both_languages(tr: Translator) ->
     for reason in ClassicReason:
         for locale in ("ru", "en"):
             assert tr.has(f"err-{reason.value}", locale), (reason, locale)
-    for reason in Reason:
+    for reason in [*Reason, *YardReason]:
         for locale in ("ru", "en"):
             assert tr.has(f"err-{reason.value}", locale), (reason, locale)
 

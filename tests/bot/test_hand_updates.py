@@ -23,8 +23,8 @@ from bot.models import ChatRef, Game, GameStatus, User
 from bot.ports import Change, ChangeKind
 from bot.presenters.yard import action_arg
 from bot.service import GameService
-from core.ai import safe_move
 from core.seats import Team
+from core.yard.ai import safe_move
 from tests.bot.conftest import ALICE, CHAT, PLAYERS, FakeClock
 
 

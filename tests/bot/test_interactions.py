@@ -14,7 +14,7 @@ from bot.models import ChatRef, GameStatus, Platform, User, UserRef
 from bot.ports import Change, ChangeKind, Owed, OwedKind, Storage
 from bot.presenters.yard import action_arg
 from bot.service import GameService
-from core.ai import safe_move
+from core.yard.ai import safe_move
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAT, DAN, EVE, PLAYERS
 
 

@@ -30,6 +30,7 @@ from core.errors import Reason
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
 from core.yard.deal import HAND_SIZE
+from core.yard.errors import YardReason
 from core.yard.events import CardsDiscarded, DealResult, MolodkaDeclared, SeriesResult, Title
 
 LANGUAGES = ("ru", "en")
@@ -486,7 +487,7 @@ def test_hand_after_the_deal(tr: Translator) -> None:
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_errors(tr: Translator, locale: str) -> None:
-    for code in [*ErrorCode, *Reason]:
+    for code in [*ErrorCode, *Reason, *YardReason]:
         text = p.error(code, tr, locale).text
         assert text == tr.t(locale, f"err-{code.value}") and not text.startswith("err-")
     assert p.error("no-such-code", tr, locale).text == tr.t(locale, "err-generic")
@@ -725,6 +726,7 @@ def test_the_loss_limit_reads_12_loses_in_english(tr: Translator) -> None:
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_console_errors_never_speak_of_buttons(tr: Translator, locale: str) -> None:
     codes = [str(code) for code in ErrorCode] + [str(reason) for reason in Reason]
+    codes += [str(reason) for reason in YardReason]
     for code in codes:
         text = p.error(code, tr, locale, console=True).text.lower()
         assert "кнопк" not in text and "button" not in text, (code, text)

@@ -24,10 +24,10 @@ from bot.models import (
 )
 from bot.ports import Change, ChangeKind, Owed, OwedKind, Storage
 from bot.service import GameService
-from core.ai import make_player, safe_move
 from core.record import replay
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
+from core.yard.ai import make_player, safe_move
 from core.yard.deal import Deal
 from core.yard.events import CardsBeaten, CardsDiscarded, CardsLed, MolodkaDeclared
 from core.yard.record import series_to_record

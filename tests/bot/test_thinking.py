@@ -21,9 +21,9 @@ from bot.memory import MemoryStorage
 from bot.models import ChatRef, GameStatus, Platform
 from bot.service import GameService
 from bot.thinking import MAX_BROKEN_POOLS, Thinkers, think
-from core.ai.search import SearchPlayer
 from core.ruleset import Computer, get_rule_set
 from core.seats import Team
+from core.yard.ai.search import SearchPlayer
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAT, DAN, EVE, FakeClock
 
 # --- Players for the tests (module-level classes: a worker process unpickles them) ----

@@ -9,6 +9,7 @@ from core.errors import KozelError, Reason
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
 from core.yard.deal import Deal
+from core.yard.errors import YardReason
 from core.yard.events import (
     CardsBeaten,
     CardsDiscarded,
@@ -92,7 +93,7 @@ def test_lead_of_one_to_four_cards_of_one_suit(n: int) -> None:
     # Every other player must then play exactly n cards.
     one = deal.hand(1)
     for size in {n - 1, n + 1} & {1, 2, 3, 4}:
-        assert refused(deal, str(Action.discard(1, *one[:size]))) is Reason.WRONG_COUNT
+        assert refused(deal, str(Action.discard(1, *one[:size]))) is YardReason.WRONG_COUNT
     deal.apply(Action.discard(1, *one[:n]))
     assert deal.turn == 2
 
@@ -100,17 +101,17 @@ def test_lead_of_one_to_four_cards_of_one_suit(n: int) -> None:
 @pytest.mark.parametrize("lead", ["7H 7C", "7C AS", "7H 7C 8C AS", "8C AS"])
 def test_mixed_suit_lead_is_refused(lead: str) -> None:
     deal = base()
-    assert refused(deal, f"0:lead {lead}") is Reason.MIXED_SUITS
+    assert refused(deal, f"0:lead {lead}") is YardReason.MIXED_SUITS
     deal.apply(act("0:lead 7C 8C"))  # one suit is fine
 
 
 def test_beat_and_discard_must_match_the_lead_size() -> None:
     deal = base()
     play(deal, "0:lead 7C 8C")
-    assert refused(deal, "1:beat 6D") is Reason.WRONG_COUNT
-    assert refused(deal, "1:beat 6D KH JS") is Reason.WRONG_COUNT
-    assert refused(deal, "1:discard JS") is Reason.WRONG_COUNT
-    assert refused(deal, "1:discard JS KH 6C") is Reason.WRONG_COUNT
+    assert refused(deal, "1:beat 6D") is YardReason.WRONG_COUNT
+    assert refused(deal, "1:beat 6D KH JS") is YardReason.WRONG_COUNT
+    assert refused(deal, "1:discard JS") is YardReason.WRONG_COUNT
+    assert refused(deal, "1:discard JS KH 6C") is YardReason.WRONG_COUNT
     play(deal, "1:discard JS KH")
 
 
@@ -121,9 +122,9 @@ def test_a_beat_must_beat_the_last_beat_not_only_the_lead() -> None:
     deal = base()
     play(deal, "0:lead 7H", "1:beat KH")
     # 9H beats the lead 7H, but not the king that now wins the trick.
-    assert refused(deal, "2:beat 9H") is Reason.DOES_NOT_BEAT
+    assert refused(deal, "2:beat 9H") is YardReason.DOES_NOT_BEAT
     play(deal, "2:beat TH")
-    assert refused(deal, "3:beat QS") is Reason.DOES_NOT_BEAT
+    assert refused(deal, "3:beat QS") is YardReason.DOES_NOT_BEAT
     events = deal.apply(act("3:beat AH"))
     assert isinstance(events[0], CardsBeaten) and events[1] == TrickTaken(3, Team.B, 4)
     assert deal.last_trick_winner == 3 and deal.tricks == (0, 1)
@@ -136,7 +137,7 @@ def test_a_mixed_winning_set_must_be_beaten_as_a_set() -> None:
     play(deal, "0:lead 7C 8C", "1:beat 9C 6D")  # 9C over a club, the trump 6D over the other
     assert deal.table_view().winning_seat == 1
     # TC JC beat the lead, but neither beats the trump 6D.
-    assert refused(deal, "2:beat TC JC") is Reason.DOES_NOT_BEAT
+    assert refused(deal, "2:beat TC JC") is YardReason.DOES_NOT_BEAT
     play(deal, "2:beat TC 7D")  # TC over 9C, 7D over 6D
     assert deal.table_view().winning_seat == 2
     play(deal, "3:beat 8D 9D")  # two trumps over TC and 7D
@@ -145,10 +146,10 @@ def test_a_mixed_winning_set_must_be_beaten_as_a_set() -> None:
 
 def test_a_beat_cannot_come_before_the_lead_nor_a_second_lead() -> None:
     deal = base()
-    assert refused(deal, "0:beat 7H") is Reason.MUST_LEAD
-    assert refused(deal, "0:discard 7H") is Reason.MUST_LEAD
+    assert refused(deal, "0:beat 7H") is YardReason.MUST_LEAD
+    assert refused(deal, "0:discard 7H") is YardReason.MUST_LEAD
     play(deal, "0:lead 7H")
-    assert refused(deal, "1:lead KH") is Reason.ALREADY_LED
+    assert refused(deal, "1:lead KH") is YardReason.ALREADY_LED
 
 
 # --- Discards ------------------------------------------------------------------------
@@ -278,7 +279,7 @@ def test_the_last_draw_and_tricks_after_the_stock_is_empty() -> None:
 
     # Three cards each; the stock is empty, so nobody draws and the deal ends.
     play(deal, "2:lead 8S 9S AS", "3:beat TS QD KD")
-    assert refused(deal, "0:beat JS QS TD") is Reason.DOES_NOT_BEAT
+    assert refused(deal, "0:beat JS QS TD") is YardReason.DOES_NOT_BEAT
     play(deal, "0:discard JS QS TD")
     events = deal.apply(act("1:discard 6S 7S AD"))
     assert not any(isinstance(e, CardsDrawn | TrickStarted) for e in events)

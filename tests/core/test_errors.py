@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from core.cards import Card
-from core.errors import KozelError, Reason, describe
+from core.errors import KozelError, Reason, ReasonCode, describe
 from core.yard.actions import Action, ActionKind
 from core.yard.deal import Deal
+from core.yard.errors import YardReason
 
 from .decks import act, cards, make_deal, play, three_tricks
 
@@ -41,29 +42,29 @@ CASES = [
     (plain, [], act("1:lead KH"), Reason.NOT_YOUR_TURN),
     (plain, ["0:lead 7H"], act("2:beat TH"), Reason.NOT_YOUR_TURN),
     (plain, ["0:lead 7H"], act("0:beat AS"), Reason.NOT_YOUR_TURN),
-    (plain, [], raw(0, ActionKind.LEAD), Reason.NO_CARDS),
-    (plain, ["0:lead 7H"], raw(1, ActionKind.DISCARD), Reason.NO_CARDS),
-    (plain, [], raw(0, ActionKind.LEAD, "7H 7H"), Reason.DUPLICATE_CARDS),
-    (plain, ["0:lead 7H"], raw(1, ActionKind.BEAT, "KH KH"), Reason.DUPLICATE_CARDS),
+    (plain, [], raw(0, ActionKind.LEAD), YardReason.NO_CARDS),
+    (plain, ["0:lead 7H"], raw(1, ActionKind.DISCARD), YardReason.NO_CARDS),
+    (plain, [], raw(0, ActionKind.LEAD, "7H 7H"), YardReason.DUPLICATE_CARDS),
+    (plain, ["0:lead 7H"], raw(1, ActionKind.BEAT, "KH KH"), YardReason.DUPLICATE_CARDS),
     (plain, [], act("0:lead AH"), Reason.NOT_IN_HAND),
     (plain, ["0:lead 7H"], act("1:beat AH"), Reason.NOT_IN_HAND),
     (plain, ["0:lead 7H"], act("1:discard 7H"), Reason.NOT_IN_HAND),  # already played
-    (plain, [], act("0:lead 7C AS"), Reason.MIXED_SUITS),
-    (plain, ["0:lead 7C 8C"], act("1:discard JS"), Reason.WRONG_COUNT),
-    (plain, ["0:lead 7C 8C"], act("1:beat 6D JS 6C"), Reason.WRONG_COUNT),
-    (plain, ["0:lead 7H"], act("1:beat 6C"), Reason.DOES_NOT_BEAT),  # another plain suit
-    (plain, ["0:lead 7C 8C"], act("1:beat 6D JS"), Reason.DOES_NOT_BEAT),
-    (plain, ["0:lead 7H", "1:beat 6D"], act("2:beat TH"), Reason.DOES_NOT_BEAT),
-    (plain, [], act("0:beat 7H"), Reason.MUST_LEAD),
-    (plain, [], act("0:discard 7H"), Reason.MUST_LEAD),
-    (plain, ["0:lead 7H"], act("1:lead KH"), Reason.ALREADY_LED),
+    (plain, [], act("0:lead 7C AS"), YardReason.MIXED_SUITS),
+    (plain, ["0:lead 7C 8C"], act("1:discard JS"), YardReason.WRONG_COUNT),
+    (plain, ["0:lead 7C 8C"], act("1:beat 6D JS 6C"), YardReason.WRONG_COUNT),
+    (plain, ["0:lead 7H"], act("1:beat 6C"), YardReason.DOES_NOT_BEAT),  # another plain suit
+    (plain, ["0:lead 7C 8C"], act("1:beat 6D JS"), YardReason.DOES_NOT_BEAT),
+    (plain, ["0:lead 7H", "1:beat 6D"], act("2:beat TH"), YardReason.DOES_NOT_BEAT),
+    (plain, [], act("0:beat 7H"), YardReason.MUST_LEAD),
+    (plain, [], act("0:discard 7H"), YardReason.MUST_LEAD),
+    (plain, ["0:lead 7H"], act("1:lead KH"), YardReason.ALREADY_LED),
     (plain, [], raw(0, "pass", "7H"), Reason.UNKNOWN_ACTION),
-    (plain, [], raw(1, ActionKind.MOLODKA), Reason.MOLODKA_NOT_HELD),
-    (molodka, [], raw(0, ActionKind.MOLODKA), Reason.MOLODKA_BY_LEADER),
-    (molodka, [], raw(3, ActionKind.MOLODKA), Reason.MOLODKA_NOT_NEAREST),
-    (molodka, ["2:molodka"], raw(3, ActionKind.MOLODKA), Reason.MOLODKA_ALREADY),
-    (molodka, [], raw(2, ActionKind.MOLODKA, "6S 7S 8S"), Reason.MOLODKA_CARDS),
-    (molodka, [], raw(2, ActionKind.MOLODKA, "6S 7S 8S 9D"), Reason.MOLODKA_CARDS),
+    (plain, [], raw(1, ActionKind.MOLODKA), YardReason.MOLODKA_NOT_HELD),
+    (molodka, [], raw(0, ActionKind.MOLODKA), YardReason.MOLODKA_BY_LEADER),
+    (molodka, [], raw(3, ActionKind.MOLODKA), YardReason.MOLODKA_NOT_NEAREST),
+    (molodka, ["2:molodka"], raw(3, ActionKind.MOLODKA), YardReason.MOLODKA_ALREADY),
+    (molodka, [], raw(2, ActionKind.MOLODKA, "6S 7S 8S"), YardReason.MOLODKA_CARDS),
+    (molodka, [], raw(2, ActionKind.MOLODKA, "6S 7S 8S 9D"), YardReason.MOLODKA_CARDS),
     (finished, [], act("1:lead 6C"), Reason.DEAL_OVER),
     (finished, [], raw(2, ActionKind.MOLODKA), Reason.DEAL_OVER),
 ]
@@ -75,7 +76,7 @@ CASES = [
     ids=[f"{case[3].value}-{i}" for i, case in enumerate(CASES)],
 )
 def test_refused_actions_change_nothing(
-    make: object, before: list[str], action: Action, reason: Reason
+    make: object, before: list[str], action: Action, reason: ReasonCode
 ) -> None:
     deal: Deal = make()  # type: ignore[operator]
     play(deal, *before)
@@ -96,9 +97,9 @@ def test_refused_actions_change_nothing(
 
 
 def test_every_deal_reason_has_a_case() -> None:
-    deal_reasons = set(Reason) - {
+    deal_reasons = {*Reason, *YardReason} - {
         # Not actions on a deal: tested with the series, the cards and the records.
-        Reason.SERIES_OVER,
+        YardReason.SERIES_OVER,
         Reason.DEAL_NOT_OVER,
         Reason.BAD_DEALER,
         Reason.UNKNOWN_CARD,
@@ -108,7 +109,7 @@ def test_every_deal_reason_has_a_case() -> None:
         Reason.UNKNOWN_RULE_SET,
         Reason.BAD_OPTIONS,
         # A five-card lead: see the test below.
-        Reason.TOO_MANY_CARDS,
+        YardReason.TOO_MANY_CARDS,
     }
     assert {case[3] for case in CASES} == deal_reasons
 
@@ -118,7 +119,7 @@ def test_five_card_lead_is_refused() -> None:
     action = Action.lead(0, *cards("7H 7C 8C AS"), Card.parse("9C"))
     with pytest.raises(KozelError) as caught:
         deal.verify(action)
-    assert caught.value.reason is Reason.TOO_MANY_CARDS
+    assert caught.value.reason is YardReason.TOO_MANY_CARDS
     assert deal.state_key() == plain().state_key()
 
 

@@ -9,6 +9,7 @@ from core.errors import KozelError, Reason
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
 from core.yard.deal import Deal, is_molodka
+from core.yard.errors import YardReason
 from core.yard.events import CardsDiscarded, CardsDrawn, MolodkaDeclared, TrickTaken
 from core.yard.views import PlayedSet
 
@@ -64,11 +65,11 @@ def test_molodka_before_the_lead_starts_the_trick() -> None:
     assert deal.molodka_seat is None and molodkas(deal) == []
     # Play goes on clockwise from the declarer, four cards each.
     assert refused(deal, "0:discard 6C 7C 9S 7H") is Reason.NOT_YOUR_TURN
-    assert refused(deal, "3:beat AH") is Reason.WRONG_COUNT
-    assert refused(deal, "3:beat TH KH AH") is Reason.WRONG_COUNT
+    assert refused(deal, "3:beat AH") is YardReason.WRONG_COUNT
+    assert refused(deal, "3:beat TH KH AH") is YardReason.WRONG_COUNT
     play(deal, "3:beat TH KH AH 9D")  # KH>QH, TH>JH, AH>8H, the trump 9D>6H
-    assert refused(deal, "0:lead 6C 7C 9S 7H") is Reason.ALREADY_LED
-    assert refused(deal, "0:discard 6C 7C 9S") is Reason.WRONG_COUNT
+    assert refused(deal, "0:lead 6C 7C 9S 7H") is YardReason.ALREADY_LED
+    assert refused(deal, "0:discard 6C 7C 9S") is YardReason.WRONG_COUNT
     events = deal.apply(act("0:discard 6C 7C 9S 7H"))
     assert events == [CardsDiscarded(0, 4)]  # three plays so far: the trick goes on
     events = deal.apply(act("1:discard 8C 9C 6D AS"))
@@ -114,12 +115,12 @@ def test_molodka_by_the_tricks_leader_is_refused() -> None:
         "TD",
         trump="TD",
     )
-    assert refused(deal, Action.molodka(0)) is Reason.MOLODKA_BY_LEADER
+    assert refused(deal, Action.molodka(0)) is YardReason.MOLODKA_BY_LEADER
     assert molodkas(deal) == [Action.molodka(2)]
     assert all(a.kind is ActionKind.LEAD for a in deal.legal_actions(0))
     assert Action.lead(0, *cards("6C 7C 8C 9C")) in deal.legal_actions(0)
     play(deal, "0:lead 6C")
-    assert refused(deal, Action.molodka(0)) is Reason.MOLODKA_BY_LEADER
+    assert refused(deal, Action.molodka(0)) is YardReason.MOLODKA_BY_LEADER
 
 
 @pytest.mark.parametrize(("dealer", "nearest", "farther"), [(3, 1, 3), (1, 3, 1)])
@@ -129,11 +130,11 @@ def test_only_the_holder_nearest_to_the_leader_may_declare(
     deal = make_deal(M4, M4_STOCK, dealer, trump="TD")
     leader = (dealer + 1) % 4
     assert deal.leader == leader and deal.molodka_seat == nearest
-    assert refused(deal, Action.molodka(farther)) is Reason.MOLODKA_NOT_NEAREST
+    assert refused(deal, Action.molodka(farther)) is YardReason.MOLODKA_NOT_NEAREST
     assert molodkas(deal) == [Action.molodka(nearest)]
     assert not deal.view(farther).molodka and deal.view(nearest).molodka
     play(deal, f"{leader}:lead {deal.hand(leader)[0].code}")
-    assert refused(deal, Action.molodka(farther)) is Reason.MOLODKA_NOT_NEAREST
+    assert refused(deal, Action.molodka(farther)) is YardReason.MOLODKA_NOT_NEAREST
     events = deal.apply(Action.molodka(nearest))
     assert isinstance(events[0], MolodkaDeclared) and events[0].seat == nearest
     assert events[0].returned == tuple(1 if s == leader else 0 for s in range(4))
@@ -143,10 +144,10 @@ def test_a_second_molodka_in_one_trick_is_refused() -> None:
     deal = make_deal(M4, M4_STOCK, trump="TD")
     play(deal, "0:lead 6C")
     deal.apply(Action.molodka(1))
-    assert refused(deal, Action.molodka(3)) is Reason.MOLODKA_ALREADY
-    assert refused(deal, Action.molodka(1)) is Reason.MOLODKA_ALREADY
+    assert refused(deal, Action.molodka(3)) is YardReason.MOLODKA_ALREADY
+    assert refused(deal, Action.molodka(1)) is YardReason.MOLODKA_ALREADY
     play(deal, "2:discard 8C TC 8D JC")
-    assert refused(deal, Action.molodka(3)) is Reason.MOLODKA_ALREADY
+    assert refused(deal, Action.molodka(3)) is YardReason.MOLODKA_ALREADY
 
 
 def test_the_holder_who_already_played_gets_his_cards_back_first() -> None:
@@ -155,7 +156,9 @@ def test_the_holder_who_already_played_gets_his_cards_back_first() -> None:
     assert hand(deal, 1) == set(cards("6H 8H QH"))  # not a molodka any more...
     assert deal.view(1).molodka  # ...but it was when the trick began
     # A molodka is the whole hand of the trick's start, not what is left of it.
-    assert refused(deal, Action(1, ActionKind.MOLODKA, cards("6H 8H QH"))) is (Reason.MOLODKA_CARDS)
+    assert refused(deal, Action(1, ActionKind.MOLODKA, cards("6H 8H QH"))) is (
+        YardReason.MOLODKA_CARDS
+    )
     events = deal.apply(Action(1, ActionKind.MOLODKA, cards("6H 8H JH QH")))
     assert events == [MolodkaDeclared(1, cards("6H 8H JH QH"), (1, 1, 1, 0))]
     assert hand(deal, 0) == set(cards(M5[0])) and hand(deal, 2) == set(cards(M5[2]))
@@ -177,7 +180,7 @@ def test_molodka_at_the_last_moment_after_three_plays() -> None:
 def test_molodka_not_held() -> None:
     deal = make_deal(M5, "TD", trump="TD")
     for seat in (2, 3):  # hands of two suits
-        assert refused(deal, Action.molodka(seat)) is Reason.MOLODKA_NOT_HELD
+        assert refused(deal, Action.molodka(seat)) is YardReason.MOLODKA_NOT_HELD
     assert is_molodka(mask_of(cards("6H 8H JH QH")))
     assert not is_molodka(mask_of(cards("6H 8H JH")))  # three cards of a suit are not one
     assert not is_molodka(mask_of(cards("6H 8H JH 6D")))
@@ -191,7 +194,7 @@ def test_molodka_cannot_be_declared_once_the_trick_is_over() -> None:
     assert hand(deal, 3) == set(cards("8H JH QH QC"))
     assert deal.molodka_seat is None and molodkas(deal) == []
     for seat in (1, 3):
-        assert refused(deal, Action.molodka(seat)) is Reason.MOLODKA_NOT_HELD
+        assert refused(deal, Action.molodka(seat)) is YardReason.MOLODKA_NOT_HELD
 
 
 #: Two four-card tricks and a one-card trick between them leave four cards each and an
@@ -222,8 +225,8 @@ def last_trick() -> Deal:
 def test_molodka_in_the_last_trick_with_an_empty_stock() -> None:
     deal = last_trick()
     assert deal.molodka_seat == 2
-    assert refused(deal, Action.molodka(0)) is Reason.MOLODKA_BY_LEADER
-    assert refused(deal, Action.molodka(3)) is Reason.MOLODKA_NOT_NEAREST
+    assert refused(deal, Action.molodka(0)) is YardReason.MOLODKA_BY_LEADER
+    assert refused(deal, Action.molodka(3)) is YardReason.MOLODKA_NOT_NEAREST
     play(deal, "0:lead 7H 8H 9H TH", "1:discard JH 7D 8D TD")
     deal.apply(Action.molodka(2))
     play(deal, "3:beat JD QD KD AD", "0:discard 7H 8H 9H TH", "1:discard JH 7D 8D TD")

@@ -11,6 +11,7 @@ import pytest
 from core.errors import Reason, describe
 from core.record import RecordError, replay
 from core.yard.actions import Action
+from core.yard.errors import YardReason
 from core.yard.record import (
     deal_to_record,
     report,
@@ -97,7 +98,7 @@ def test_a_molodka_record_replays_with_or_without_its_cards() -> None:
     with pytest.raises(RecordError) as caught:
         series_from_record(record)
     assert caught.value.to_json() == {
-        "error": {"deal": 0, "action": 2, "seat": 3, "reason": describe(Reason.MOLODKA_CARDS)}
+        "error": {"deal": 0, "action": 2, "seat": 3, "reason": describe(YardReason.MOLODKA_CARDS)}
     }
 
 
@@ -178,7 +179,7 @@ def test_an_illegal_action_reports_deal_action_seat_and_reason() -> None:
     record = series_to_record(played(A_SHUTOUT, B_30))
     record["deals"][1]["actions"][5] = {"seat": 1, "type": "beat", "cards": ["6D"]}
     error = bad(record)
-    assert error == {"deal": 1, "action": 5, "seat": 1, "reason": describe(Reason.WRONG_COUNT)}
+    assert error == {"deal": 1, "action": 5, "seat": 1, "reason": describe(YardReason.WRONG_COUNT)}
 
 
 def test_a_record_after_the_end_of_the_series_is_refused() -> None:
@@ -189,7 +190,7 @@ def test_a_record_after_the_end_of_the_series_is_refused() -> None:
     record["deals"][1]["actions"].append({"seat": 0, "type": "lead", "cards": ["6C"]})
     error = bad(record)
     assert (error["deal"], error["action"], error["seat"]) == (1, 12, 0)
-    assert error["reason"] == describe(Reason.SERIES_OVER)
+    assert error["reason"] == describe(YardReason.SERIES_OVER)
 
 
 def test_a_deal_after_an_incomplete_one_is_refused() -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from bot.cli import main
 from core.errors import Reason, describe
+from core.yard.errors import YardReason
 from core.yard.record import series_to_record
 from core.yard.series import Series
 
@@ -103,7 +104,7 @@ def test_an_illegal_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     status, [out] = run(capsys, write(tmp_path, "a.json", record))
     assert status == 2
     assert out == {
-        "error": {"deal": 0, "action": 2, "seat": 2, "reason": describe(Reason.DOES_NOT_BEAT)}
+        "error": {"deal": 0, "action": 2, "seat": 2, "reason": describe(YardReason.DOES_NOT_BEAT)}
     }
 
 

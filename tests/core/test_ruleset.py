@@ -423,3 +423,29 @@ def test_the_yard_molodka_is_a_chance_at_the_start_of_a_trick() -> None:
             assert game.is_optional(chance.actions[0])
             return
     raise AssertionError("no molodka dealt in 200 deals")
+
+
+@pytest.mark.parametrize("rule_set_id", ["yard", "classic"])
+def test_the_game_view_shows_each_deal_s_result_and_the_game_s(rule_set_id: str) -> None:
+    """What a presenter needs of the whole game comes from the contract's game_view,
+    never from the engine behind it."""
+    from core.ruleset import DealOutcome, GameOutcome
+
+    rule_set = get_rule_set(rule_set_id)
+    waiting = rule_set.new_game()
+    before = waiting.game_view()
+    assert before.deals == 0 and before.deal_result(0) is None and before.result is None
+    rng = random.Random(5)
+    game = rule_set.new_game(rng)
+    assert game.game_view().deals == 1 and game.game_view().deal_result(0) is None
+    outcomes = drive(game, rule_set_id, rng, away=-1)
+    deals = [o for o in outcomes if isinstance(o, DealOutcome)]
+    (end,) = [o for o in outcomes if isinstance(o, GameOutcome)]
+    view = game.game_view()
+    assert view.deals == end.deals == len(deals) > 1
+    assert [view.deal_result(d.number) for d in deals] == [d.detail for d in deals]
+    assert view.deal_result(view.deals) is None and view.deal_result(-1) is None
+    assert view.result == end.detail
+    score = view.loss_points if rule_set_id == "yard" else view.pairs
+    assert score == end.score
+    assert game.spectator_view().result == deals[-1].detail

@@ -8,6 +8,7 @@ import pytest
 
 from core.errors import KozelError, Reason
 from core.seats import Team
+from core.yard.errors import YardReason
 from core.yard.events import (
     DealScored,
     DealStarted,
@@ -61,9 +62,9 @@ def test_series_ends_at_exactly_12() -> None:
     assert series.is_over and series.result == expected
     assert isinstance(events[-2], DealScored) and events[-1] == SeriesFinished(expected)
     plan = A_SHUTOUT
-    assert refused(series, series.deal_from, plan.deck, plan.trump_index) is Reason.SERIES_OVER
-    assert refused(series, series.deal, random.Random(1)) is Reason.SERIES_OVER
-    assert refused(series, series.apply, plan.actions[0]) is Reason.SERIES_OVER
+    assert refused(series, series.deal_from, plan.deck, plan.trump_index) is YardReason.SERIES_OVER
+    assert refused(series, series.deal, random.Random(1)) is YardReason.SERIES_OVER
+    assert refused(series, series.apply, plan.actions[0]) is YardReason.SERIES_OVER
 
 
 def test_series_ends_above_12() -> None:

@@ -16,6 +16,7 @@ from bot.errors import ErrorCode
 from bot.i18n import Translator, default_locales_dir, normalize_locale
 from core.classic.errors import ClassicReason
 from core.errors import Reason
+from core.yard.errors import YardReason
 
 LOCALES_DIR = default_locales_dir()
 LANGUAGES = ("ru", "en")
@@ -167,6 +168,7 @@ def test_durations(tr: Translator, locale: str) -> None:
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_every_error_code_and_reason_has_a_message(tr: Translator, locale: str) -> None:
     codes = [code.value for code in ErrorCode] + [reason.value for reason in Reason]
+    codes += [reason.value for reason in YardReason]
     codes += [reason.value for reason in ClassicReason]
     missing = [code for code in codes if not tr.has(f"err-{code}", locale)]
     assert missing == []

@@ -15,8 +15,8 @@ from typing import Any
 from adapters.postgres import PostgresStorage
 from bot.models import ChatRef, Platform, User, UserRef
 from bot.service import GameService
-from core.ai import safe_move
 from core.seats import Team
+from core.yard.ai import safe_move
 from core.yard.record import action_to_json
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,10 +24,10 @@ from bot.models import GameStatus
 from bot.presenters.yard import choose_action, parse_move
 from bot.service import GameService
 from bot.settings import Settings
-from core.ai import safe_move
 from core.cards import Card
 from core.record import replay
 from core.yard.actions import Action, ActionKind
+from core.yard.ai import safe_move
 
 
 def settings(tmp_path: Path) -> Settings:

@@ -26,8 +26,8 @@ from bot.presenters import SELECTED_MARK, card_label
 from bot.presenters.yard import action_arg
 from bot.service import GameService
 from bot.settings import Settings
-from core.ai import safe_move
 from core.yard.actions import Action, ActionKind
+from core.yard.ai import safe_move
 from tests.fakes.discord import JSON, FakeDiscord, FakeInteraction
 
 GUILD, CHANNEL = 100, 200

@@ -23,8 +23,8 @@ from bot.models import Game, GameStatus
 from bot.ports import OwedKind
 from bot.presenters import Screen, card_label
 from bot.presenters.yard import action_arg
-from core.ai import safe_move
 from core.yard.actions import Action, ActionKind
+from core.yard.ai import safe_move
 from core.yard.events import DealScored, SeriesFinished
 from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, DAVE, world
 from tests.fakes.bot_process import (

@@ -16,7 +16,7 @@ from bot.interactions import Interactions, Reply
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, GameStatus, Platform
 from bot.presenters.yard import action_arg
-from core.ai import safe_move
+from core.yard.ai import safe_move
 from tests.adapters.discord.conftest import LogGuard
 from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, DAVE, EVE, Harness, ref
 from tests.fakes.discord import FakeDiscord

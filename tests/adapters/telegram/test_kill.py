@@ -22,8 +22,8 @@ from bot.models import Game, GameStatus, Platform, UserRef
 from bot.ports import OwedKind
 from bot.presenters import Screen
 from bot.presenters.yard import action_arg
-from core.ai import safe_move
 from core.yard.actions import Action
+from core.yard.ai import safe_move
 from core.yard.events import DealScored, SeriesFinished
 from tests.fakes.bot_process import (
     BotProcess,

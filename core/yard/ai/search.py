@@ -1,24 +1,24 @@
 """The search computer player ("Знаток"): sampled worlds, each action played out.
 
 For each decision the player samples worlds that agree with everything its seat
-has seen (:mod:`core.ai.worlds`), plays every candidate action in every world and
+has seen (:mod:`core.yard.ai.worlds`), plays every candidate action in every world and
 values each by its mean (perfect-information Monte Carlo, as the strongest bridge,
 Skat and Schafkopf programs do):
 
 - before the stock is empty, each action is valued by playouts of the whole deal
-  (:mod:`core.ai.rollout`), the same worlds for every action, so that the actions
+  (:mod:`core.yard.ai.rollout`), the same worlds for every action, so that the actions
   are compared on equal terms: by default every seat plays the baseline's own
-  choices from what it would see (``policy_plays``, :mod:`core.ai.policy`: exactly
+  choices from what it would see (``policy_plays``, :mod:`core.yard.ai.policy`: exactly
   the ``normal`` player), so an action is valued by where it leads when play goes on
   as at a table of normal players; with ``policy_plays`` 0, by a cheaper greedy
   policy whose players see the world's hands;
 - once the stock is empty every card is in a hand, the piles or a face-down
   discard, and when every hand holds three cards or fewer once the trick in progress
   is over, each world is solved exactly
-  (:mod:`core.ai.endgame`) within a node budget, falling back to playouts when it
+  (:mod:`core.yard.ai.endgame`) within a node budget, falling back to playouts when it
   runs out: by default (``endgame_model``) with the other team playing the
   baseline's choices, as the ``normal`` opponents do, and this team its best
-  (:func:`core.ai.endgame.solve_model`), else against perfect defence;
+  (:func:`core.yard.ai.endgame.solve_model`), else against perfect defence;
 - a molodka is decided at the start of the trick, by the same search: declaring
   now against going on without it.
 
@@ -31,15 +31,15 @@ above ``confidence`` standard errors. When the best is ahead but not that clearl
 ``confirm_worlds`` more worlds are played for the two of them alone and the test is
 made again over all the worlds. (With 30 worlds the values of most actions differ
 by less than the noise, and an action that looks best by a little is no better than
-the baseline's in play; measured in docs/benchmarks.md, bench.ai_gain. The playouts and the
-endgames run in C, :mod:`core.ai._playout`, which is what pays for 1,500 worlds.)
+the baseline's in play; measured in docs/benchmarks.md, bench.yard_ai_gain. The playouts and the
+endgames run in C, :mod:`core.yard.ai._playout`, which is what pays for 1,500 worlds.)
 ``margin`` can ask for a fixed lead instead.
 
 Every bound is a count (worlds, playouts, nodes), never a clock, so a decision is
 the same for the same view, memory and random numbers, whatever the machine. The
 value of a deal's end is the loss points given minus those taken, plus ``win``
 loss points for a deal won (minus for one lost), plus ``weight`` loss points per
-60-point card margin (:func:`core.ai.rollout.utility`).
+60-point card margin (:func:`core.yard.ai.rollout.utility`).
 """
 
 from __future__ import annotations
@@ -48,13 +48,13 @@ import math
 import random
 from dataclasses import dataclass
 
-from core.ai.baseline import DEFAULT_WEIGHTS, _cost_key, _Trick
-from core.ai.endgame import Solver, solve, solve_model
-from core.ai.memory import DealMemory
-from core.ai.rollout import baseline_playout, played_out, step, utility
-from core.ai.worlds import Sampler, World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
+from core.yard.ai.baseline import DEFAULT_WEIGHTS, SeatTrick, cost_key
+from core.yard.ai.endgame import Solver, solve, solve_model
+from core.yard.ai.memory import DealMemory
+from core.yard.ai.rollout import baseline_playout, played_out, step, utility
+from core.yard.ai.worlds import Sampler, World
 from core.yard.events import Event
 from core.yard.views import SeatView
 
@@ -109,7 +109,7 @@ class SearchSettings:
     endgame is solved exactly (a lead from hands of four costs ten times more)."""
     endgame_model: bool = True
     """Whether exact endgames are played against the baseline's choices for the
-    other team (:func:`core.ai.endgame.solve_model`) instead of perfect defence."""
+    other team (:func:`core.yard.ai.endgame.solve_model`) instead of perfect defence."""
     lead_worlds: int = 0
     """Worlds sampled for a lead (0: ``worlds``)."""
     endgame_worlds: int = 600
@@ -236,9 +236,9 @@ class SearchPlayer:
         """The baseline's best ``shortlist`` actions (all when 0), best first: the
         baseline's choice first, so that it wins ties."""
         limit = self.settings.shortlist or len(actions)
-        trick = _Trick(view, self.memory.gone if self.memory.complete else 0, DEFAULT_WEIGHTS)
+        trick = SeatTrick(view, self.memory.gone if self.memory.complete else 0, DEFAULT_WEIGHTS)
         # The baseline's own order: its value, then its tie-break (the first is its choice).
-        ranked = sorted(actions, key=lambda a: (trick.action_value(a), _cost_key(a)), reverse=True)
+        ranked = sorted(actions, key=lambda a: (trick.action_value(a), cost_key(a)), reverse=True)
         return ranked[:limit]
 
     def _wants_molodka(self, view: SeatView, sampler: Sampler, seed: int) -> bool:

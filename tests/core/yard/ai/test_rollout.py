@@ -1,4 +1,4 @@
-"""The C playout (core/ai/_playout.c) plays exactly as the Python one."""
+"""The C playout (core/yard/ai/_playout.c) plays exactly as the Python one."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.ai import rollout
-from core.ai.rollout import baseline_playout, legal_moves, played_out, py_playout, step
-from core.ai.search import SearchSettings
-from core.ai.worlds import Sampler, World
+from core.yard.ai import rollout
+from core.yard.ai.rollout import baseline_playout, legal_moves, played_out, py_playout, step
+from core.yard.ai.search import SearchSettings
+from core.yard.ai.worlds import Sampler, World
 from core.yard.deal import MOLODKA
 
 from .positions import deal_from_hands, sampled_worlds, search_choices
@@ -24,15 +24,16 @@ SMALL = SearchSettings(worlds=12, confirm_worlds=12, endgame_nodes=0)
 def test_the_c_playout_is_built() -> None:
     # setup.py builds it as an optional extension: on a machine with a C compiler a
     # failed build must not pass unseen (the search would be some ten times slower).
-    assert rollout._fast is not None, "core/ai/_playout.c was not built: make install-dev"
+    assert rollout.c_playout is not None, "core/yard/ai/_playout.c was not built: make install-dev"
+    assert rollout.c_playout.__name__ == "core.yard.ai._playout"
 
 
 @pytest.mark.parametrize("sighted", [True, False])
 def test_the_c_playout_plays_as_the_python_one(sighted: bool) -> None:
-    assert rollout._fast is not None
+    assert rollout.c_playout is not None
     compared = 0
     for world in sampled_worlds(1, 60):
-        fast = rollout._fast.playout(world.copy(), sighted)
+        fast = rollout.c_playout.playout(world.copy(), sighted)
         slow = py_playout(world.copy(), random.Random(0).random, 0.0, sighted)
         assert fast == slow
         compared += 1
@@ -40,10 +41,10 @@ def test_the_c_playout_plays_as_the_python_one(sighted: bool) -> None:
 
 
 def test_the_c_playout_leaves_the_world_as_it_was() -> None:
-    assert rollout._fast is not None
+    assert rollout.c_playout is not None
     for world in sampled_worlds(2, 5):
         before = world.copy()
-        rollout._fast.playout(world, True)
+        rollout.c_playout.playout(world, True)
         assert world == before
 
 
@@ -66,9 +67,9 @@ def test_each_move_played_out_in_c_is_the_move_then_the_python_playout(
 ) -> None:
     # The reference is all Python: the move, ``plays`` plays by the baseline's choices,
     # then the Python playout.
-    fast = rollout._fast
+    fast = rollout.c_playout
     assert fast is not None
-    monkeypatch.setattr(rollout, "_fast", None)
+    monkeypatch.setattr(rollout, "c_playout", None)
     compared = molodkas = 0
     for world in sampled_worlds(3, 16):
         by_seat: dict[int, list[tuple[int, int]]] = {}
@@ -107,6 +108,6 @@ def test_the_search_chooses_the_same_with_and_without_the_c_playout(
     settings: SearchSettings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with_c = search_choices(settings, 2, 5)
-    monkeypatch.setattr(rollout, "_fast", None)
+    monkeypatch.setattr(rollout, "c_playout", None)
     assert len(with_c) > 30
     assert with_c == search_choices(settings, 2, 5)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from core.ai import Observer, Player, make_player
-from core.ai.memory import DealMemory
-from core.ai.search import SearchPlayer, SearchSettings
-from core.ai.worlds import Sampler, World
 from core.cards import CARDS, Card
 from core.yard.actions import Action
+from core.yard.ai import Observer, Player, make_player
+from core.yard.ai.memory import DealMemory
+from core.yard.ai.search import SearchPlayer, SearchSettings
+from core.yard.ai.worlds import Sampler, World
 from core.yard.deal import Deal
 from core.yard.events import DealStarted
 

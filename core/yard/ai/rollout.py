@@ -1,4 +1,4 @@
-"""Fast playouts of a :class:`~core.ai.worlds.World` with a greedy policy.
+"""Fast playouts of a :class:`~core.yard.ai.worlds.World` with a greedy policy.
 
 The search player values an action in a sampled world by playing the world to its
 end. Random play is a poor judge (any greedy player beats it in nine deals of ten),
@@ -21,13 +21,13 @@ opponent still to play can beat, at half the price, and points are loaded onto t
 partner's set when no opponent still to play can beat it.
 
 Everything is plain ints and bitmasks; one playout of a whole deal costs some tens
-of microseconds in Python and about three in C (:mod:`core.ai._playout`, built from
-``core/ai/_playout.c`` when a C compiler is at hand: :func:`playout` and
+of microseconds in Python and about three in C (:mod:`core.yard.ai._playout`, built from
+``core/yard/ai/_playout.c`` when a C compiler is at hand: :func:`playout` and
 :func:`played_out` use it, with the same plays, and the Python stays as the
 reference and the fallback).
 
 :func:`baseline_playout` makes a playout's first plays (or all of them) by the
-baseline's own choices (:func:`core.ai.policy.baseline_move`), each seat from what
+baseline's own choices (:func:`core.yard.ai.policy.baseline_move`), each seat from what
 it would see (not sighted), and hands the rest to :func:`playout`: slower (about
 a tenth of a millisecond a play), but the opponents at a table of ``normal``
 computers play exactly so.
@@ -39,10 +39,10 @@ import math
 from collections.abc import Callable, Sequence
 from types import ModuleType
 
-from core.ai.baseline import DEFAULT_WEIGHTS
-from core.ai.policy import _SPENT, baseline_move
-from core.ai.worlds import World
 from core.cards import DECK_SIZE, SUIT_BITS, SUIT_MASK, indexes_of
+from core.yard.ai.baseline import DEFAULT_WEIGHTS
+from core.yard.ai.policy import SPENT, baseline_move
+from core.yard.ai.worlds import World
 from core.yard.deal import (
     BEAT,
     DISCARD,
@@ -50,11 +50,11 @@ from core.yard.deal import (
     LEAD,
     MOLODKA,
     MOLODKA_HANDS,
-    _beats,
-    _leads,
-    _singles,
-    _subsets,
+    beat_masks,
+    lead_masks,
     points_in,
+    single_masks,
+    subset_masks,
 )
 from core.yard.rules import BEATERS
 
@@ -177,7 +177,7 @@ def _holds(hands: list[int], mask: int, seat: int, after: int, trump: int) -> bo
         if n == 1:
             if hand & beaters[mask.bit_length() - 1]:
                 return False
-        elif _beats(hand, mask, trump):
+        elif beat_masks(hand, mask, trump):
             return False
     return True
 
@@ -195,9 +195,9 @@ def _follow_entry(hand: int, win_mask: int, trump: int) -> tuple[tuple[int, ...]
     n = win_mask.bit_count()
     if n == 1:
         useful = hand & BEATERS[trump][win_mask.bit_length() - 1]
-        beats = _singles(useful) if useful else ()
+        beats = single_masks(useful) if useful else ()
     else:
-        beats = _beats(hand, win_mask, trump)
+        beats = beat_masks(hand, win_mask, trump)
     best, cost, points = 0, 0.0, 0
     if beats:
         best, cost = _cheapest(beats, trump)
@@ -218,14 +218,14 @@ def legal_moves(world: World) -> list[tuple[int, int]]:
     hand = world.hands[world.turn]
     n = world.n
     if n == 0:
-        return [(LEAD, m) for m in _leads(hand)]
+        return [(LEAD, m) for m in lead_masks(hand)]
     if n == 1:
         useful = hand & BEATERS[world.trump][world.win_mask.bit_length() - 1]
-        beats = _singles(useful) if useful else ()
-        discards = _singles(hand)
+        beats = single_masks(useful) if useful else ()
+        discards = single_masks(hand)
     else:
-        beats = _beats(hand, world.win_mask, world.trump)
-        discards = _subsets(hand, n)
+        beats = beat_masks(hand, world.win_mask, world.trump)
+        discards = subset_masks(hand, n)
     return [(BEAT, m) for m in beats] + [(DISCARD, m) for m in discards]
 
 
@@ -297,8 +297,8 @@ def playout(
     """Play ``world`` to the end of the deal with the greedy policy (it may change
     ``world``); return team A's card points and each team's tricks. Without
     exploration the C playout plays, when it was built (the same plays)."""
-    if _fast is not None and explore <= 0.0:
-        result: tuple[int, int, int] = _fast.playout(world, sighted)
+    if c_playout is not None and explore <= 0.0:
+        result: tuple[int, int, int] = c_playout.playout(world, sighted)
         return result
     return py_playout(world, rand, explore, sighted)
 
@@ -340,7 +340,7 @@ def py_playout(
         hand = hands[turn]
         if n == 0:
             if rand() < explore:
-                moves = _leads(hand)
+                moves = lead_masks(hand)
                 mask = moves[int(rand() * len(moves))]
             else:
                 mask = greedy_lead(hand, trump)
@@ -352,7 +352,7 @@ def py_playout(
                 entry = _follow_entry(hand, win_mask, trump)
             beats = entry[0]
             if rand() < explore:
-                discards = _singles(hand) if n == 1 else _subsets(hand, n)
+                discards = single_masks(hand) if n == 1 else subset_masks(hand, n)
                 pick = int(rand() * (len(beats) + len(discards)))
                 if pick < len(beats):
                     kind, mask = BEAT, beats[pick]
@@ -410,22 +410,22 @@ def py_playout(
     return pile_points[0], tricks[0], tricks[1]
 
 
-_fast: ModuleType | None
+c_playout: ModuleType | None
 try:
-    from core.ai import _playout
+    from core.yard.ai import _playout
 except ImportError:  # built without a C compiler: the Python playout plays
-    _fast = None
+    c_playout = None
 else:
     _playout.init(BEATERS, KEEP, _POINTS, BEAT_FACTOR)
-    # The C endgame (core.ai.endgame.solve_model) plays the baseline's choices.
+    # The C endgame (core.yard.ai.endgame.solve_model) plays the baseline's choices.
     _playout.init_baseline(
-        _SPENT,
+        SPENT,
         DEFAULT_WEIGHTS.load,
         DEFAULT_WEIGHTS.dump,
         DEFAULT_WEIGHTS.will,
         DEFAULT_WEIGHTS.overtake,
     )
-    _fast = _playout
+    c_playout = _playout
 
 
 def played_out(
@@ -436,9 +436,9 @@ def played_out(
     ``plays`` plays by the baseline's choices: team A's card points and each team's
     tricks, in C; None when the C playout was not built. The same as :func:`step`
     and :func:`baseline_playout` on a copy for each move."""
-    if _fast is None:
+    if c_playout is None:
         return None
-    values: list[tuple[int, int, int]] = _fast.values(world, seat, moves, sighted, plays)
+    values: list[tuple[int, int, int]] = c_playout.values(world, seat, moves, sighted, plays)
     return values
 
 
@@ -451,7 +451,7 @@ def baseline_playout(
 ) -> tuple[int, int, int]:
     """Play ``world`` to the end of the deal (changing it): its next ``plays`` plays
     by the baseline's choices (each seat from what it would see), the rest by the
-    greedy playout (:func:`core.ai.rollout.playout`); return team A's card points
+    greedy playout (:func:`core.yard.ai.rollout.playout`); return team A's card points
     and each team's tricks. A molodka is declared at the start of a trick, as the
     baseline does."""
     hands = world.hands
@@ -510,7 +510,7 @@ def utility(
 
 def world_move(world: World, seat: int) -> tuple[int, int]:
     """The baseline's ``(kind, mask)`` for ``seat`` to play in ``world`` as it stands
-    (:func:`core.ai.policy.baseline_move`)."""
+    (:func:`core.yard.ai.policy.baseline_move`)."""
     return baseline_move(
         world.hands,
         seat,

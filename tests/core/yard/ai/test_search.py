@@ -10,7 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from core.ai import (
+from core.cards import mask_of
+from core.yard.actions import Action, ActionKind
+from core.yard.ai import (
     BaselinePlayer,
     CardCounter,
     SearchPlayer,
@@ -19,13 +21,11 @@ from core.ai import (
     play_deal,
     public_events,
 )
-from core.ai.endgame import Solver, solve, solve_model
-from core.ai.memory import DealMemory
-from core.ai.rollout import baseline_playout, legal_moves, step, utility
-from core.ai.search import _clearly_better, _solve_moves
-from core.ai.worlds import Sampler, World
-from core.cards import mask_of
-from core.yard.actions import Action, ActionKind
+from core.yard.ai.endgame import Solver, solve, solve_model
+from core.yard.ai.memory import DealMemory
+from core.yard.ai.rollout import baseline_playout, legal_moves, step, utility
+from core.yard.ai.search import _clearly_better, _solve_moves
+from core.yard.ai.worlds import Sampler, World
 from core.yard.deal import Deal, points_in
 from core.yard.events import DealStarted, Event
 from core.yard.views import SeatView
@@ -437,7 +437,7 @@ def test_history_inference_keeps_the_real_deal_and_rules_out_other_worlds() -> N
     # to the last tricks (checked as the baseline's choices, each opponent's hand
     # then rebuilt with a random choice of the cards he drew since), and some
     # uniformly placed worlds do not.
-    from bench.ai_gain import baseline_turns, start_deal, true_world
+    from bench.yard_ai_gain import baseline_turns, start_deal, true_world
 
     checked = rejected = 0
     for k in range(40):

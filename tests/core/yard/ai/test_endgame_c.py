@@ -1,4 +1,4 @@
-"""The C endgame and baseline (core/ai/_playout.c) value and choose exactly as the
+"""The C endgame and baseline (core/yard/ai/_playout.c) value and choose exactly as the
 Python ones: the same floats, the same nodes counted against the budget."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from types import ModuleType
 
 import pytest
 
-from core.ai import endgame, rollout
-from core.ai.endgame import py_solve_model
-from core.ai.policy import baseline_move
-from core.ai.search import SearchSettings
-from core.ai.worlds import World, start_hands
+from core.yard.ai import endgame, rollout
+from core.yard.ai.endgame import py_solve_model
+from core.yard.ai.policy import baseline_move
+from core.yard.ai.search import SearchSettings
+from core.yard.ai.worlds import World, start_hands
 from core.yard.deal import DISCARD
 
 from .positions import sampled_worlds, search_choices
@@ -24,9 +24,9 @@ CAP = 2_000
 VALUATIONS = ((3.0, 3.0, 0.0), (1.0, 6.0, 10.0), (0.0, 0.0, 0.0))
 
 
-def _fast() -> ModuleType:
-    fast = rollout._fast
-    assert fast is not None, "core/ai/_playout.c was not built: make install-dev"
+def c_playout() -> ModuleType:
+    fast = rollout.c_playout
+    assert fast is not None, "core/yard/ai/_playout.c was not built: make install-dev"
     return fast
 
 
@@ -83,7 +83,7 @@ def _choices(world: World) -> Iterator[Position]:
 
 
 def test_the_c_baseline_chooses_as_the_python_one() -> None:
-    fast = _fast()
+    fast = c_playout()
     compared = stock_empty = 0
     for world in sampled_worlds(31, 60):
         for arguments in _choices(world):
@@ -97,7 +97,7 @@ def test_the_c_baseline_chooses_as_the_python_one() -> None:
 def _least_budget(world: World, team: int, valuation: tuple[float, float, float]) -> int:
     """The least budget the C endgame solves ``world`` within, or ``CAP + 1``."""
     weight, win, smooth = valuation
-    fast = _fast()
+    fast = c_playout()
     if fast.solve_model(world, team, weight, CAP, win, smooth) is None:
         return CAP + 1
     low, high = 0, CAP  # None at low, a value at high
@@ -113,7 +113,7 @@ def _least_budget(world: World, team: int, valuation: tuple[float, float, float]
 def test_the_c_endgame_values_as_the_python_one_within_the_same_budget() -> None:
     # The least budget the C endgame needs is the Python's too: the Python gives the
     # same value at that budget and None one node short of it.
-    fast = _fast()
+    fast = c_playout()
     pairs = over = 0
     for index, world in enumerate(w for w in sampled_worlds(32, 80) if not w.stock):
         valuation = VALUATIONS[index % len(VALUATIONS)]
@@ -133,7 +133,7 @@ def test_the_c_endgame_values_as_the_python_one_within_the_same_budget() -> None
 
 
 def test_the_c_endgame_leaves_the_world_as_it_was() -> None:
-    fast = _fast()
+    fast = c_playout()
     for world in sampled_worlds(33, 5):
         if not world.stock:
             before = world.copy()
@@ -144,7 +144,7 @@ def test_the_c_endgame_leaves_the_world_as_it_was() -> None:
 def test_the_c_endgame_refuses_a_stock() -> None:
     world = next(w for w in sampled_worlds(34, 1) if w.stock)
     with pytest.raises(ValueError, match="stock"):
-        _fast().solve_model(world, 0, 3.0, CAP)
+        c_playout().solve_model(world, 0, 3.0, CAP)
 
 
 class _Counted:
@@ -166,10 +166,10 @@ def test_the_search_chooses_the_same_with_and_without_the_c_endgame(
     settings = SearchSettings(
         worlds=12, confirm_worlds=12, endgame_worlds=12, endgame_confirm_worlds=12
     )
-    counted = _Counted(_fast())
-    monkeypatch.setattr(endgame, "_fast", counted)
+    counted = _Counted(c_playout())
+    monkeypatch.setattr(endgame, "c_playout", counted)
     with_c = search_choices(settings, 12, 7)
     assert counted.calls > 1_000
-    monkeypatch.setattr(endgame, "_fast", None)
+    monkeypatch.setattr(endgame, "c_playout", None)
     assert len(with_c) > 200
     assert with_c == search_choices(settings, 12, 7)

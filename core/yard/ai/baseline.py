@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from functools import cache
 from math import comb
 
-from core.ai.counter import CardCounter
-from core.ai.players import RandomPlayer
 from core.cards import FULL_MASK, SUIT_BITS, indexes_of, mask_of
 from core.yard.actions import Action, ActionKind
+from core.yard.ai.counter import CardCounter
+from core.yard.ai.players import RandomPlayer
 from core.yard.deal import points_in
 from core.yard.events import Event
 from core.yard.rules import BEATERS
@@ -66,7 +66,7 @@ DISCARD = ActionKind.DISCARD
 
 
 @cache
-def _at_least(unseen: int, useful: int, hand: int, need: int) -> float:
+def at_least(unseen: int, useful: int, hand: int, need: int) -> float:
     """Chance that ``hand`` cards drawn from ``unseen`` hold ``need`` of ``useful``."""
     hand = min(hand, unseen)
     if need > hand or need > useful:
@@ -82,7 +82,7 @@ def _mask(action: Action) -> int:
     return mask_of(action.cards)
 
 
-class _Trick:
+class SeatTrick:
     """What one seat knows of the trick in front of it, in the engine's form."""
 
     __slots__ = (
@@ -163,7 +163,7 @@ class _Trick:
             union |= pool
             held = need - 1 if union & known else need
             useful = (union & unseen).bit_count()
-            chance = min(chance, _at_least(self.unseen_count, useful, size, held))
+            chance = min(chance, at_least(self.unseen_count, useful, size, held))
         return chance
 
     def keeps(self, cards: int, team: int, after: tuple[int, ...]) -> float:
@@ -218,7 +218,7 @@ class _Trick:
         return value
 
 
-def _cost_key(action: Action) -> tuple[int, int, int]:
+def cost_key(action: Action) -> tuple[int, int, int]:
     """Ties go to a discard (it shows nothing), then to the set of fewer points, then
     to a fixed order of cards."""
     cards = _mask(action)
@@ -264,7 +264,7 @@ class BaselinePlayer:
         if not view.legal or (table.turn != view.seat and not may_declare):
             return None
         gone = self.counter.gone if self.counter is not None else 0
-        trick = _Trick(view, gone, self.weights)
+        trick = SeatTrick(view, gone, self.weights)
         if may_declare:
             molodka = next((a for a in view.legal if a.kind is MOLODKA), None)
             if molodka is not None and self._wants_molodka(view, trick):
@@ -273,7 +273,7 @@ class BaselinePlayer:
             return None
         return _best_action(view, trick)
 
-    def _wants_molodka(self, view: SeatView, trick: _Trick) -> bool:
+    def _wants_molodka(self, view: SeatView, trick: SeatTrick) -> bool:
         """Whether the molodka, led now, is worth at least ``molodka_min``."""
         cards = mask_of(view.hand)
         after = tuple((view.seat + k) & 3 for k in (1, 2, 3))
@@ -283,14 +283,14 @@ class BaselinePlayer:
         return "BaselinePlayer()" if self.counter is None else "BaselinePlayer(counter)"
 
 
-def _best_action(view: SeatView, trick: _Trick) -> Action:
+def _best_action(view: SeatView, trick: SeatTrick) -> Action:
     """The best-valued action of the turn seat, a molodka aside."""
     best: Action | None = None
     best_key: tuple[float, tuple[int, int, int]] | None = None
     for action in view.legal:
         if action.kind is MOLODKA:
             continue
-        key = (trick.action_value(action), _cost_key(action))
+        key = (trick.action_value(action), cost_key(action))
         if best_key is None or key > best_key:
             best, best_key = action, key
     if best is None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import random
 
-from core.ai import BaselinePlayer, CardCounter
-from core.ai.policy import baseline_move
-from core.ai.rollout import baseline_playout, world_move
-from core.ai.worlds import Sampler, World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
+from core.yard.ai import BaselinePlayer, CardCounter
+from core.yard.ai.policy import baseline_move
+from core.yard.ai.rollout import baseline_playout, world_move
+from core.yard.ai.worlds import Sampler, World
 from core.yard.deal import Deal
 
 from .positions import cards, deal_from_hands, play
@@ -61,7 +61,7 @@ def test_the_policy_chooses_what_the_baseline_player_chooses() -> None:
 
 
 def test_the_policy_beats_a_point_rich_trick_with_the_cheapest_winning_card() -> None:
-    # As the baseline does (tests/core/ai/test_situations.py): the six of trumps.
+    # As the baseline does (tests/core/yard/ai/test_situations.py): the six of trumps.
     deal = deal_from_hands(["TS 8D 9D JD", "7S 8S 9S 6D", "AS QH 7C KC", "6H AH 6C 8C"], "8H")
     play(deal, (0, "lead", "TS"), (1, "discard", "6D"), (2, "beat", "AS"))
     assert _fast(deal, 3, 0) == (ActionKind.BEAT.code, mask_of(cards("6H")))

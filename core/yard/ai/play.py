@@ -3,7 +3,7 @@
 Each player sees only its own seat's view. At the start of every trick the seat
 that may declare a molodka is asked first (RULES.md §1.4: bots holding a molodka
 decide at the start of the trick); then the seat to play is asked, until the deal
-is scored. Players that remember (:class:`~core.ai.players.Observer`) are fed every
+is scored. Players that remember (:class:`~core.yard.ai.players.Observer`) are fed every
 public event.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from core.ai.players import Observer, Player
 from core.errors import KozelError, Reason
 from core.yard.actions import Action
+from core.yard.ai.players import Observer, Player
 from core.yard.deal import Deal
 from core.yard.events import DealResult, DealStarted, Event
 from core.yard.series import Series
@@ -32,7 +32,7 @@ def play_deal(deal: Deal, players: Sequence[Player], rng: random.Random) -> Deal
     Raises :class:`KozelError` if a player answers with an illegal action, or with
     None when it is to play.
 
-    >>> from core.ai.players import RandomPlayer
+    >>> from core.yard.ai.players import RandomPlayer
     >>> rng = random.Random(5)
     >>> result = play_deal(Deal.shuffled(3, rng), [RandomPlayer()] * 4, rng)
     >>> sum(result.points)

@@ -1,6 +1,6 @@
 """The baseline's choices on bitmasks, for the search player's playouts.
 
-:class:`~core.ai.baseline.BaselinePlayer` judges a seat's legal actions from its
+:class:`~core.yard.ai.baseline.BaselinePlayer` judges a seat's legal actions from its
 :class:`~core.yard.views.SeatView`; building views inside a playout would cost far
 too much, so :func:`baseline_move` does the same sums on plain ints: the same
 actions, the same values (to the last bit of the float), the same choice. A test
@@ -15,17 +15,17 @@ would see, as the baseline opponents at a real table do.
 
 from __future__ import annotations
 
-from core.ai.baseline import DEFAULT_WEIGHTS, Weights, _at_least
 from core.cards import DECK_SIZE, FULL_MASK, SUIT_BITS, indexes_of
+from core.yard.ai.baseline import DEFAULT_WEIGHTS, Weights, at_least
 from core.yard.deal import (
     BEAT,
     DISCARD,
     LEAD,
-    _beats,
-    _leads,
-    _singles,
-    _subsets,
+    beat_masks,
+    lead_masks,
     points_in,
+    single_masks,
+    subset_masks,
 )
 from core.yard.rules import BEATERS
 
@@ -41,14 +41,14 @@ def _spent_table(weights: Weights) -> tuple[tuple[float, ...], ...]:
     )
 
 
-_SPENT = _spent_table(DEFAULT_WEIGHTS)
+SPENT = _spent_table(DEFAULT_WEIGHTS)
 #: (trump, set) -> its card points, the baseline's value of keeping it, and each
 #: card's beaters.
 _SETS: dict[tuple[int, int], tuple[int, float, tuple[int, ...]]] = {}
 
 
 def _set_facts(trump: int, cards: int) -> tuple[int, float, tuple[int, ...]]:
-    spent = _SPENT[trump]
+    spent = SPENT[trump]
     beaters = BEATERS[trump]
     total = 0.0
     pools = []
@@ -143,14 +143,14 @@ def baseline_move(
             for need, pool in enumerate(pools, 1):
                 union |= pool
                 held = need - 1 if union & other_known else need
-                beat = min(beat, _at_least(unseen_count, (union & unseen).bit_count(), size, held))
+                beat = min(beat, at_least(unseen_count, (union & unseen).bit_count(), size, held))
             chance *= 1.0 - will * beat
         return chance
 
     best_kind, best_mask = 0, 0
     best_key: tuple[float, bool, int, int] | None = None
     if n == 0:
-        for mask in _leads(hand):
+        for mask in lead_masks(hand):
             points, spent, _ = sets.get((trump, mask)) or _set_facts(trump, mask)
             ours = keeps(mask, rivals) if rivals else 1.0
             size = mask.bit_count()
@@ -166,11 +166,11 @@ def baseline_move(
         return best_kind, best_mask
     if n == 1:
         useful = hand & BEATERS[trump][win_mask.bit_length() - 1]
-        beats = _singles(useful) if useful else ()
-        discards = _singles(hand)
+        beats = single_masks(useful) if useful else ()
+        discards = single_masks(hand)
     else:
-        beats = _beats(hand, win_mask, trump)
-        discards = _subsets(hand, n)
+        beats = beat_masks(hand, win_mask, trump)
+        discards = subset_masks(hand, n)
     overtake = weights.overtake if win_seat & 1 == mine else 0.0
     for mask in beats:
         points, spent, _ = sets.get((trump, mask)) or _set_facts(trump, mask)

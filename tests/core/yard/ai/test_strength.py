@@ -1,11 +1,11 @@
-"""The baseline beats the random player clearly (a small run of ``bench.ai``)."""
+"""The baseline beats the random player clearly (a small run of ``bench.yard_ai``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench import ai_gain
-from bench.ai import main, measure
+from bench import yard_ai_gain
+from bench.yard_ai import main, measure
 
 
 def test_the_baseline_wins_most_deals_and_series_against_random_players() -> None:
@@ -61,7 +61,7 @@ def test_the_gain_per_decision_is_zero_when_the_search_is_the_baseline(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # A confidence no difference can pass: the search plays the baseline's choices.
-    ai_gain.main(["--deals", "2", "--strong", '{"worlds": 2, "confidence": 1e9}'])
+    yard_ai_gain.main(["--deals", "2", "--strong", '{"worlds": 2, "confidence": 1e9}'])
     lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
     assert int(lines["decisions"]) > 0
     assert lines["differ"] == "0"
@@ -73,7 +73,7 @@ def test_the_paired_gain_compares_two_settings_on_the_same_decisions(
 ) -> None:
     # The same settings on both sides: every decision's gains are equal.
     same = '{"worlds": 3}'
-    ai_gain.main(["--deals", "2", "--strong", same, "--against", same])
+    yard_ai_gain.main(["--deals", "2", "--strong", same, "--against", same])
     lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
     assert lines["paired_gain_per_decision"].startswith("+0.0000")
     assert lines["paired_outcomes_differ"] == "0"

@@ -1,24 +1,24 @@
-/* The greedy playout of core/ai/rollout.py in C: the same plays, card for card; and
- * the endgame against the baseline of core/ai/endgame.py: the same values.
+/* The greedy playout of core/yard/ai/rollout.py in C: the same plays, card for card; and
+ * the endgame against the baseline of core/yard/ai/endgame.py: the same values.
  *
- * core.ai.rollout.playout plays a sampled world to the end of the deal with a cheap
+ * core.yard.ai.rollout.playout plays a sampled world to the end of the deal with a cheap
  * greedy policy; the search player runs it hundreds of thousands of times a decision
  * round, and in Python one playout costs some tens of microseconds. This module does
  * the same sums on 64-bit masks (about a microsecond). It is optional: rollout.py
  * uses it when it was built (setup.py builds it when a C compiler is at hand) and
  * falls back to its own Python otherwise. The tables (which card beats which, what
  * a card is worth kept) come from Python through init(), so both sides use the same
- * numbers; tests/core/ai/test_rollout.py plays thousands of random worlds through
+ * numbers; tests/core/yard/ai/test_rollout.py plays thousands of random worlds through
  * both and asks for the same result.
  *
  * Only the policy without exploration (explore == 0) is here: with exploration the
  * Python playout draws random numbers, and the C one would have to draw the same.
  *
  * Once the stock is empty the search solves each world exactly against the
- * baseline (core.ai.endgame.solve_model): the baseline's choice
- * (core.ai.policy.baseline_move) at every node of the other team, some ten
+ * baseline (core.yard.ai.endgame.solve_model): the baseline's choice
+ * (core.yard.ai.policy.baseline_move) at every node of the other team, some ten
  * microseconds each in Python. Both are here too, with the same floats to the
- * last bit and the same count of nodes (tests/core/ai/test_endgame_c.py); the
+ * last bit and the same count of nodes (tests/core/yard/ai/test_endgame_c.py); the
  * baseline's weights come from Python through init_baseline().
  */
 #define PY_SSIZE_T_CLEAN
@@ -103,7 +103,7 @@ static int combos(const mask_t *cards, int count, int size, int start, mask_t ac
     return found;
 }
 
-/* core.yard.deal._subsets, in its order. */
+/* core.yard.deal.subset_masks, in its order. */
 static int subsets(mask_t hand, int size, mask_t *out) {
     mask_t cards[DECK];
     int count = singles(hand, cards);
@@ -123,7 +123,7 @@ static int subsets(mask_t hand, int size, mask_t *out) {
     return combos(cards, count, size, 0, 0, out, 0);
 }
 
-/* core.yard.deal._beats: every subset of hand that beats the set winning one to one
+/* core.yard.deal.beat_masks: every subset of hand that beats the set winning one to one
  * (Hall's condition on every proper part of the winning set), in its order. */
 static int beats(mask_t hand, mask_t winning, int trump, mask_t *out) {
     mask_t targets[HAND];
@@ -258,8 +258,8 @@ static void by_cost(mask_t *sets, int count, int trump) {
     sort_by_key(costs, sets, count);
 }
 
-/* The baseline's weights (core.ai.baseline.DEFAULT_WEIGHTS): SPENT[trump][card], the
- * value of keeping a card (core.ai.policy._SPENT), and the guessed points per card
+/* The baseline's weights (core.yard.ai.baseline.DEFAULT_WEIGHTS): SPENT[trump][card], the
+ * value of keeping a card (core.yard.ai.policy.SPENT), and the guessed points per card
  * discarded, the chance that a player able to beat does beat, and what beating
  * the partner must gain. */
 static double SPENT[4][DECK];
@@ -268,7 +268,7 @@ static int baseline_ready = 0;
 /* CHOOSE[n][k]: binomial coefficients, exact (below 2^53 for n <= 36). */
 static uint64_t CHOOSE[DECK + 1][DECK + 1];
 
-/* core.yard.deal._leads: per suit, its cards by 1 to 4 of them, each size in
+/* core.yard.deal.lead_masks: per suit, its cards by 1 to 4 of them, each size in
  * itertools.combinations' order. */
 static int leads(mask_t hand, mask_t *out) {
     int found = 0;
@@ -281,7 +281,7 @@ static int leads(mask_t hand, mask_t *out) {
     return found;
 }
 
-/* core.ai.baseline._at_least: the chance that hand cards drawn from unseen hold
+/* core.yard.ai.baseline.at_least: the chance that hand cards drawn from unseen hold
  * need of useful. Hits and total are exact integers, so the division rounds as
  * Python's int / int does. */
 static double at_least(int unseen, int useful, int hand, int need) {
@@ -366,7 +366,7 @@ static void consider(choice_t *best, int kind, mask_t m, int points, double wort
     best->mask = m;
 }
 
-/* A deal's state as core.ai.worlds.World holds it, the stock's cards aside (kept
+/* A deal's state as core.yard.ai.worlds.World holds it, the stock's cards aside (kept
  * beside it: the endgame's stock is empty, and the baseline sees only its size). */
 typedef struct {
     int trump, trump_card, trump_holder, stock_size;
@@ -380,7 +380,7 @@ typedef struct {
     mask_t play_mask[4];
 } world_t;
 
-/* core.ai.policy.baseline_move: the baseline's (kind, mask) for seat to play in w
+/* core.yard.ai.policy.baseline_move: the baseline's (kind, mask) for seat to play in w
  * (a molodka aside), judged from what seat sees: its hand, the table, the cards
  * gone, the hand and stock sizes and who drew the trump card. Every hand holds
  * at most four cards, so do the sets. */
@@ -596,7 +596,7 @@ typedef struct {
     double weight, win, smooth;
 } model_t;
 
-/* core.ai.endgame.solve_model's value(): the deal's end from w (changed), the
+/* core.yard.ai.endgame.solve_model's value(): the deal's end from w (changed), the
  * other team playing the baseline's choices, team its best; a node at every pass
  * of the loop, as there. */
 static double model_value(model_t *model, world_t *w) {
@@ -1114,7 +1114,7 @@ static PyObject *py_init_baseline(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"init", py_init, METH_VARARGS,
-     "init(beaters, keep, points, beat_factor): the tables of core.yard.rules and core.ai.rollout."},
+     "init(beaters, keep, points, beat_factor): the tables of core.yard.rules and core.yard.ai.rollout."},
     {"playout", py_playout, METH_VARARGS,
      "playout(world, sighted) -> (points_a, tricks_a, tricks_b): rollout.playout without "
      "exploration; the world is not changed."},
@@ -1125,19 +1125,19 @@ static PyMethodDef methods[] = {
      "rollout.playout)."},
     {"init_baseline", py_init_baseline, METH_VARARGS,
      "init_baseline(spent, load, dump, will, overtake): the baseline's weights "
-     "(core.ai.policy._SPENT and core.ai.baseline.DEFAULT_WEIGHTS)."},
+     "(core.yard.ai.policy.SPENT and core.yard.ai.baseline.DEFAULT_WEIGHTS)."},
     {"baseline_move", py_baseline_move, METH_VARARGS,
      "baseline_move(hands, seat, plays, n, win_seat, win_mask, trump, trump_card, "
-     "trump_holder, stock_size, gone) -> (kind, mask): core.ai.policy.baseline_move."},
+     "trump_holder, stock_size, gone) -> (kind, mask): core.yard.ai.policy.baseline_move."},
     {"solve_model", py_solve_model, METH_VARARGS,
      "solve_model(world, team, weight, budget, win=0.0, smooth=0.0) -> float | None: "
-     "core.ai.endgame.solve_model on a stock-empty world (not changed)."},
+     "core.yard.ai.endgame.solve_model on a stock-empty world (not changed)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_playout",
-    "The greedy playout of core.ai.rollout and the endgame of core.ai.endgame in C.", -1,
+    "The greedy playout of core.yard.ai.rollout and the endgame of core.yard.ai.endgame in C.", -1,
     methods};
 
 PyMODINIT_FUNC PyInit__playout(void) {

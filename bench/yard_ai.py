@@ -1,4 +1,5 @@
-"""Computer player measurement: ``python -m bench.ai --x strong --y normal --deals 2000``.
+"""Yard computer player measurement: ``python -m bench.yard_ai --x strong --y normal
+--deals 2000`` (classic's: :mod:`bench.classic_ai`).
 
 Level ``--x`` (by default the baseline) plays against level ``--y`` (by default the
 random player). Every shuffle is played twice, once with x as team A (seats 0 and
@@ -8,10 +9,7 @@ figures are the same for the same ``--seed`` whether played in one process or in
 ``--jobs N`` worker processes. Then whole series are played, x's team alternating.
 
 ``--strong '{"worlds": 60}'`` sets fields of the strong level's
-:class:`~core.ai.search.SearchSettings` (JSON) for a run, to measure a variant.
-
-``--rules classic`` measures the classic levels instead, ``--x`` against ``--y``
-(``baseline`` is classic's ``normal``; see :mod:`bench.classic_ai`).
+:class:`~core.yard.ai.search.SearchSettings` (JSON) for a run, to measure a variant.
 
 Prints ``name: value`` lines (``x`` and ``y`` stand for the levels' names):
 
@@ -49,30 +47,15 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from core.ai import LEVELS, SearchPlayer, make_player, play_deal, play_series
-from core.ai.players import Observer, Player
-from core.ai.search import STRONG
+from bench.stats import wilson
 from core.seats import Team
 from core.yard.actions import Action
+from core.yard.ai import LEVELS, SearchPlayer, make_player, play_deal, play_series
+from core.yard.ai.players import Observer, Player
+from core.yard.ai.search import STRONG
 from core.yard.deal import Deal
 from core.yard.events import Event
 from core.yard.views import SeatView
-
-
-def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95 % by default).
-
-    >>> low, high = wilson(60, 100)
-    >>> round(low, 3), round(high, 3)
-    (0.502, 0.691)
-    """
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    centre = p + z * z / (2 * trials)
-    margin = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    denominator = 1 + z * z / trials
-    return ((centre - margin) / denominator, (centre + margin) / denominator)
 
 
 class Timed:
@@ -301,33 +284,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--series", type=int, default=200, help="whole series")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--jobs", type=int, default=1, help="yard: worker processes (the figures do not change)"
+        "--jobs", type=int, default=1, help="worker processes (the figures do not change)"
     )
     parser.add_argument("--x", "--player", dest="x", choices=LEVELS, default="baseline")
     parser.add_argument("--y", "--opponent", dest="y", choices=LEVELS, default="random")
     parser.add_argument(
-        "--rules", choices=("yard", "classic"), default="yard", help="the rule set measured"
+        "--strong", default="", help="fields of the strong level's SearchSettings (JSON)"
     )
-    parser.add_argument(
-        "--strong", default="", help="yard: fields of the strong level's SearchSettings (JSON)"
-    )
-    parser.add_argument("--games", type=int, default=200, help="classic: whole games")
-    parser.add_argument("--options", default=None, help="classic: the options as JSON")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    if args.rules == "classic":
-        from bench import classic_ai
-
-        lines, timing = classic_ai.main(
-            args.deals, args.games, args.seed, args.options, args.x, args.y
-        )
-        for line in lines:
-            print(line)
-        sys.stdout.flush()
-        print(f"elapsed_seconds: {time.perf_counter() - start:.1f}", file=sys.stderr)
-        for line in timing:
-            print(line, file=sys.stderr)
-        return
     if args.strong:
         print(f"strong_settings: {args.strong}", file=sys.stderr)
     figures = measure(

@@ -17,20 +17,19 @@ from __future__ import annotations
 
 import random
 
-from core.ai.baseline import DEFAULT_WEIGHTS, BaselinePlayer, EasyPlayer, Weights
-from core.ai.counter import CardCounter
-from core.ai.play import play_deal, play_series, public_events
-from core.ai.players import Observer, Player, RandomPlayer
-from core.ai.search import STRONG, SearchPlayer, SearchSettings
 from core.errors import KozelError, Reason
+from core.ruleset import DEFAULT_LEVEL, LEVEL_NAMES
 from core.yard.actions import Action, ActionKind
+from core.yard.ai.baseline import DEFAULT_WEIGHTS, BaselinePlayer, EasyPlayer, Weights
+from core.yard.ai.counter import CardCounter
+from core.yard.ai.play import play_deal, play_series, public_events
+from core.yard.ai.players import Observer, Player, RandomPlayer
+from core.yard.ai.search import STRONG, SearchPlayer, SearchSettings
 from core.yard.views import SeatView
 
 __all__ = [
-    "DEFAULT_LEVEL",
     "DEFAULT_WEIGHTS",
     "LEVELS",
-    "LEVEL_NAMES",
     "BaselinePlayer",
     "CardCounter",
     "EasyPlayer",
@@ -48,15 +47,10 @@ __all__ = [
     "safe_move",
 ]
 
-#: The levels a table or the console may choose, weakest first.
-LEVEL_NAMES: tuple[str, ...] = ("easy", "normal", "strong")
 #: Older names, still read from saved games: the baseline is ``normal``.
 _ALIASES = {"baseline": "normal"}
 #: Every name :func:`make_player` knows (``random`` is for benchmarks and tests).
 LEVELS: tuple[str, ...] = (*LEVEL_NAMES, "baseline", "random")
-#: The level of new tables' computer players: ``strong`` meets the time budget
-#: (docs/ai.md).
-DEFAULT_LEVEL = "strong"
 
 
 def canonical_level(level: str) -> str:

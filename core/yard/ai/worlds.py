@@ -1,7 +1,7 @@
 """Worlds: complete deals that agree with everything one seat has seen.
 
 A seat sees its hand, the table, the trump card, the stock and hand sizes and the
-cards it watched go by (:class:`~core.ai.memory.DealMemory`). The other cards are
+cards it watched go by (:class:`~core.yard.ai.memory.DealMemory`). The other cards are
 *unknown*: the other hands, the stock, the face-down discards. A :class:`World`
 places every unknown card somewhere, consistently with the view:
 
@@ -30,9 +30,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from core.ai.memory import DealMemory, Trick
-from core.ai.policy import baseline_move
 from core.cards import DECK_SIZE, FULL_MASK, indexes_of, mask_of
+from core.yard.ai.memory import DealMemory, Trick
+from core.yard.ai.policy import baseline_move
 from core.yard.deal import DISCARD, HAND_SIZE, MOLODKA_HANDS, Deal
 from core.yard.views import SeatView
 

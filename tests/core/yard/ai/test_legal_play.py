@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from core.ai import BaselinePlayer, CardCounter, RandomPlayer, make_player, play_deal
-from core.ai.players import Player
 from core.cards import Card
 from core.yard.actions import Action, ActionKind
+from core.yard.ai import BaselinePlayer, CardCounter, RandomPlayer, make_player, play_deal
+from core.yard.ai.players import Player
 from core.yard.deal import Deal
 from core.yard.events import Event
 from core.yard.views import SeatView

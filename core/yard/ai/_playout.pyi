@@ -1,9 +1,9 @@
-"""The greedy playout of :mod:`core.ai.rollout` and the endgame of :mod:`core.ai.endgame`
-in C (``core/ai/_playout.c``)."""
+"""The greedy playout of :mod:`core.yard.ai.rollout` and the endgame of :mod:`core.yard.ai.endgame`
+in C (``core/yard/ai/_playout.c``)."""
 
 from collections.abc import Sequence
 
-from core.ai.worlds import World
+from core.yard.ai.worlds import World
 
 def init(
     beaters: Sequence[Sequence[int]],

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from core.ai import BaselinePlayer, CardCounter, RandomPlayer, play_deal
-from core.ai.players import Player
 from core.cards import Card, Suit
 from core.yard.actions import Action, ActionKind
+from core.yard.ai import BaselinePlayer, CardCounter, RandomPlayer, play_deal
+from core.yard.ai.players import Player
 from core.yard.deal import Deal
 from core.yard.events import Event
 from core.yard.views import SeatView

@@ -13,19 +13,19 @@ its cost is bounded by a count, not by a clock.
 
 from __future__ import annotations
 
-from core.ai.rollout import _fast, legal_moves, step, utility, world_move
-from core.ai.worlds import World
 from core.cards import POINTS, SUIT_BITS, indexes_of
+from core.yard.ai.rollout import c_playout, legal_moves, step, utility, world_move
+from core.yard.ai.worlds import World
 from core.yard.deal import (
     BEAT,
     DISCARD,
     LEAD,
     MOLODKA,
-    _beats,
-    _leads,
-    _singles,
-    _subsets,
+    beat_masks,
+    lead_masks,
     points_in,
+    single_masks,
+    subset_masks,
 )
 from core.yard.rules import BEATERS
 
@@ -127,15 +127,15 @@ class Solver:
     def moves(self, hand: int, n: int, win_mask: int, live: int) -> list[tuple[int, int]]:
         """The legal actions, one of each class of equivalent ones."""
         if n == 0:
-            moves = [(LEAD, m) for m in _leads(hand)]
+            moves = [(LEAD, m) for m in lead_masks(hand)]
         else:
             if n == 1:
                 useful = hand & BEATERS[self.trump][win_mask.bit_length() - 1]
-                beats = _singles(useful) if useful else ()
-                discards = _singles(hand)
+                beats = single_masks(useful) if useful else ()
+                discards = single_masks(hand)
             else:
-                beats = _beats(hand, win_mask, self.trump)
-                discards = _subsets(hand, n)
+                beats = beat_masks(hand, win_mask, self.trump)
+                discards = subset_masks(hand, n)
             moves = [(BEAT, m) for m in beats] + [(DISCARD, m) for m in discards]
         pairs = _equivalent(hand, live)
         if not pairs:
@@ -189,7 +189,7 @@ def solve(
     the ``solver``'s node budget ran out (a solver may be reused for the positions
     of one world: what it learnt of the later tricks holds for all of them).
 
-    The value is :func:`core.ai.rollout.utility` of the deal's end that best play
+    The value is :func:`core.yard.ai.rollout.utility` of the deal's end that best play
     for card points leads to (tricks count as taken when they bring points).
     """
     if world.stock:
@@ -236,19 +236,19 @@ def solve_model(
 ) -> float | None:
     """The value for ``team`` of the stock-empty ``world`` when the other team plays
     the baseline's choices (each seat from what it would see: the ``normal``
-    player, :func:`core.ai.rollout.world_move`) and ``team``'s seats the best for
+    player, :func:`core.yard.ai.rollout.world_move`) and ``team``'s seats the best for
     ``team`` (seeing the world); None past ``budget`` nodes.
 
     Unlike :func:`solve`, the opponents do not see the world's hands, so the value
     is that of play against the baseline, not against perfect defence; and it is
-    the value of the deal's end itself (:func:`core.ai.rollout.utility`), so the
+    the value of the deal's end itself (:func:`core.yard.ai.rollout.utility`), so the
     step at 60 points and the loss points are what ``team`` maximises.
 
-    The C endgame (``core/ai/_playout.c``) solves when it was built: the same
+    The C endgame (``core/yard/ai/_playout.c``) solves when it was built: the same
     value to the last bit, None past the same budget.
     """
-    if _fast is not None:
-        value: float | None = _fast.solve_model(world, team, weight, budget, win, smooth)
+    if c_playout is not None:
+        value: float | None = c_playout.solve_model(world, team, weight, budget, win, smooth)
         return value
     return py_solve_model(world, team, weight, budget, win, smooth)
 

@@ -1,17 +1,17 @@
 """The search player's gain over the baseline, one decision at a time.
 
-``python -m bench.ai_gain --deals 150 --strong '{"confidence": 1.5}'``
+``python -m bench.yard_ai_gain --deals 150 --strong '{"confidence": 1.5}'``
 
 Deals of four baseline players (``normal``) are played from ``--seed``; at about a
 third of the decisions with two or more legal actions (the same decisions for every
 variant), the strong player of ``--strong`` settings (JSON fields of
-:class:`~core.ai.search.SearchSettings`) chooses too, from the same view and memory.
+:class:`~core.yard.ai.search.SearchSettings`) chooses too, from the same view and memory.
 When it chooses otherwise than the baseline, both choices are played to the deal's
 end in the *real* deal (not a sampled world), with the baseline's choices at every
-seat (:func:`core.ai.rollout.baseline_playout`), and the gain is the difference in
+seat (:func:`core.yard.ai.rollout.baseline_playout`), and the gain is the difference in
 deals won (+1 won, −1 lost, 0 eggs) for the deciding seat's team.
 
-This is much less noisy than whole deals of ``bench.ai`` (only the decisions that
+This is much less noisy than whole deals of ``bench.yard_ai`` (only the decisions that
 differ count, and each against the same continuation), but it measures one decision
 in a table of baseline players, not a whole deal of strong ones. Prints the mean
 gain per decision with its 95 % interval, and the sums by kind of decision (leads,
@@ -43,13 +43,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from core.ai import BaselinePlayer, CardCounter
-from core.ai.memory import DealMemory
-from core.ai.rollout import baseline_playout, step
-from core.ai.search import STRONG, SearchPlayer, SearchSettings
-from core.ai.worlds import World
 from core.cards import mask_of
 from core.yard.actions import Action, ActionKind
+from core.yard.ai import BaselinePlayer, CardCounter
+from core.yard.ai.memory import DealMemory
+from core.yard.ai.rollout import baseline_playout, step
+from core.yard.ai.search import STRONG, SearchPlayer, SearchSettings
+from core.yard.ai.worlds import World
 from core.yard.deal import Deal
 from core.yard.events import DealStarted
 from core.yard.views import SeatView

@@ -6,10 +6,17 @@ import random
 
 import pytest
 
-from core.ai import BaselinePlayer, EasyPlayer, RandomPlayer, SearchPlayer, make_player, safe_move
 from core.errors import KozelError
 from core.yard.actions import Action, ActionKind
-from tests.core.ai.positions import cards, deal_from_hands, play
+from core.yard.ai import (
+    BaselinePlayer,
+    EasyPlayer,
+    RandomPlayer,
+    SearchPlayer,
+    make_player,
+    safe_move,
+)
+from tests.core.yard.ai.positions import cards, deal_from_hands, play
 
 RNG = random.Random(0)
 
