@@ -112,19 +112,22 @@ def test_the_readme_settings_table_is_the_code_s_defaults() -> None:
 
 
 def test_env_example_holds_the_defaults() -> None:
-    """.env.example's values are the defaults (an empty value: unset)."""
+    """.env.example names every setting with its default (an empty value: unset), set
+    (the tokens) or left commented as ``# NAME=default`` (the rest, so that the code's
+    and the image's defaults hold)."""
     fields = Settings.model_fields
     named = set()
     for line in text(".env.example").splitlines():
-        if not line or line.startswith("#"):
+        found = re.fullmatch(r"(?:# )?([A-Z][A-Z_]+)=(\S*)", line)
+        if found is None:
             continue
-        name, _, value = line.partition("=")
+        name, value = found.groups()
         if name == "POSTGRES_PASSWORD":  # compose.yaml's, not the bot's
             continue
         named.add(name)
         default = fields[name.lower()].get_default()
-        expected = "" if default is None else str(default)
-        assert value == expected, f".env.example: {name}={value!r}, the code's {default!r}"
+        stated = value == "" if default is None else same(default, value)
+        assert stated, f".env.example: {name}={value!r}, the code's {default!r}"
     assert named == {name.upper() for name in fields}
 
 
