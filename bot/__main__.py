@@ -17,12 +17,13 @@ import contextlib
 import logging
 import sys
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import replace
 from urllib.parse import unquote, urlsplit
 
 from pydantic import ValidationError
 
 from bot import loop, redact
-from bot.flood import FloodGuard
+from bot.flood import PRESSES, FloodGuard
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.logs import configure
@@ -66,7 +67,7 @@ async def run_platforms(
             platforms=platforms,
             metrics=metrics,
         )
-        interactions = Interactions(service, tr, metrics, flood=FloodGuard())
+        interactions = Interactions(service, tr, metrics, flood=flood_guard(settings))
         ready: dict[str, Callable[[], bool]] = {}
         runs: list[tuple[str, Run]] = []
         wanted = set(Platform) if platforms is None else set(platforms)
@@ -115,6 +116,12 @@ async def run_platforms(
             await service.close()
             if health is not None:
                 await health.stop()
+
+
+def flood_guard(settings: Settings) -> FloodGuard:
+    """Every user's command and press limits: presses at ``PRESS_RATE`` (0: none)."""
+    presses = None if settings.press_rate == 0 else replace(PRESSES, rate=settings.press_rate)
+    return FloodGuard(presses=presses)
 
 
 def secrets_of(settings: Settings) -> list[str]:

@@ -17,6 +17,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.flood import PRESSES
 from bot.thinking import THINKING_DEADLINE, cpu_count
 from core.ruleset import rule_set_ids
 
@@ -159,6 +160,13 @@ class Settings(BaseSettings):
         description="the rules of a table opened by /kozel without naming any: yard or classic",
     )
     max_missed_turns: int = Field(default=3, ge=1, le=20)
+    press_rate: float = Field(
+        default=PRESSES.rate,
+        ge=0,
+        le=1000,
+        description="button presses a second one user may keep up after a burst of"
+        f" {PRESSES.burst:.0f} (past it he is ignored for a while); 0: no limit",
+    )
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING, ERROR or CRITICAL")
     log_format: str = Field(default="text", description="text or json")
     metrics_port: int | None = Field(

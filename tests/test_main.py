@@ -198,3 +198,18 @@ async def test_the_log_counts_one_open_game_in_the_singular(
     with caplog.at_level(logging.INFO, logger="kozel"):
         await main.run_platforms(settings)
     assert "resumed 1 open game" in caplog.messages
+
+
+def test_press_rate_sets_each_users_press_limit_and_zero_lifts_it() -> None:
+    """PRESS_RATE is the presses a second one user may keep up after the burst; 0 lifts
+    the limit (the kill tests' players press at machine speed through python -m bot)."""
+    from bot.flood import PRESSES, Admission
+
+    user = ALICE
+    limited = main.flood_guard(Settings(_env_file=None, press_rate=2.0))  # type: ignore[call-arg]
+    answers = [limited.press(user) for _ in range(int(PRESSES.burst) + 2)]
+    assert answers[: int(PRESSES.burst)] == [Admission.ALLOWED] * int(PRESSES.burst)
+    assert answers[-2:] == [Admission.WARNED, Admission.IGNORED]
+    free = main.flood_guard(Settings(_env_file=None, press_rate=0))  # type: ignore[call-arg]
+    assert {free.press(user) for _ in range(1000)} == {Admission.ALLOWED}
+    assert free.command(user) is Admission.ALLOWED  # commands keep their own limit

@@ -39,6 +39,8 @@ def _common(database: Path) -> dict[str, str]:
         "TURN_TIMEOUT": "0",
         "COMPUTER_PROCESSES": "0",
         "LOG_LEVEL": "INFO",
+        # The tests' players press at machine speed, past any person's pace.
+        "PRESS_RATE": "0",
     }
 
 
