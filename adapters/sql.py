@@ -3,7 +3,7 @@
 The two storages keep the same tables (each dialect's own migrations) and ask them
 the same questions; what differs is how a statement names its parameters and a few
 words. A :class:`Sql` is one statement written with ``:name`` parameters and three
-dialect words (``{or_ignore}``, ``{do_nothing}``, ``{binary}``); it holds the text
+dialect words (``{or_ignore}``, ``{do_nothing}``, ``{by_code_point}``); it holds the text
 for each dialect:
 
 - SQLite (``sqlite3``/aiosqlite) binds ``:name`` from a mapping, as written;
@@ -42,9 +42,15 @@ from bot.rows import CorruptGame
 #: The dialect words a shared text may hold, per dialect: an insert that skips a
 #: row already there (``INSERT{or_ignore} INTO ...{do_nothing}``: SQLite's ``OR
 #: IGNORE``, PostgreSQL's ``ON CONFLICT DO NOTHING``), and the collation that sorts
-#: text by code point whatever the database's own (``COLLATE {binary}``).
-SQLITE_WORDS = {"or_ignore": " OR IGNORE", "do_nothing": "", "binary": "BINARY"}
-POSTGRES_WORDS = {"or_ignore": "", "do_nothing": " ON CONFLICT DO NOTHING", "binary": '"C"'}
+#: text by code point whatever the database's own (``{by_code_point}``: SQLite's
+#: default, BINARY, needs no word; a word there would make SQLite compute the
+#: sorted column again instead of the one it selected).
+SQLITE_WORDS = {"or_ignore": " OR IGNORE", "do_nothing": "", "by_code_point": ""}
+POSTGRES_WORDS = {
+    "or_ignore": "",
+    "do_nothing": " ON CONFLICT DO NOTHING",
+    "by_code_point": ' COLLATE "C"',
+}
 
 #: A ``:name`` parameter (not PostgreSQL's ``::type`` cast).
 _PARAMETER = re.compile(r"(?<!:):([A-Za-z_][A-Za-z0-9_]*)")
@@ -334,7 +340,7 @@ def user_stats(user: UserRef, totals: Mapping[str, Any]) -> UserStats | None:
 
 
 #: The saved name, else the name at the latest seat (``participants_by_user``).
-#: Names and ids sort by code point (``COLLATE {binary}``), as Python does, whatever
+#: Names and ids sort by code point (``{by_code_point}``), as Python does, whatever
 #: the database's own collation.
 _NAMED_AND_RANKED = """
 , named AS (
@@ -354,8 +360,8 @@ FROM named
 ORDER BY
     series_won DESC,
     CAST(series_won AS DOUBLE PRECISION) / series_played DESC,
-    name COLLATE {binary},
-    user_id COLLATE {binary}
+    name{by_code_point},
+    user_id{by_code_point}
 LIMIT :limit
 """
 
