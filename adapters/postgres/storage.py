@@ -1,7 +1,8 @@
 """A :class:`bot.ports.Storage` on PostgreSQL through asyncpg, for several processes.
 
 Rows are those of :mod:`bot.rows`, the codec SQLite and :class:`bot.memory.MemoryStorage`
-keep too, in the same tables (``migrations/0001_first_schema.sql``). A pool of
+keep too, in the same tables (``migrations/0001_first_schema.sql``), and the
+statements those of :mod:`adapters.sql`, which SQLite asks too. A pool of
 connections serves the process; each write is one transaction on one connection, so
 concurrent saves of different games run side by side in the server.
 

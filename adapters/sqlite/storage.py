@@ -1,8 +1,9 @@
 """The production :class:`bot.ports.Storage`: one SQLite file through aiosqlite.
 
 Rows are those of :mod:`bot.rows`, the codec :class:`bot.memory.MemoryStorage` keeps
-too. The database runs in WAL mode with foreign keys on and a busy timeout; the
-schema is migrated when the storage opens (:mod:`adapters.sqlite.migrations`).
+too, and the statements those of :mod:`adapters.sql`, which PostgreSQL asks too. The
+database runs in WAL mode with foreign keys on and a busy timeout; the schema is
+migrated when the storage opens (:mod:`adapters.sqlite.migrations`).
 
 One connection writes for the whole bot. aiosqlite runs its statements one by one on
 a worker thread, but a transaction spans several awaits, so a lock keeps each
