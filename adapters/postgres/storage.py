@@ -117,6 +117,8 @@ def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+#: The shared insert of a game (its text with ``:name`` parameters), returning the id
+#: the database gives it (SQLite's cursor tells it instead).
 _INSERT_GAME = sql.Sql.of(sql.INSERT_GAME.sqlite + " RETURNING id")
 #: The saves waiting at once, one statement: ``kozel_save_games`` (first migration).
 _SAVE_GAMES = "SELECT kozel_save_games($1::json)"
