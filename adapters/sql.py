@@ -21,6 +21,8 @@ for each dialect:
 'SELECT name FROM users WHERE platform = $1 AND ($2::text IS NULL OR id = $2::text)'
 >>> query.args({"who": "7", "platform": "telegram"})
 ('telegram', '7')
+>>> query.bind({"who": None, "platform": "discord"})[1:]
+('discord', None)
 
 How each storage runs them (its connections, transactions and group commit) stays
 its own: SQLite writes through one connection on a worker thread, PostgreSQL through
@@ -97,6 +99,11 @@ class Sql:
     def args(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
         """``values`` in the order of PostgreSQL's ``$n`` (a missing one: KeyError)."""
         return tuple(values[name] for name in self.names)
+
+    def bind(self, values: Mapping[str, Any] | None = None) -> tuple[Any, ...]:
+        """What asyncpg's ``fetch``/``execute``/... take: the PostgreSQL text, then
+        :meth:`args`."""
+        return (self.postgres, *self.args(values or {}))
 
 
 def insert(table: str, columns: Sequence[str], *, ignore: bool = False) -> Sql:

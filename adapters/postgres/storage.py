@@ -212,24 +212,22 @@ class PostgresStorage:
 
     async def get_user(self, ref: UserRef) -> User | None:
         row = await self._pool.fetchrow(
-            sql.GET_USER.postgres,
-            *sql.GET_USER.args({"platform": ref.platform.value, "id": ref.id}),
+            *sql.GET_USER.bind({"platform": ref.platform.value, "id": ref.id})
         )
         return None if row is None else user_from_row(dict(row))
 
     async def save_user(self, user: User) -> None:
         row = {**user_to_row(user), "updated_at": float(self._now())}
-        await self._pool.execute(sql.SAVE_USER.postgres, *sql.SAVE_USER.args(row))
+        await self._pool.execute(*sql.SAVE_USER.bind(row))
 
     async def get_chat(self, ref: ChatRef) -> ChatInfo | None:
         row = await self._pool.fetchrow(
-            sql.GET_CHAT.postgres,
-            *sql.GET_CHAT.args({"platform": ref.platform.value, "id": ref.id}),
+            *sql.GET_CHAT.bind({"platform": ref.platform.value, "id": ref.id})
         )
         return None if row is None else chat_from_row(dict(row))
 
     async def save_chat(self, chat: ChatInfo) -> None:
-        await self._pool.execute(sql.SAVE_CHAT.postgres, *sql.SAVE_CHAT.args(chat_to_row(chat)))
+        await self._pool.execute(*sql.SAVE_CHAT.bind(chat_to_row(chat)))
 
     # --- Games ------------------------------------------------------------------------
 
@@ -239,7 +237,7 @@ class PostgresStorage:
         row = game_to_row(game)
         seats = participant_rows(game)
         async with self._pool.acquire() as conn, conn.transaction():
-            game_id = await conn.fetchval(_INSERT_GAME.postgres, *_INSERT_GAME.args(row))
+            game_id = await conn.fetchval(*_INSERT_GAME.bind(row))
             if seats:
                 await conn.executemany(
                     sql.INSERT_PARTICIPANT.postgres,
@@ -330,23 +328,23 @@ class PostgresStorage:
     # --- Owed messages and send times ----------------------------------------------------
 
     async def owed_messages(self) -> list[Owed]:
-        rows = await self._pool.fetch(sql.OWED_MESSAGES.postgres)
+        rows = await self._pool.fetch(*sql.OWED_MESSAGES.bind())
         return [owed_from_row(dict(row)) for row in rows]
 
     async def message_sent(self, owed: Owed) -> None:
         key = {"game_id": owed.game_id, "version": owed.version, "idx": owed.index}
-        await self._pool.execute(sql.MESSAGE_SENT.postgres, *sql.MESSAGE_SENT.args(key))
+        await self._pool.execute(*sql.MESSAGE_SENT.bind(key))
 
     async def send_times(self, platform: Platform) -> dict[str, list[float]]:
-        rows = await self._pool.fetch(sql.SEND_TIMES.postgres, platform.value)
+        rows = await self._pool.fetch(*sql.SEND_TIMES.bind({"platform": platform.value}))
         return {row["chat_id"]: send_times_from_text(row["times"]) for row in rows}
 
     async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
         row = {"platform": platform.value, "chat_id": chat, "times": send_times_to_text(times)}
-        await self._pool.execute(sql.SAVE_SEND_TIMES.postgres, *sql.SAVE_SEND_TIMES.args(row))
+        await self._pool.execute(*sql.SAVE_SEND_TIMES.bind(row))
 
     async def last_alive(self) -> dict[Platform, float]:
-        rows = await self._pool.fetch(sql.LAST_ALIVE.postgres)
+        rows = await self._pool.fetch(*sql.LAST_ALIVE.bind())
         return {Platform(row["platform"]): row["at"] for row in rows}
 
     async def save_alive(self, platforms: Collection[Platform], at: float) -> None:
@@ -356,13 +354,12 @@ class PostgresStorage:
         )
 
     async def load_game(self, game_id: int) -> Game | None:
-        row = await self._pool.fetchrow(sql.LOAD_GAME.postgres, game_id)
+        row = await self._pool.fetchrow(*sql.LOAD_GAME.bind({"id": game_id}))
         return None if row is None else await self._game(dict(row))
 
     async def open_game(self, chat: ChatRef) -> Game | None:
         rows = await self._pool.fetch(
-            sql.OPEN_GAMES.postgres,
-            *sql.OPEN_GAMES.args({"platform": chat.platform.value, "chat_id": chat.id}),
+            *sql.OPEN_GAMES.bind({"platform": chat.platform.value, "chat_id": chat.id})
         )
         for row in rows:  # one, unless a newer one was set aside
             game = await self._game(dict(row))
@@ -371,13 +368,13 @@ class PostgresStorage:
         return None
 
     async def active_games(self) -> list[Game]:
-        rows = await self._pool.fetch(sql.ACTIVE_GAMES.postgres)
+        rows = await self._pool.fetch(*sql.ACTIVE_GAMES.bind())
         games = [await self._game(dict(row)) for row in rows]
         return [game for game in games if game is not None]
 
     async def set_aside(self) -> dict[int, str]:
         """The games set aside (they no longer load), with the reason of each."""
-        rows = await self._pool.fetch(sql.SET_ASIDE.postgres)
+        rows = await self._pool.fetch(*sql.SET_ASIDE.bind())
         return {row["game_id"]: row["reason"] for row in rows}
 
     async def _game(self, row: dict[str, Any]) -> Game | None:
@@ -388,13 +385,11 @@ class PostgresStorage:
         except CorruptGame as corrupt:
             sql.log_set_aside(log, corrupt, row)
             aside = sql.set_aside_row(corrupt, self._now())
-            await self._pool.execute(
-                sql.INSERT_SET_ASIDE.postgres, *sql.INSERT_SET_ASIDE.args(aside)
-            )
+            await self._pool.execute(*sql.INSERT_SET_ASIDE.bind(aside))
             return None
 
     async def game_actions(self, game_id: int) -> list[LoggedAction]:
-        rows = await self._pool.fetch(sql.GAME_ACTIONS.postgres, game_id)
+        rows = await self._pool.fetch(*sql.GAME_ACTIONS.bind({"game_id": game_id}))
         return [action_from_row(dict(row)) for row in rows]
 
     # --- Results ------------------------------------------------------------------------
@@ -410,9 +405,9 @@ class PostgresStorage:
 
     async def _record(self, game: Game, insert: sql.Sql, row: Mapping[str, Any]) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
-            if await conn.fetchval(sql.GAME_EXISTS.postgres, game.id) is None:
+            if await conn.fetchval(*sql.GAME_EXISTS.bind({"id": game.id})) is None:
                 raise NoSuchGame(game.id)
-            await conn.execute(insert.postgres, *insert.args(row))
+            await conn.execute(*insert.bind(row))
 
     # --- Statistics -----------------------------------------------------------------------
 
@@ -421,9 +416,7 @@ class PostgresStorage:
         (of ``rule_set`` if given); None if he never took one. One statement, on the
         read pool: the totals and the name agree with each other."""
         parameters = {"platform": user.platform.value, "user_id": user.id, "rule_set": rule_set}
-        totals = await self._reads.fetchrow(
-            sql.USER_TOTALS.postgres, *sql.USER_TOTALS.args(parameters)
-        )
+        totals = await self._reads.fetchrow(*sql.USER_TOTALS.bind(parameters))
         if totals is None:  # pragma: no cover - an aggregate returns a row
             raise RuntimeError("an aggregate query returned no row")
         return sql.user_stats(user, dict(totals))
@@ -443,7 +436,7 @@ class PostgresStorage:
         if query is None:
             return []
         statement, parameters = query
-        rows = await self._reads.fetch(statement.postgres, *statement.args(parameters))
+        rows = await self._reads.fetch(*statement.bind(parameters))
         return leaderboard_rows(platform, rows)
 
     # --- Chats changing ids ---------------------------------------------------------------
@@ -456,7 +449,7 @@ class PostgresStorage:
         ids = sql.chat_ids(old, new)
         async with self._pool.acquire() as conn, conn.transaction():
             for statement in (sql.MOVE_CHAT_GAMES, sql.COPY_CHAT, sql.DELETE_CHAT):
-                await conn.execute(statement.postgres, *statement.args(ids))
+                await conn.execute(*statement.bind(ids))
 
     # --- Secrets ----------------------------------------------------------------------
 
@@ -464,8 +457,10 @@ class PostgresStorage:
         """The named key: the first caller's random bytes are kept (``ON CONFLICT DO
         NOTHING``), so every process on the database reads the same."""
         async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute(sql.KEEP_SECRET.postgres, name, secrets.token_bytes(32))
-            value = await conn.fetchval(sql.SECRET.postgres, name)
+            await conn.execute(
+                *sql.KEEP_SECRET.bind({"name": name, "value": secrets.token_bytes(32)})
+            )
+            value = await conn.fetchval(*sql.SECRET.bind({"name": name}))
         if value is None:  # pragma: no cover - the row was just inserted or was there
             raise RuntimeError(f"secret {name!r} was not kept")
         return bytes(value)

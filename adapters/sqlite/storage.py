@@ -503,15 +503,17 @@ class SqliteStorage:
                     await self._db.execute("ROLLBACK")
                 raise
 
-    async def _fetchall(self, sql: str, parameters: Any = ()) -> list[dict[str, Any]]:
+    async def _fetchall(
+        self, statement: sql.Sql, parameters: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
         """The rows of one read between the writer's transactions: it also waits for
         a batch already on the thread (a save whose caller was cancelled, say)."""
         async with self._lock:
-            rows = await self._db.execute_fetchall(sql, parameters)
+            rows = await self._db.execute_fetchall(statement.sqlite, parameters or {})
         return [dict(row) for row in rows]
 
     async def _read(
-        self, sql: str, parameters: Any = (), *, lookup: bool = False
+        self, statement: sql.Sql, parameters: Mapping[str, Any], *, lookup: bool = False
     ) -> list[dict[str, Any]]:
         """The rows of one read that needs only what is committed, on a read-only
         connection, never under the writer's lock: statistics and leaderboards on
@@ -520,17 +522,21 @@ class SqliteStorage:
         its chat)."""
         readers = self._lookups if lookup else self._readers
         if readers is None:
-            return await self._fetchall(sql, parameters)
+            return await self._fetchall(statement, parameters)
         async with readers.connection() as db:
-            rows = await db.execute_fetchall(sql, parameters)
+            rows = await db.execute_fetchall(statement.sqlite, parameters)
         return [dict(row) for row in rows]
 
-    async def _fetchone(self, sql: str, parameters: Any = ()) -> dict[str, Any] | None:
-        rows = await self._fetchall(sql, parameters)
+    async def _fetchone(
+        self, statement: sql.Sql, parameters: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
+        rows = await self._fetchall(statement, parameters)
         return rows[0] if rows else None
 
-    async def _lookup(self, sql: str, parameters: Any = ()) -> dict[str, Any] | None:
-        rows = await self._read(sql, parameters, lookup=True)
+    async def _lookup(
+        self, statement: sql.Sql, parameters: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
+        rows = await self._read(statement, parameters, lookup=True)
         return rows[0] if rows else None
 
     @staticmethod
@@ -541,9 +547,7 @@ class SqliteStorage:
     # --- Users and chats -------------------------------------------------------------
 
     async def get_user(self, ref: UserRef) -> User | None:
-        row = await self._lookup(
-            sql.GET_USER.sqlite, {"platform": ref.platform.value, "id": ref.id}
-        )
+        row = await self._lookup(sql.GET_USER, {"platform": ref.platform.value, "id": ref.id})
         return None if row is None else user_from_row(row)
 
     async def save_user(self, user: User) -> None:
@@ -551,9 +555,7 @@ class SqliteStorage:
             await db.execute(sql.SAVE_USER.sqlite, {**user_to_row(user), "updated_at": self._now()})
 
     async def get_chat(self, ref: ChatRef) -> ChatInfo | None:
-        row = await self._lookup(
-            sql.GET_CHAT.sqlite, {"platform": ref.platform.value, "id": ref.id}
-        )
+        row = await self._lookup(sql.GET_CHAT, {"platform": ref.platform.value, "id": ref.id})
         return None if row is None else chat_from_row(row)
 
     async def save_chat(self, chat: ChatInfo) -> None:
@@ -650,12 +652,12 @@ class SqliteStorage:
             self._queue.clear()
 
     async def load_game(self, game_id: int) -> Game | None:
-        row = await self._fetchone(sql.LOAD_GAME.sqlite, {"id": game_id})
+        row = await self._fetchone(sql.LOAD_GAME, {"id": game_id})
         return None if row is None else await self._game(row)
 
     async def open_game(self, chat: ChatRef) -> Game | None:
         rows = await self._fetchall(
-            sql.OPEN_GAMES.sqlite, {"platform": chat.platform.value, "chat_id": chat.id}
+            sql.OPEN_GAMES, {"platform": chat.platform.value, "chat_id": chat.id}
         )
         for row in rows:  # one, unless a newer one was set aside
             game = await self._game(row)
@@ -664,13 +666,13 @@ class SqliteStorage:
         return None
 
     async def active_games(self) -> list[Game]:
-        rows = await self._fetchall(sql.ACTIVE_GAMES.sqlite)
+        rows = await self._fetchall(sql.ACTIVE_GAMES)
         games = [await self._game(row) for row in rows]
         return [game for game in games if game is not None]
 
     async def set_aside(self) -> dict[int, str]:
         """The games set aside (they no longer load), with the reason of each."""
-        rows = await self._fetchall(sql.SET_ASIDE.sqlite)
+        rows = await self._fetchall(sql.SET_ASIDE)
         return {row["game_id"]: row["reason"] for row in rows}
 
     async def _game(self, row: Mapping[str, Any]) -> Game | None:
@@ -687,13 +689,13 @@ class SqliteStorage:
             return None
 
     async def game_actions(self, game_id: int) -> list[LoggedAction]:
-        rows = await self._fetchall(sql.GAME_ACTIONS.sqlite, {"game_id": game_id})
+        rows = await self._fetchall(sql.GAME_ACTIONS, {"game_id": game_id})
         return [action_from_row(row) for row in rows]
 
     # --- Owed messages and send times ----------------------------------------------------
 
     async def owed_messages(self) -> list[Owed]:
-        rows = await self._fetchall(sql.OWED_MESSAGES.sqlite)
+        rows = await self._fetchall(sql.OWED_MESSAGES)
         return [owed_from_row(row) for row in rows]
 
     async def message_sent(self, owed: Owed) -> None:
@@ -702,7 +704,7 @@ class SqliteStorage:
             await db.execute(sql.MESSAGE_SENT.sqlite, key)
 
     async def send_times(self, platform: Platform) -> dict[str, list[float]]:
-        rows = await self._fetchall(sql.SEND_TIMES.sqlite, {"platform": platform.value})
+        rows = await self._fetchall(sql.SEND_TIMES, {"platform": platform.value})
         return {row["chat_id"]: send_times_from_text(row["times"]) for row in rows}
 
     async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
@@ -711,7 +713,7 @@ class SqliteStorage:
         await self._commit(_SendTimes(platform.value, chat, send_times_to_text(times)))
 
     async def last_alive(self) -> dict[Platform, float]:
-        rows = await self._fetchall(sql.LAST_ALIVE.sqlite)
+        rows = await self._fetchall(sql.LAST_ALIVE)
         return {Platform(row["platform"]): row["at"] for row in rows}
 
     async def save_alive(self, platforms: Collection[Platform], at: float) -> None:
@@ -745,7 +747,7 @@ class SqliteStorage:
         (of ``rule_set`` if given); None if he never took one. One statement: the
         totals and the name agree with each other."""
         parameters = {"platform": user.platform.value, "user_id": user.id, "rule_set": rule_set}
-        rows = await self._read(sql.USER_TOTALS.sqlite, parameters)
+        rows = await self._read(sql.USER_TOTALS, parameters)
         return sql.user_stats(user, rows[0])
 
     async def leaderboard(
@@ -763,7 +765,7 @@ class SqliteStorage:
         if query is None:
             return []
         statement, parameters = query
-        rows = await self._read(statement.sqlite, parameters)
+        rows = await self._read(statement, parameters)
         return leaderboard_rows(platform, rows)
 
     # --- Chats changing ids ---------------------------------------------------------------
