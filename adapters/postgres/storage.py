@@ -1,7 +1,8 @@
 """A :class:`bot.ports.Storage` on PostgreSQL through asyncpg, for several processes.
 
 Rows are those of :mod:`bot.rows`, the codec SQLite and :class:`bot.memory.MemoryStorage`
-keep too, in the same tables (``migrations/0001_first_schema.sql``). A pool of
+keep too, in the same tables (``migrations/0001_first_schema.sql``), and the
+statements those of :mod:`adapters.sql`, which SQLite asks too. A pool of
 connections serves the process; each write is one transaction on one connection, so
 concurrent saves of different games run side by side in the server.
 
@@ -32,13 +33,14 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
 import asyncpg
 
+from adapters import sql
 from adapters.postgres.migrations import migrate
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
@@ -70,8 +72,6 @@ from bot.rows import (
 from core.ruleset import DealOutcome, GameOutcome, Snapshots
 
 _SCHEMES = ("postgresql", "postgres", "postgresql+asyncpg")
-#: The condition that leaves out the games set aside.
-_NOT_SET_ASIDE = "id NOT IN (SELECT game_id FROM set_aside_games)"
 #: The most connections statistics and leaderboards read through.
 READ_POOL = 3
 #: Seconds a statistics read may take before it fails (a stuck one frees its
@@ -110,164 +110,24 @@ def dsn(url: str) -> str:
 
 
 # --- SQL -------------------------------------------------------------------------------
-
-_GAME_COLUMNS = (
-    "platform",
-    "chat_id",
-    "thread_id",
-    "creator_platform",
-    "creator",
-    "status",
-    "rule_set",
-    "settings",
-    "seats",
-    "snapshot",
-    "version",
-    "created_at",
-    "updated_at",
-    "turn_deadline",
-    "reminded",
-    "messages",
-    "rematch_of",
-)
-_PARTICIPANT_COLUMNS = ("game_id", "seat", "platform", "user_id", "kind", "name")
-_DEAL_COLUMNS = (
-    "game_id",
-    "number",
-    "rule_set",
-    "points_a",
-    "points_b",
-    "tricks_a",
-    "tricks_b",
-    "loss_a",
-    "loss_b",
-    "eggs",
-    "winner",
-    "at",
-)
-_SERIES_COLUMNS = (
-    "game_id",
-    "rule_set",
-    "loser",
-    "title",
-    "loss_a",
-    "loss_b",
-    "eggs",
-    "deals",
-    "at",
-)
-
-
-def _insert(table: str, columns: Sequence[str], tail: str = "") -> str:
-    values = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
-    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({values}){tail}"
+# The statements both SQL storages ask are in :mod:`adapters.sql`; these are this one's.
 
 
 def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def _values(row: Any, columns: Sequence[str]) -> tuple[Any, ...]:
-    return tuple(row[column] for column in columns)
-
-
-_INSERT_GAME = _insert("games", _GAME_COLUMNS, " RETURNING id")
+#: The shared insert of a game (its text with ``:name`` parameters), returning the id
+#: the database gives it (SQLite's cursor tells it instead).
+_INSERT_GAME = sql.Sql.of(sql.INSERT_GAME.sqlite + " RETURNING id")
 #: The saves waiting at once, one statement: ``kozel_save_games`` (first migration).
 _SAVE_GAMES = "SELECT kozel_save_games($1::json)"
 #: The most saves one group commit writes; more wait for the next one.
 MAX_BATCH = 256
-_INSERT_PARTICIPANT = _insert("participants", _PARTICIPANT_COLUMNS)
-_INSERT_DEAL = _insert("deal_results", _DEAL_COLUMNS, " ON CONFLICT DO NOTHING")
-_INSERT_SERIES = _insert("series_results", _SERIES_COLUMNS, " ON CONFLICT DO NOTHING")
-
-# Statistics and leaderboards read the totals migration 0006 keeps (by triggers in
-# the transactions that change what they count), never the results themselves.
-
-_USER_TOTALS = """
-SELECT
-    SUM(seats) AS seats,
-    SUM(series_played) AS series_played,
-    SUM(series_won) AS series_won,
-    SUM(goat) AS goat,
-    SUM(goat_with_eggs) AS goat_with_eggs,
-    SUM(deals_played) AS deals_played,
-    SUM(deals_won) AS deals_won,
-    SUM(deals_lost) AS deals_lost,
-    SUM(deals_eggs) AS deals_eggs,
-    SUM(points) AS points,
-    COALESCE(
-        (SELECT u.name FROM users AS u WHERE u.platform = $1 AND u.id = $2),
-        (SELECT q.name FROM participants AS q
-         WHERE q.kind = 'human' AND q.platform = $1 AND q.user_id = $2
-         ORDER BY q.game_id DESC, q.seat LIMIT 1)
-    ) AS name
-FROM user_results
-WHERE platform = $1 AND user_id = $2 AND ($3::text IS NULL OR rule_set = $3::text)
-"""
-
-#: The saved name, else the name at the latest seat (``participants_by_user``).
-#: Names and ids sort by code point (COLLATE "C"), as SQLite and Python do, whatever
-#: the database's own collation.
-_NAMED_AND_RANKED = """
-, named AS (
-    SELECT
-        played.*,
-        COALESCE(
-            (SELECT u.name FROM users AS u
-             WHERE u.platform = $1 AND u.id = played.user_id),
-            (SELECT q.name FROM participants AS q
-             WHERE q.kind = 'human' AND q.platform = $1 AND q.user_id = played.user_id
-             ORDER BY q.game_id DESC, q.seat LIMIT 1)
-        ) AS name
-    FROM played
+#: Which of a refused save's actions were logged already.
+_LOGGED = (
+    "SELECT MIN(version) FROM game_actions WHERE game_id = $1 AND version = ANY($2::integer[])"
 )
-SELECT user_id, series_played, series_won, name
-FROM named
-ORDER BY
-    series_won DESC,
-    series_won::float8 / series_played DESC,
-    name COLLATE "C",
-    user_id COLLATE "C"
-LIMIT $4
-"""
-
-#: A chat's players (a few), summed over the rule sets asked for: $1 platform,
-#: $2 rule set (NULL: every one), $3 least series, $4 limit, $5 chat.
-_CHAT_LEADERBOARD = f"""
-WITH played AS (
-    SELECT
-        user_id,
-        SUM(series_played)::bigint AS series_played,
-        SUM(series_won)::bigint AS series_won
-    FROM chat_board
-    WHERE platform = $1 AND chat_id = $5 AND ($2::text IS NULL OR rule_set = $2::text)
-    GROUP BY user_id
-    HAVING SUM(series_played) > 0 AND SUM(series_played) >= $3
-)
-{_NAMED_AND_RANKED}
-"""
-
-#: A platform's players (maybe millions): only those who won at least as many series
-#: as the ``limit``-th best can be on the board, and the index on the wins finds them
-#: (ties of the last place included, as the full order decides between them).
-_PLATFORM_LEADERBOARD = f"""
-WITH played AS (
-    SELECT user_id, series_played, series_won
-    FROM platform_board
-    WHERE platform = $1 AND rule_set = $2
-        AND series_played > 0 AND series_played >= $3
-        AND series_won >= COALESCE(
-            (SELECT series_won FROM platform_board
-             WHERE platform = $1 AND rule_set = $2
-                AND series_played > 0 AND series_played >= $3
-             ORDER BY series_won DESC
-             LIMIT 1 OFFSET $4 - 1),
-            0)
-)
-{_NAMED_AND_RANKED}
-"""
-#: The rule set of ``platform_board``'s rows that count every rule set's series.
-EVERY_RULE_SET = "*"
 
 
 class PostgresStorage:
@@ -352,53 +212,22 @@ class PostgresStorage:
 
     async def get_user(self, ref: UserRef) -> User | None:
         row = await self._pool.fetchrow(
-            "SELECT platform, id, name, locale FROM users WHERE platform = $1 AND id = $2",
-            ref.platform.value,
-            ref.id,
+            *sql.GET_USER.bind({"platform": ref.platform.value, "id": ref.id})
         )
         return None if row is None else user_from_row(dict(row))
 
     async def save_user(self, user: User) -> None:
-        row = user_to_row(user)
-        await self._pool.execute(
-            """
-            INSERT INTO users (platform, id, name, locale, updated_at)
-            VALUES ($1, $2, $3, $4, $5)
-            ON CONFLICT (platform, id) DO UPDATE SET
-                name = EXCLUDED.name,
-                locale = EXCLUDED.locale,
-                updated_at = EXCLUDED.updated_at
-            """,
-            row["platform"],
-            row["id"],
-            row["name"],
-            row["locale"],
-            float(self._now()),
-        )
+        row = {**user_to_row(user), "updated_at": float(self._now())}
+        await self._pool.execute(*sql.SAVE_USER.bind(row))
 
     async def get_chat(self, ref: ChatRef) -> ChatInfo | None:
         row = await self._pool.fetchrow(
-            "SELECT platform, id, locale, turn_timeout FROM chats WHERE platform = $1 AND id = $2",
-            ref.platform.value,
-            ref.id,
+            *sql.GET_CHAT.bind({"platform": ref.platform.value, "id": ref.id})
         )
         return None if row is None else chat_from_row(dict(row))
 
     async def save_chat(self, chat: ChatInfo) -> None:
-        row = chat_to_row(chat)
-        await self._pool.execute(
-            """
-            INSERT INTO chats (platform, id, locale, turn_timeout)
-            VALUES ($1, $2, $3, $4)
-            ON CONFLICT (platform, id) DO UPDATE SET
-                locale = EXCLUDED.locale,
-                turn_timeout = EXCLUDED.turn_timeout
-            """,
-            row["platform"],
-            row["id"],
-            row["locale"],
-            row["turn_timeout"],
-        )
+        await self._pool.execute(*sql.SAVE_CHAT.bind(chat_to_row(chat)))
 
     # --- Games ------------------------------------------------------------------------
 
@@ -408,11 +237,11 @@ class PostgresStorage:
         row = game_to_row(game)
         seats = participant_rows(game)
         async with self._pool.acquire() as conn, conn.transaction():
-            game_id = await conn.fetchval(_INSERT_GAME, *_values(row, _GAME_COLUMNS))
+            game_id = await conn.fetchval(*_INSERT_GAME.bind(row))
             if seats:
                 await conn.executemany(
-                    _INSERT_PARTICIPANT,
-                    [_values({**s, "game_id": game_id}, _PARTICIPANT_COLUMNS) for s in seats],
+                    sql.INSERT_PARTICIPANT.postgres,
+                    [sql.INSERT_PARTICIPANT.args({**s, "game_id": game_id}) for s in seats],
                 )
         row["id"] = int(game_id)
         return game_from_row(row)
@@ -454,10 +283,7 @@ class PostgresStorage:
             if outcome["duplicate"] != "game_actions_pkey":
                 raise StorageError(f"game {game.id}: {outcome['duplicate']} refused the save")
             logged = await self._pool.fetchval(
-                "SELECT MIN(version) FROM game_actions WHERE game_id = $1"
-                " AND version = ANY($2::integer[])",
-                game.id,
-                [action["version"] for action in new],
+                _LOGGED, game.id, [action["version"] for action in new]
             )
             raise DuplicateAction(game.id, -1 if logged is None else logged)
         if "error" in outcome:
@@ -502,55 +328,38 @@ class PostgresStorage:
     # --- Owed messages and send times ----------------------------------------------------
 
     async def owed_messages(self) -> list[Owed]:
-        rows = await self._pool.fetch("SELECT * FROM owed_messages ORDER BY game_id, version, idx")
+        rows = await self._pool.fetch(*sql.OWED_MESSAGES.bind())
         return [owed_from_row(dict(row)) for row in rows]
 
     async def message_sent(self, owed: Owed) -> None:
-        await self._pool.execute(
-            "DELETE FROM owed_messages WHERE game_id = $1 AND version = $2 AND idx = $3",
-            owed.game_id,
-            owed.version,
-            owed.index,
-        )
+        key = {"game_id": owed.game_id, "version": owed.version, "idx": owed.index}
+        await self._pool.execute(*sql.MESSAGE_SENT.bind(key))
 
     async def send_times(self, platform: Platform) -> dict[str, list[float]]:
-        rows = await self._pool.fetch(
-            "SELECT chat_id, times FROM send_times WHERE platform = $1", platform.value
-        )
+        rows = await self._pool.fetch(*sql.SEND_TIMES.bind({"platform": platform.value}))
         return {row["chat_id"]: send_times_from_text(row["times"]) for row in rows}
 
     async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
-        await self._pool.execute(
-            "INSERT INTO send_times (platform, chat_id, times) VALUES ($1, $2, $3)"
-            " ON CONFLICT (platform, chat_id) DO UPDATE SET times = excluded.times",
-            platform.value,
-            chat,
-            send_times_to_text(times),
-        )
+        row = {"platform": platform.value, "chat_id": chat, "times": send_times_to_text(times)}
+        await self._pool.execute(*sql.SAVE_SEND_TIMES.bind(row))
 
     async def last_alive(self) -> dict[Platform, float]:
-        rows = await self._pool.fetch("SELECT platform, at FROM alive")
+        rows = await self._pool.fetch(*sql.LAST_ALIVE.bind())
         return {Platform(row["platform"]): row["at"] for row in rows}
 
     async def save_alive(self, platforms: Collection[Platform], at: float) -> None:
         await self._pool.executemany(
-            "INSERT INTO alive (platform, at) VALUES ($1, $2)"
-            " ON CONFLICT (platform) DO UPDATE SET at = excluded.at",
-            [(platform.value, at) for platform in platforms],
+            sql.SAVE_ALIVE.postgres,
+            [sql.SAVE_ALIVE.args({"platform": platform.value, "at": at}) for platform in platforms],
         )
 
     async def load_game(self, game_id: int) -> Game | None:
-        row = await self._pool.fetchrow(
-            f"SELECT * FROM games WHERE id = $1 AND {_NOT_SET_ASIDE}", game_id
-        )
+        row = await self._pool.fetchrow(*sql.LOAD_GAME.bind({"id": game_id}))
         return None if row is None else await self._game(dict(row))
 
     async def open_game(self, chat: ChatRef) -> Game | None:
         rows = await self._pool.fetch(
-            "SELECT * FROM games WHERE platform = $1 AND chat_id = $2"
-            f" AND status IN ('lobby', 'playing') AND {_NOT_SET_ASIDE} ORDER BY id DESC",
-            chat.platform.value,
-            chat.id,
+            *sql.OPEN_GAMES.bind({"platform": chat.platform.value, "chat_id": chat.id})
         )
         for row in rows:  # one, unless a newer one was set aside
             game = await self._game(dict(row))
@@ -559,18 +368,13 @@ class PostgresStorage:
         return None
 
     async def active_games(self) -> list[Game]:
-        rows = await self._pool.fetch(
-            "SELECT * FROM games WHERE status IN ('lobby', 'playing')"
-            f" AND {_NOT_SET_ASIDE} ORDER BY id"
-        )
+        rows = await self._pool.fetch(*sql.ACTIVE_GAMES.bind())
         games = [await self._game(dict(row)) for row in rows]
         return [game for game in games if game is not None]
 
     async def set_aside(self) -> dict[int, str]:
         """The games set aside (they no longer load), with the reason of each."""
-        rows = await self._pool.fetch(
-            "SELECT game_id, reason FROM set_aside_games ORDER BY game_id"
-        )
+        rows = await self._pool.fetch(*sql.SET_ASIDE.bind())
         return {row["game_id"]: row["reason"] for row in rows}
 
     async def _game(self, row: dict[str, Any]) -> Game | None:
@@ -579,27 +383,13 @@ class PostgresStorage:
         try:
             return game_from_row(row)
         except CorruptGame as corrupt:
-            log.error(
-                "game %s (%s in chat %s) is set aside: %s",
-                corrupt.game_id,
-                row["platform"],
-                row["chat_id"],
-                corrupt.reason,
-                exc_info=corrupt.__cause__,
-            )
-            await self._pool.execute(
-                "INSERT INTO set_aside_games (game_id, reason, at) VALUES ($1, $2, $3)"
-                " ON CONFLICT DO NOTHING",
-                corrupt.game_id,
-                corrupt.reason[:2000],
-                float(self._now()),
-            )
+            sql.log_set_aside(log, corrupt, row)
+            aside = sql.set_aside_row(corrupt, self._now())
+            await self._pool.execute(*sql.INSERT_SET_ASIDE.bind(aside))
             return None
 
     async def game_actions(self, game_id: int) -> list[LoggedAction]:
-        rows = await self._pool.fetch(
-            "SELECT * FROM game_actions WHERE game_id = $1 ORDER BY version", game_id
-        )
+        rows = await self._pool.fetch(*sql.GAME_ACTIONS.bind({"game_id": game_id}))
         return [action_from_row(dict(row)) for row in rows]
 
     # --- Results ------------------------------------------------------------------------
@@ -607,19 +397,17 @@ class PostgresStorage:
     async def record_deal(self, game: Game, outcome: DealOutcome, at: float) -> None:
         """Keep a deal's result once; a repeated call with the same number changes
         nothing (``ON CONFLICT DO NOTHING`` on the key)."""
-        await self._record(game, _INSERT_DEAL, _values(deal_row(game, outcome, at), _DEAL_COLUMNS))
+        await self._record(game, sql.INSERT_DEAL, deal_row(game, outcome, at))
 
     async def record_series(self, game: Game, outcome: GameOutcome, at: float) -> None:
         """Keep a series' result once; a repeated call changes nothing."""
-        await self._record(
-            game, _INSERT_SERIES, _values(series_row(game, outcome, at), _SERIES_COLUMNS)
-        )
+        await self._record(game, sql.INSERT_SERIES, series_row(game, outcome, at))
 
-    async def _record(self, game: Game, sql: str, values: tuple[Any, ...]) -> None:
+    async def _record(self, game: Game, insert: sql.Sql, row: Mapping[str, Any]) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
-            if await conn.fetchval("SELECT 1 FROM games WHERE id = $1", game.id) is None:
+            if await conn.fetchval(*sql.GAME_EXISTS.bind({"id": game.id})) is None:
                 raise NoSuchGame(game.id)
-            await conn.execute(sql, *values)
+            await conn.execute(*insert.bind(row))
 
     # --- Statistics -----------------------------------------------------------------------
 
@@ -627,24 +415,11 @@ class PostgresStorage:
         """The user's totals over the human seats he took in playing or finished games
         (of ``rule_set`` if given); None if he never took one. One statement, on the
         read pool: the totals and the name agree with each other."""
-        totals = await self._reads.fetchrow(_USER_TOTALS, user.platform.value, user.id, rule_set)
+        parameters = {"platform": user.platform.value, "user_id": user.id, "rule_set": rule_set}
+        totals = await self._reads.fetchrow(*sql.USER_TOTALS.bind(parameters))
         if totals is None:  # pragma: no cover - an aggregate returns a row
             raise RuntimeError("an aggregate query returned no row")
-        if not totals["seats"]:
-            return None
-        return UserStats(
-            user=user,
-            name=totals["name"] if totals["name"] is not None else user.id,
-            series_played=int(totals["series_played"]),
-            series_won=int(totals["series_won"]),
-            goat=int(totals["goat"]),
-            goat_with_eggs=int(totals["goat_with_eggs"]),
-            deals_played=int(totals["deals_played"]),
-            deals_won=int(totals["deals_won"]),
-            deals_lost=int(totals["deals_lost"]),
-            deals_eggs=int(totals["deals_eggs"]),
-            points=int(totals["points"]),
-        )
+        return sql.user_stats(user, dict(totals))
 
     async def leaderboard(
         self,
@@ -657,20 +432,11 @@ class PostgresStorage:
         """Players by series won, then win rate, then name; only those with
         ``min_series`` or more series; ``chat`` None means the whole platform;
         ``rule_set`` None: every rule set's games. Read on the read pool."""
-        if limit <= 0 or (chat is not None and chat.platform is not platform):
+        query = sql.leaderboard_query(platform, chat, limit, min_series, rule_set)
+        if query is None:
             return []
-        if chat is None:
-            rows = await self._reads.fetch(
-                _PLATFORM_LEADERBOARD,
-                platform.value,
-                rule_set or EVERY_RULE_SET,
-                min_series,
-                limit,
-            )
-        else:
-            rows = await self._reads.fetch(
-                _CHAT_LEADERBOARD, platform.value, rule_set, min_series, limit, chat.id
-            )
+        statement, parameters = query
+        rows = await self._reads.fetch(*statement.bind(parameters))
         return leaderboard_rows(platform, rows)
 
     # --- Chats changing ids ---------------------------------------------------------------
@@ -680,20 +446,10 @@ class PostgresStorage:
         Settings already saved for the new id are newer, so they stay."""
         if (old.platform, old.id) == (new.platform, new.id):
             return
-        ids = (old.platform.value, old.id, new.platform.value, new.id)
+        ids = sql.chat_ids(old, new)
         async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute(
-                "UPDATE games SET platform = $3, chat_id = $4 WHERE platform = $1 AND chat_id = $2",
-                *ids,
-            )
-            await conn.execute(
-                "INSERT INTO chats (platform, id, locale, turn_timeout)"
-                " SELECT $3::text, $4::text, locale, turn_timeout FROM chats"
-                " WHERE platform = $1 AND id = $2"
-                " ON CONFLICT DO NOTHING",
-                *ids,
-            )
-            await conn.execute("DELETE FROM chats WHERE platform = $1 AND id = $2", *ids[:2])
+            for statement in (sql.MOVE_CHAT_GAMES, sql.COPY_CHAT, sql.DELETE_CHAT):
+                await conn.execute(*statement.bind(ids))
 
     # --- Secrets ----------------------------------------------------------------------
 
@@ -702,11 +458,9 @@ class PostgresStorage:
         NOTHING``), so every process on the database reads the same."""
         async with self._pool.acquire() as conn, conn.transaction():
             await conn.execute(
-                "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                name,
-                secrets.token_bytes(32),
+                *sql.KEEP_SECRET.bind({"name": name, "value": secrets.token_bytes(32)})
             )
-            value = await conn.fetchval("SELECT value FROM secrets WHERE name = $1", name)
+            value = await conn.fetchval(*sql.SECRET.bind({"name": name}))
         if value is None:  # pragma: no cover - the row was just inserted or was there
             raise RuntimeError(f"secret {name!r} was not kept")
         return bytes(value)

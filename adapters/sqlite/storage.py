@@ -1,8 +1,9 @@
 """The production :class:`bot.ports.Storage`: one SQLite file through aiosqlite.
 
 Rows are those of :mod:`bot.rows`, the codec :class:`bot.memory.MemoryStorage` keeps
-too. The database runs in WAL mode with foreign keys on and a busy timeout; the
-schema is migrated when the storage opens (:mod:`adapters.sqlite.migrations`).
+too, and the statements those of :mod:`adapters.sql`, which PostgreSQL asks too. The
+database runs in WAL mode with foreign keys on and a busy timeout; the schema is
+migrated when the storage opens (:mod:`adapters.sqlite.migrations`).
 
 One connection writes for the whole bot. aiosqlite runs its statements one by one on
 a worker thread, but a transaction spans several awaits, so a lock keeps each
@@ -53,7 +54,7 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
@@ -69,6 +70,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no lock on the database
     fcntl = None  # type: ignore[assignment]
 
+from adapters import sql
 from adapters.sqlite.migrations import SCHEMA_VERSION, migrate
 from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
@@ -107,10 +109,6 @@ MEMORY = ":memory:"
 #: The most saves one group commit writes; more wait for the next one.
 MAX_BATCH = 512
 _SCHEMES = ("sqlite", "sqlite3", "sqlite+aiosqlite")
-#: The condition that leaves out the games set aside.
-_NOT_SET_ASIDE = "id NOT IN (SELECT game_id FROM set_aside_games)"
-#: The rule set of ``platform_board``'s rows that count every rule set's series.
-EVERY_RULE_SET = "*"
 #: How many read-only connections serve the reads of a database file.
 READERS = 2
 log = logging.getLogger(__name__)
@@ -142,142 +140,14 @@ def database_path(target: str | os.PathLike[str]) -> str:
 
 
 # --- SQL -------------------------------------------------------------------------------
+# The statements both SQL storages ask are in :mod:`adapters.sql`; this is this one's
+# (PostgreSQL updates a game in ``kozel_save_game``, a function of its schema).
 
-_INSERT_GAME = """
-INSERT INTO games (
-    platform, chat_id, thread_id, creator_platform, creator, status, rule_set, settings,
-    seats, snapshot, version, created_at, updated_at, turn_deadline, reminded, messages,
-    rematch_of
-) VALUES (
-    :platform, :chat_id, :thread_id, :creator_platform, :creator, :status, :rule_set,
-    :settings, :seats, :snapshot, :version, :created_at, :updated_at, :turn_deadline,
-    :reminded, :messages, :rematch_of
+_UPDATE_GAME = (
+    "UPDATE games SET "
+    + ", ".join(f"{column} = :{column}" for column in sql.GAME_COLUMNS)
+    + " WHERE id = :id"
 )
-"""
-
-_UPDATE_GAME = """
-UPDATE games SET
-    platform = :platform, chat_id = :chat_id, thread_id = :thread_id,
-    creator_platform = :creator_platform, creator = :creator, status = :status,
-    rule_set = :rule_set, settings = :settings, seats = :seats, snapshot = :snapshot,
-    version = :version, created_at = :created_at, updated_at = :updated_at,
-    turn_deadline = :turn_deadline, reminded = :reminded, messages = :messages,
-    rematch_of = :rematch_of
-WHERE id = :id
-"""
-
-_INSERT_PARTICIPANT = """
-INSERT INTO participants (game_id, seat, platform, user_id, kind, name)
-VALUES (:game_id, :seat, :platform, :user_id, :kind, :name)
-"""
-
-_INSERT_ACTION = """
-INSERT INTO game_actions (game_id, version, seat, platform, user_id, action, at, auto)
-VALUES (:game_id, :version, :seat, :platform, :user_id, :action, :at, :auto)
-"""
-
-# Statistics and leaderboards read the totals migration 0006 keeps (by triggers in
-# the transactions that change what they count), never the results themselves.
-
-_USER_TOTALS = """
-SELECT
-    SUM(seats) AS seats,
-    SUM(series_played) AS series_played,
-    SUM(series_won) AS series_won,
-    SUM(goat) AS goat,
-    SUM(goat_with_eggs) AS goat_with_eggs,
-    SUM(deals_played) AS deals_played,
-    SUM(deals_won) AS deals_won,
-    SUM(deals_lost) AS deals_lost,
-    SUM(deals_eggs) AS deals_eggs,
-    SUM(points) AS points,
-    COALESCE(
-        (SELECT u.name FROM users AS u WHERE u.platform = :platform AND u.id = :user_id),
-        (SELECT q.name FROM participants AS q
-         WHERE q.kind = 'human' AND q.platform = :platform AND q.user_id = :user_id
-         ORDER BY q.game_id DESC, q.seat LIMIT 1)
-    ) AS name
-FROM user_results
-WHERE platform = :platform AND user_id = :user_id
-    AND (:rule_set IS NULL OR rule_set = :rule_set)
-"""
-
-#: The saved name, else the name at the latest seat (``participants_by_user``).
-_NAME_OF = """
-    COALESCE(
-        (SELECT u.name FROM users AS u
-         WHERE u.platform = :platform AND u.id = played.user_id),
-        (SELECT q.name FROM participants AS q
-         WHERE q.kind = 'human' AND q.platform = :platform AND q.user_id = played.user_id
-         ORDER BY q.game_id DESC, q.seat LIMIT 1)
-    ) AS name
-"""
-
-_RANKED = """
-ORDER BY
-    played.series_won DESC,
-    CAST(played.series_won AS REAL) / played.series_played DESC,
-    name,
-    played.user_id
-LIMIT :limit
-"""
-
-#: A chat's players (a few): summed over the rule sets asked for.
-_CHAT_LEADERBOARD = f"""
-WITH played AS (
-    SELECT user_id, SUM(series_played) AS series_played, SUM(series_won) AS series_won
-    FROM chat_board
-    WHERE platform = :platform AND chat_id = :chat_id
-        AND (:rule_set IS NULL OR rule_set = :rule_set)
-    GROUP BY user_id
-    HAVING SUM(series_played) > 0 AND SUM(series_played) >= :min_series
-)
-SELECT played.user_id, played.series_played, played.series_won, {_NAME_OF}
-FROM played
-{_RANKED}
-"""
-
-#: A platform's players (maybe millions): only those who won at least as many series
-#: as the ``limit``-th best can be on the board, and the index on the wins finds them
-#: (ties of the last place included, as the full order decides between them).
-_PLATFORM_LEADERBOARD = f"""
-WITH played AS (
-    SELECT user_id, series_played, series_won
-    FROM platform_board
-    WHERE platform = :platform AND rule_set = :rule_set
-        AND series_played > 0 AND series_played >= :min_series
-        AND series_won >= COALESCE(
-            (SELECT series_won FROM platform_board
-             WHERE platform = :platform AND rule_set = :rule_set
-                AND series_played > 0 AND series_played >= :min_series
-             ORDER BY series_won DESC
-             LIMIT 1 OFFSET :limit - 1),
-            0)
-)
-SELECT played.user_id, played.series_played, played.series_won, {_NAME_OF}
-FROM played
-{_RANKED}
-"""
-
-
-_INSERT_DEAL = """
-    INSERT OR IGNORE INTO deal_results (
-        game_id, number, rule_set, points_a, points_b, tricks_a, tricks_b, loss_a, loss_b,
-        eggs, winner, at
-    ) VALUES (
-        :game_id, :number, :rule_set, :points_a, :points_b, :tricks_a, :tricks_b,
-        :loss_a, :loss_b, :eggs, :winner, :at
-    )
-"""
-_INSERT_OWED = """
-    INSERT OR IGNORE INTO owed_messages (game_id, version, idx, kind, number)
-    VALUES (:game_id, :version, :idx, :kind, :number)
-"""
-_INSERT_SERIES = """
-    INSERT OR IGNORE INTO series_results (
-        game_id, rule_set, loser, title, loss_a, loss_b, eggs, deals, at
-    ) VALUES (:game_id, :rule_set, :loser, :title, :loss_a, :loss_b, :eggs, :deals, :at)
-"""
 
 
 # --- Group commit (runs on the connection's worker thread) ------------------------------
@@ -328,9 +198,8 @@ class _SendTimes:
 
     def write(self, db: sqlite3.Connection) -> None:
         db.execute(
-            "INSERT INTO send_times (platform, chat_id, times) VALUES (?, ?, ?)"
-            " ON CONFLICT (platform, chat_id) DO UPDATE SET times = excluded.times",
-            (self.platform, self.chat, self.times),
+            sql.SAVE_SEND_TIMES.sqlite,
+            {"platform": self.platform, "chat_id": self.chat, "times": self.times},
         )
 
 
@@ -358,19 +227,19 @@ def _write_save(db: sqlite3.Connection, save: _Save) -> None:
     # time: unchanged seats need no rewrite, the costliest part of a save otherwise.
     if stored[0] != save.game["seats"]:
         db.execute("DELETE FROM participants WHERE game_id = ?", (save.game_id,))
-        db.executemany(_INSERT_PARTICIPANT, seat_rows(save.game_id, save.seats))
+        db.executemany(sql.INSERT_PARTICIPANT.sqlite, seat_rows(save.game_id, save.seats))
     for action in save.actions:
         try:
-            db.execute(_INSERT_ACTION, action)
+            db.execute(sql.INSERT_ACTION.sqlite, action)
         except sqlite3.IntegrityError as error:
             if error.sqlite_errorcode == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
                 raise DuplicateAction(save.game_id, action["version"]) from error
             raise
-    db.executemany(_INSERT_DEAL, save.deals)
+    db.executemany(sql.INSERT_DEAL.sqlite, save.deals)
     if save.series is not None:
-        db.execute(_INSERT_SERIES, save.series)
+        db.execute(sql.INSERT_SERIES.sqlite, save.series)
     if save.owed:
-        db.executemany(_INSERT_OWED, save.owed)
+        db.executemany(sql.INSERT_OWED.sqlite, save.owed)
 
 
 def _rollback(db: sqlite3.Connection) -> None:
@@ -634,15 +503,17 @@ class SqliteStorage:
                     await self._db.execute("ROLLBACK")
                 raise
 
-    async def _fetchall(self, sql: str, parameters: Any = ()) -> list[dict[str, Any]]:
+    async def _fetchall(
+        self, statement: sql.Sql, parameters: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
         """The rows of one read between the writer's transactions: it also waits for
         a batch already on the thread (a save whose caller was cancelled, say)."""
         async with self._lock:
-            rows = await self._db.execute_fetchall(sql, parameters)
+            rows = await self._db.execute_fetchall(statement.sqlite, parameters or {})
         return [dict(row) for row in rows]
 
     async def _read(
-        self, sql: str, parameters: Any = (), *, lookup: bool = False
+        self, statement: sql.Sql, parameters: Mapping[str, Any], *, lookup: bool = False
     ) -> list[dict[str, Any]]:
         """The rows of one read that needs only what is committed, on a read-only
         connection, never under the writer's lock: statistics and leaderboards on
@@ -651,66 +522,45 @@ class SqliteStorage:
         its chat)."""
         readers = self._lookups if lookup else self._readers
         if readers is None:
-            return await self._fetchall(sql, parameters)
+            return await self._fetchall(statement, parameters)
         async with readers.connection() as db:
-            rows = await db.execute_fetchall(sql, parameters)
+            rows = await db.execute_fetchall(statement.sqlite, parameters)
         return [dict(row) for row in rows]
 
-    async def _fetchone(self, sql: str, parameters: Any = ()) -> dict[str, Any] | None:
-        rows = await self._fetchall(sql, parameters)
+    async def _fetchone(
+        self, statement: sql.Sql, parameters: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
+        rows = await self._fetchall(statement, parameters)
         return rows[0] if rows else None
 
-    async def _lookup(self, sql: str, parameters: Any = ()) -> dict[str, Any] | None:
-        rows = await self._read(sql, parameters, lookup=True)
+    async def _lookup(
+        self, statement: sql.Sql, parameters: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
+        rows = await self._read(statement, parameters, lookup=True)
         return rows[0] if rows else None
 
     @staticmethod
     async def _game_exists(db: aiosqlite.Connection, game_id: int) -> bool:
-        async with db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)) as cursor:
+        async with db.execute(sql.GAME_EXISTS.sqlite, {"id": game_id}) as cursor:
             return await cursor.fetchone() is not None
 
     # --- Users and chats -------------------------------------------------------------
 
     async def get_user(self, ref: UserRef) -> User | None:
-        row = await self._lookup(
-            "SELECT platform, id, name, locale FROM users WHERE platform = ? AND id = ?",
-            (ref.platform.value, ref.id),
-        )
+        row = await self._lookup(sql.GET_USER, {"platform": ref.platform.value, "id": ref.id})
         return None if row is None else user_from_row(row)
 
     async def save_user(self, user: User) -> None:
         async with self._transaction() as db:
-            await db.execute(
-                """
-                INSERT INTO users (platform, id, name, locale, updated_at)
-                VALUES (:platform, :id, :name, :locale, :updated_at)
-                ON CONFLICT (platform, id) DO UPDATE SET
-                    name = excluded.name,
-                    locale = excluded.locale,
-                    updated_at = excluded.updated_at
-                """,
-                {**user_to_row(user), "updated_at": self._now()},
-            )
+            await db.execute(sql.SAVE_USER.sqlite, {**user_to_row(user), "updated_at": self._now()})
 
     async def get_chat(self, ref: ChatRef) -> ChatInfo | None:
-        row = await self._lookup(
-            "SELECT platform, id, locale, turn_timeout FROM chats WHERE platform = ? AND id = ?",
-            (ref.platform.value, ref.id),
-        )
+        row = await self._lookup(sql.GET_CHAT, {"platform": ref.platform.value, "id": ref.id})
         return None if row is None else chat_from_row(row)
 
     async def save_chat(self, chat: ChatInfo) -> None:
         async with self._transaction() as db:
-            await db.execute(
-                """
-                INSERT INTO chats (platform, id, locale, turn_timeout)
-                VALUES (:platform, :id, :locale, :turn_timeout)
-                ON CONFLICT (platform, id) DO UPDATE SET
-                    locale = excluded.locale,
-                    turn_timeout = excluded.turn_timeout
-                """,
-                chat_to_row(chat),
-            )
+            await db.execute(sql.SAVE_CHAT.sqlite, chat_to_row(chat))
 
     # --- Games ------------------------------------------------------------------------
 
@@ -720,11 +570,13 @@ class SqliteStorage:
         row = game_to_row(game)
         seats = participant_rows(game)
         async with self._transaction() as db:
-            async with db.execute(_INSERT_GAME, row) as cursor:
+            async with db.execute(sql.INSERT_GAME.sqlite, row) as cursor:
                 game_id = cursor.lastrowid
             if game_id is None:  # pragma: no cover - an INSERT always sets it
                 raise RuntimeError("SQLite gave the new game no id")
-            await db.executemany(_INSERT_PARTICIPANT, [{**s, "game_id": game_id} for s in seats])
+            await db.executemany(
+                sql.INSERT_PARTICIPANT.sqlite, [{**s, "game_id": game_id} for s in seats]
+            )
         row["id"] = game_id
         return game_from_row(row)
 
@@ -800,17 +652,12 @@ class SqliteStorage:
             self._queue.clear()
 
     async def load_game(self, game_id: int) -> Game | None:
-        row = await self._fetchone(
-            f"SELECT * FROM games WHERE id = ? AND {_NOT_SET_ASIDE}", (game_id,)
-        )
+        row = await self._fetchone(sql.LOAD_GAME, {"id": game_id})
         return None if row is None else await self._game(row)
 
     async def open_game(self, chat: ChatRef) -> Game | None:
         rows = await self._fetchall(
-            "SELECT * FROM games WHERE platform = ? AND chat_id = ?"
-            f" AND status IN ('lobby', 'playing') AND {_NOT_SET_ASIDE}"
-            " ORDER BY id DESC",
-            (chat.platform.value, chat.id),
+            sql.OPEN_GAMES, {"platform": chat.platform.value, "chat_id": chat.id}
         )
         for row in rows:  # one, unless a newer one was set aside
             game = await self._game(row)
@@ -819,16 +666,13 @@ class SqliteStorage:
         return None
 
     async def active_games(self) -> list[Game]:
-        rows = await self._fetchall(
-            "SELECT * FROM games WHERE status IN ('lobby', 'playing')"
-            f" AND {_NOT_SET_ASIDE} ORDER BY id"
-        )
+        rows = await self._fetchall(sql.ACTIVE_GAMES)
         games = [await self._game(row) for row in rows]
         return [game for game in games if game is not None]
 
     async def set_aside(self) -> dict[int, str]:
         """The games set aside (they no longer load), with the reason of each."""
-        rows = await self._fetchall("SELECT game_id, reason FROM set_aside_games ORDER BY game_id")
+        rows = await self._fetchall(sql.SET_ASIDE)
         return {row["game_id"]: row["reason"] for row in rows}
 
     async def _game(self, row: Mapping[str, Any]) -> Game | None:
@@ -837,44 +681,30 @@ class SqliteStorage:
         try:
             return game_from_row(row)
         except CorruptGame as corrupt:
-            log.error(
-                "game %s (%s in chat %s) is set aside: %s",
-                corrupt.game_id,
-                row["platform"],
-                row["chat_id"],
-                corrupt.reason,
-                exc_info=corrupt.__cause__,
-            )
+            sql.log_set_aside(log, corrupt, row)
             async with self._transaction() as db:
                 await db.execute(
-                    "INSERT OR IGNORE INTO set_aside_games (game_id, reason, at) VALUES (?, ?, ?)",
-                    (corrupt.game_id, corrupt.reason[:2000], self._now()),
+                    sql.INSERT_SET_ASIDE.sqlite, sql.set_aside_row(corrupt, self._now())
                 )
             return None
 
     async def game_actions(self, game_id: int) -> list[LoggedAction]:
-        rows = await self._fetchall(
-            "SELECT * FROM game_actions WHERE game_id = ? ORDER BY version", (game_id,)
-        )
+        rows = await self._fetchall(sql.GAME_ACTIONS, {"game_id": game_id})
         return [action_from_row(row) for row in rows]
 
     # --- Owed messages and send times ----------------------------------------------------
 
     async def owed_messages(self) -> list[Owed]:
-        rows = await self._fetchall("SELECT * FROM owed_messages ORDER BY game_id, version, idx")
+        rows = await self._fetchall(sql.OWED_MESSAGES)
         return [owed_from_row(row) for row in rows]
 
     async def message_sent(self, owed: Owed) -> None:
+        key = {"game_id": owed.game_id, "version": owed.version, "idx": owed.index}
         async with self._transaction() as db:
-            await db.execute(
-                "DELETE FROM owed_messages WHERE game_id = ? AND version = ? AND idx = ?",
-                (owed.game_id, owed.version, owed.index),
-            )
+            await db.execute(sql.MESSAGE_SENT.sqlite, key)
 
     async def send_times(self, platform: Platform) -> dict[str, list[float]]:
-        rows = await self._fetchall(
-            "SELECT chat_id, times FROM send_times WHERE platform = ?", (platform.value,)
-        )
+        rows = await self._fetchall(sql.SEND_TIMES, {"platform": platform.value})
         return {row["chat_id"]: send_times_from_text(row["times"]) for row in rows}
 
     async def save_send_times(self, platform: Platform, chat: str, times: Sequence[float]) -> None:
@@ -883,15 +713,14 @@ class SqliteStorage:
         await self._commit(_SendTimes(platform.value, chat, send_times_to_text(times)))
 
     async def last_alive(self) -> dict[Platform, float]:
-        rows = await self._fetchall("SELECT platform, at FROM alive")
+        rows = await self._fetchall(sql.LAST_ALIVE)
         return {Platform(row["platform"]): row["at"] for row in rows}
 
     async def save_alive(self, platforms: Collection[Platform], at: float) -> None:
         async with self._transaction() as db:
             await db.executemany(
-                "INSERT INTO alive (platform, at) VALUES (?, ?)"
-                " ON CONFLICT (platform) DO UPDATE SET at = excluded.at",
-                [(platform.value, at) for platform in platforms],
+                sql.SAVE_ALIVE.sqlite,
+                [{"platform": platform.value, "at": at} for platform in platforms],
             )
 
     # --- Results ------------------------------------------------------------------------
@@ -899,17 +728,17 @@ class SqliteStorage:
     async def record_deal(self, game: Game, outcome: DealOutcome, at: float) -> None:
         """Keep a deal's result once; a repeated call with the same number changes
         nothing (``INSERT OR IGNORE`` on the key)."""
-        async with self._transaction() as db:
-            if not await self._game_exists(db, game.id):
-                raise NoSuchGame(game.id)
-            await db.execute(_INSERT_DEAL, deal_row(game, outcome, at))
+        await self._record(game, sql.INSERT_DEAL, deal_row(game, outcome, at))
 
     async def record_series(self, game: Game, outcome: GameOutcome, at: float) -> None:
         """Keep a series' result once; a repeated call changes nothing."""
+        await self._record(game, sql.INSERT_SERIES, series_row(game, outcome, at))
+
+    async def _record(self, game: Game, insert: sql.Sql, row: Mapping[str, Any]) -> None:
         async with self._transaction() as db:
             if not await self._game_exists(db, game.id):
                 raise NoSuchGame(game.id)
-            await db.execute(_INSERT_SERIES, series_row(game, outcome, at))
+            await db.execute(insert.sqlite, row)
 
     # --- Statistics -----------------------------------------------------------------------
 
@@ -918,23 +747,8 @@ class SqliteStorage:
         (of ``rule_set`` if given); None if he never took one. One statement: the
         totals and the name agree with each other."""
         parameters = {"platform": user.platform.value, "user_id": user.id, "rule_set": rule_set}
-        rows = await self._read(_USER_TOTALS, parameters)
-        totals = rows[0]
-        if not totals["seats"]:
-            return None
-        return UserStats(
-            user=user,
-            name=totals["name"] if totals["name"] is not None else user.id,
-            series_played=totals["series_played"],
-            series_won=totals["series_won"],
-            goat=totals["goat"],
-            goat_with_eggs=totals["goat_with_eggs"],
-            deals_played=totals["deals_played"],
-            deals_won=totals["deals_won"],
-            deals_lost=totals["deals_lost"],
-            deals_eggs=totals["deals_eggs"],
-            points=totals["points"],
-        )
+        rows = await self._read(sql.USER_TOTALS, parameters)
+        return sql.user_stats(user, rows[0])
 
     async def leaderboard(
         self,
@@ -947,19 +761,11 @@ class SqliteStorage:
         """Players by series won, then win rate, then name; only those with
         ``min_series`` or more series; ``chat`` None means the whole platform;
         ``rule_set`` None: every rule set's games."""
-        if limit <= 0 or (chat is not None and chat.platform is not platform):
+        query = sql.leaderboard_query(platform, chat, limit, min_series, rule_set)
+        if query is None:
             return []
-        parameters = {
-            "platform": platform.value,
-            "rule_set": rule_set,
-            "min_series": min_series,
-            "limit": limit,
-        }
-        if chat is None:
-            sql, parameters["rule_set"] = _PLATFORM_LEADERBOARD, rule_set or EVERY_RULE_SET
-        else:
-            sql, parameters["chat_id"] = _CHAT_LEADERBOARD, chat.id
-        rows: Iterable[dict[str, Any]] = await self._read(sql, parameters)
+        statement, parameters = query
+        rows = await self._read(statement, parameters)
         return leaderboard_rows(platform, rows)
 
     # --- Chats changing ids ---------------------------------------------------------------
@@ -969,27 +775,10 @@ class SqliteStorage:
         Settings already saved for the new id are newer, so they stay."""
         if (old.platform, old.id) == (new.platform, new.id):
             return
-        ids = {
-            "old_platform": old.platform.value,
-            "old_id": old.id,
-            "new_platform": new.platform.value,
-            "new_id": new.id,
-        }
+        ids = sql.chat_ids(old, new)
         async with self._transaction() as db:
-            await db.execute(
-                "UPDATE games SET platform = :new_platform, chat_id = :new_id"
-                " WHERE platform = :old_platform AND chat_id = :old_id",
-                ids,
-            )
-            await db.execute(
-                "INSERT OR IGNORE INTO chats (platform, id, locale, turn_timeout)"
-                " SELECT :new_platform, :new_id, locale, turn_timeout FROM chats"
-                " WHERE platform = :old_platform AND id = :old_id",
-                ids,
-            )
-            await db.execute(
-                "DELETE FROM chats WHERE platform = :old_platform AND id = :old_id", ids
-            )
+            for statement in (sql.MOVE_CHAT_GAMES, sql.COPY_CHAT, sql.DELETE_CHAT):
+                await db.execute(statement.sqlite, ids)
 
     # --- Secrets ----------------------------------------------------------------------
 
@@ -998,10 +787,9 @@ class SqliteStorage:
         IGNORE`` in one transaction), so every process on the file reads the same."""
         async with self._transaction() as db:
             await db.execute(
-                "INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)",
-                (name, secrets.token_bytes(32)),
+                sql.KEEP_SECRET.sqlite, {"name": name, "value": secrets.token_bytes(32)}
             )
-            async with db.execute("SELECT value FROM secrets WHERE name = ?", (name,)) as cursor:
+            async with db.execute(sql.SECRET.sqlite, {"name": name}) as cursor:
                 row = await cursor.fetchone()
         if row is None:  # pragma: no cover - the row was just inserted or was there
             raise RuntimeError(f"secret {name!r} was not kept")
