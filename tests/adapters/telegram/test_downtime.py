@@ -167,6 +167,10 @@ async def test_ten_minutes_down_neither_moves_for_the_human_nor_counts_a_miss(
         now = time.time()
         deadline = resumed.turn_deadline
         assert deadline is not None and shown is not None
+        # Nobody moved for the human at the first ticks, nor counted a miss.
+        occupant = resumed.seats[seat]
+        assert occupant is not None and (occupant.missed, occupant.away) == (0, False)
+        assert (resumed.play.turn, snapshot(table.database, table.game_id)) == (seat, played)
         # Resumed at some moment between the start and now, with what was left then.
         assert restarted + left - 0.01 <= deadline <= now + left + 0.01
         assert left - 5.0 <= deadline - now <= left + 5.0
