@@ -26,6 +26,7 @@ from bot.i18n import Translator
 from bot.models import GameStatus
 from bot.service import ALIVE_EVERY
 from tests.adapters.telegram.test_kill import GROUP, LOCALE, NAMES, RESTORED, SEATS, Table
+from tests.fakes.bot_process import BotProcess
 from tests.fakes.telegram import FakeTelegram
 
 #: The group's turn timeout (seconds), from the environment.
@@ -102,19 +103,19 @@ def table_edits(tg: FakeTelegram) -> int:
     return sum(call.params.get("chat_id") == GROUP for call in tg.calls_of("editMessageText"))
 
 
-async def stop(table: Table, how: signal.Signals) -> tuple[float, float]:
+async def stop(bot: BotProcess, how: signal.Signals) -> tuple[float, float]:
     """Stop the bot with the signal ``how``; returns when it was sent and when the
     process was gone. SIGKILL gives it no chance to finish anything; SIGTERM (what
     ``docker stop`` and systemd send) and SIGINT (Ctrl-C) stop it cleanly."""
-    process = table.bot.process
+    process = bot.process
     assert process is not None
     sent = time.time()
     process.send_signal(how)
     code = await process.wait()
     gone = time.time()
-    table.bot.process = None
+    bot.process = None
     expected = -signal.SIGKILL if how is signal.SIGKILL else 0
-    assert code == expected, table.bot.output()[-3000:]
+    assert code == expected, bot.output()[-3000:]
     return sent, gone
 
 
@@ -146,7 +147,7 @@ async def test_ten_minutes_down_neither_moves_for_the_human_nor_counts_a_miss(
         first = alive_at(table.database)
         await table.wait(lambda: alive_at(table.database) >= first + ALIVE_EVERY)
 
-        sent, gone = await stop(table, how)
+        sent, gone = await stop(table.bot, how)
         game, played = table.game(), snapshot(table.database, table.game_id)
         assert game.turn_deadline is not None and not game.reminded
         stopped = max(alive_at(table.database), game.updated_at)  # the bot's last word
