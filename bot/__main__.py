@@ -208,7 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.exception("Kozel stopped with an error")
         return 1
     finally:
-        signal.signal(signal.SIGTERM, terminate)
+        if terminate is not None:  # None: not set from Python
+            signal.signal(signal.SIGTERM, terminate)
     return 0
 
 
