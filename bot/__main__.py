@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
@@ -199,6 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from adapters.console import play_main
 
         return play_main([], settings=settings)
+    terminate = signal.signal(signal.SIGTERM, _interrupt)
     try:
         loop.run(run_platforms(settings, platforms), settings.event_loop)
     except KeyboardInterrupt:
@@ -212,7 +214,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception:
         log.exception("Kozel stopped with an error")
         return 1
+    finally:
+        if terminate is not None:  # None: not set from Python
+            signal.signal(signal.SIGTERM, terminate)
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM (``docker stop``, systemd) stops the bot as Ctrl-C does: the running
+    loop cancels the bots, and the service closes (it keeps the moment it stopped, so
+    the turn clocks resume with exactly the time they had left)."""
+    signal.raise_signal(signal.SIGINT)
 
 
 if __name__ == "__main__":
