@@ -182,7 +182,7 @@ def telegram_main(conn: Connection, load: Load) -> None:
 
 
 async def _telegram(conn: Connection, load: Load) -> None:
-    from tests.fakes.telegram import FakeMessage, FakeTelegram
+    from testing.fakes.telegram import FakeMessage, FakeTelegram
 
     games, deals, think = load.games, load.deals, load.think
     tables = [Table(i) for i in range(games)]

@@ -49,7 +49,7 @@ def telegram_main(conn: Connection, games: int, presses: int, webhook: bool) -> 
 
 
 async def _telegram(conn: Connection, games: int, presses: int, webhook: bool) -> None:
-    from tests.fakes.telegram import FakeTelegram
+    from testing.fakes.telegram import FakeTelegram
 
     latencies: list[float] = []
     pressed_at: dict[int, float] = {}  # user -> when the press waiting for answers was made
