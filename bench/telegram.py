@@ -73,8 +73,6 @@ import logging
 import multiprocessing
 import os
 import random
-import resource
-import socket
 import statistics
 import subprocess
 import sys
@@ -89,6 +87,8 @@ from adapters.postgres import PostgresStorage
 from adapters.postgres.local import LocalServer
 from adapters.sqlite import SqliteStorage
 from adapters.telegram import Pacing, TelegramAdapter
+from bench.common import free_port, peak_rss_mb
+from bench.stats import percentile
 from bot.codec import CodecError, Verb, decode
 from bot.i18n import Translator
 from bot.interactions import Interactions
@@ -182,7 +182,7 @@ def telegram_main(conn: Connection, load: Load) -> None:
 
 
 async def _telegram(conn: Connection, load: Load) -> None:
-    from tests.fakes.telegram import FakeMessage, FakeTelegram
+    from testing.fakes.telegram import FakeMessage, FakeTelegram
 
     games, deals, think = load.games, load.deals, load.think
     tables = [Table(i) for i in range(games)]
@@ -366,20 +366,20 @@ async def _telegram(conn: Connection, load: Load) -> None:
         }
         if load.humans == 1:  # to the bot's last request before the player's next press
             report |= {
-                "p50_ms": _percentile(latencies, 50),
-                "p99_ms": _percentile(latencies, 99),
-                "moves_p50_ms": _percentile(plays, 50),
-                "moves_p99_ms": _percentile(plays, 99),
+                "p50_ms": percentile(latencies, 50),
+                "p99_ms": percentile(latencies, 99),
+                "moves_p50_ms": percentile(plays, 50),
+                "moves_p99_ms": percentile(plays, 99),
                 "max_ms": max(latencies, default=0.0),
-                "reaction_p50_ms": _percentile(reactions, 50),
+                "reaction_p50_ms": percentile(reactions, 50),
             }
         report |= {
-            "answer_p50_ms": _percentile(seen.answers_ms, 50),
-            "answer_p99_ms": _percentile(seen.answers_ms, 99),
-            "own_hand_p50_ms": _percentile(seen.hand_ms, 50),
-            "own_hand_p99_ms": _percentile(seen.hand_ms, 99),
-            "move_own_hand_p50_ms": _percentile(seen.move_hand_ms, 50),
-            "move_own_hand_p99_ms": _percentile(seen.move_hand_ms, 99),
+            "answer_p50_ms": percentile(seen.answers_ms, 50),
+            "answer_p99_ms": percentile(seen.answers_ms, 99),
+            "own_hand_p50_ms": percentile(seen.hand_ms, 50),
+            "own_hand_p99_ms": percentile(seen.hand_ms, 99),
+            "move_own_hand_p50_ms": percentile(seen.move_hand_ms, 50),
+            "move_own_hand_p99_ms": percentile(seen.move_hand_ms, 99),
             "requests_per_press": counted["requests"] / max(presses, 1),
             "writes": sum(seen.writes.values()),
             **{f"writes_{method}": n for method, n in sorted(seen.writes.items())},
@@ -387,7 +387,7 @@ async def _telegram(conn: Connection, load: Load) -> None:
             "refused_429": tg.too_many_requests_count - refused_before,
             "seconds": elapsed,
             "telegram_cpu_percent": 100 * telegram_cpu / elapsed,
-            "telegram_peak_rss_mb": _rss_mb(),
+            "telegram_peak_rss_mb": peak_rss_mb(),
         }
         conn.send(report)
         await loop.run_in_executor(None, conn.recv)  # the bot stopped
@@ -427,17 +427,6 @@ def _latencies(human: Human) -> tuple[list[tuple[int, float]], list[float]]:
             if end != float("inf"):
                 reactions.append((end - requests[last]) * 1000)
     return out, reactions
-
-
-def _percentile(values: list[float], percent: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(percent / 100 * len(ordered)) - 1))]
-
-
-def _rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
 
 
 # --- The bot (this process) -------------------------------------------------------------
@@ -494,7 +483,7 @@ async def run_bot(
         interactions = Interactions(service, tr)
         settings = Settings(telegram_api_url=base_url, telegram_webhook_url=None, _env_file=None)
         if webhook:
-            port = _free_port()
+            port = free_port()
             settings = Settings(
                 telegram_api_url=base_url,
                 telegram_webhook_url=f"http://127.0.0.1:{port}/telegram",
@@ -563,7 +552,7 @@ async def run_bot(
     result["computer_processes"] = service.thinkers.processes
     result["storage"] = storage_kind
     result["updates"] = "webhook" if webhook else "polling"
-    result["peak_rss_mb"] = _rss_mb()
+    result["peak_rss_mb"] = peak_rss_mb()
     return result
 
 
@@ -600,13 +589,6 @@ def _cpu_times(pids: list[int], since: dict[int, float] | None = None) -> dict[i
 async def _moves(storage: Storage, game_ids: list[int]) -> int:
     """The moves made in these games so far (the humans' and the computers')."""
     return sum([len(await storage.game_actions(game_id)) for game_id in game_ids])
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def main(argv: list[str] | None = None) -> int:

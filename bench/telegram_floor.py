@@ -32,7 +32,9 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from bench.telegram import _percentile, _rss_mb, fresh_runs, print_results
+from bench.common import free_port, peak_rss_mb
+from bench.stats import percentile
+from bench.telegram import fresh_runs, print_results
 
 TOKEN = "123456:FLOOR-token"
 GROUP_BASE = -2_000_000
@@ -49,7 +51,7 @@ def telegram_main(conn: Connection, games: int, presses: int, webhook: bool) -> 
 
 
 async def _telegram(conn: Connection, games: int, presses: int, webhook: bool) -> None:
-    from tests.fakes.telegram import FakeTelegram
+    from testing.fakes.telegram import FakeTelegram
 
     latencies: list[float] = []
     pressed_at: dict[int, float] = {}  # user -> when the press waiting for answers was made
@@ -109,8 +111,8 @@ async def _telegram(conn: Connection, games: int, presses: int, webhook: bool) -
                 "games": games,
                 "presses": len(latencies),
                 "updates_per_second": len(latencies) / elapsed,
-                "p50_ms": _percentile(latencies, 50),
-                "p99_ms": _percentile(latencies, 99),
+                "p50_ms": percentile(latencies, 50),
+                "p99_ms": percentile(latencies, 99),
                 "mean_ms": statistics.fmean(latencies),
                 "seconds": elapsed,
                 "telegram_cpu_percent": 100 * (time.process_time() - cpu_started) / elapsed,
@@ -133,7 +135,6 @@ async def run_bot(
 
     from adapters.telegram.session import LeanSession
     from adapters.telegram.webhook import WebhookServer
-    from bench.telegram import _free_port
 
     context = multiprocessing.get_context("spawn")
     conn, child_conn = context.Pipe()
@@ -172,7 +173,7 @@ async def run_bot(
         tables[user] = (await bot.send_message(group, "Table")).message_id
         await bot.send_message(user, "Hand", reply_markup=keyboard)
     if webhook:
-        port = _free_port()
+        port = free_port()
         url = f"http://127.0.0.1:{port}/floor"
         server = WebhookServer(
             dp, bot, url=url, secret_token="floor", host="127.0.0.1", port=port, path="/floor"
@@ -197,7 +198,7 @@ async def run_bot(
     result["bot_cpu_percent"] = cpu
     result["session"] = session_kind
     result["updates"] = "webhook" if webhook else "polling"
-    result["peak_rss_mb"] = _rss_mb()
+    result["peak_rss_mb"] = peak_rss_mb()
     result["updates_per_second_for_100ms"] = games / 0.1
     return result
 

@@ -1,6 +1,7 @@
 """Imports follow the data flow: core imports nothing of ours, bot imports core and no
-platform library, only adapters import aiogram, discord, aiosqlite and asyncpg; and no
-two modules, nor two packages, import each other."""
+platform library, only adapters import aiogram, discord, aiosqlite and asyncpg; the
+product imports no test nor benchmark, and the benchmarks no test; and no two modules,
+nor two packages, import each other."""
 
 from __future__ import annotations
 
@@ -52,6 +53,52 @@ def test_the_check_sees_a_wrong_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("import aiogram\nfrom adapters.sqlite import SqliteStorage\n")
     assert imported_modules(bad) == {"aiogram", "adapters.sqlite"}
+
+
+# --- Tests and benchmarks stay out of the product, tests out of the benchmarks ----------
+
+#: Only the repository has these: the wheel holds core, bot and adapters.
+REPOSITORY_ONLY = {"tests", "testing", "bench"}
+
+
+def repository_only_imports(path: Path, forbidden: set[str] = REPOSITORY_ONLY) -> set[str]:
+    """The modules of ``forbidden`` packages that ``path`` imports, at load time or
+    inside a function (where the benchmarks import the fake servers)."""
+    return {module for module in imported_modules(path) if module.split(".")[0] in forbidden}
+
+
+@pytest.mark.parametrize(
+    "path",
+    sources("core") + sources("bot") + sources("adapters"),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_production_code_imports_no_test_nor_benchmark(path: Path) -> None:
+    """The installed package holds no tests/, testing/ nor bench/: an import of them
+    would fail on a user's machine only."""
+    assert repository_only_imports(path) == set()
+
+
+@pytest.mark.parametrize(
+    "path",
+    sources("bench") + sources("testing"),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_benchmarks_and_the_fakes_import_no_test(path: Path) -> None:
+    """Issue 22: bench/telegram.py imported tests.fakes; what the benchmarks share
+    with the tests lives in testing/, and the test tree is the tests' own."""
+    assert repository_only_imports(path, {"tests"}) == set()
+
+
+def test_the_check_sees_a_test_import_inside_a_function(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "import bench.stats\n"
+        "async def _telegram() -> None:\n"
+        "    from tests.fakes.telegram import FakeTelegram\n"
+        "    import testing.fakes\n"
+    )
+    assert repository_only_imports(bad) == {"bench.stats", "tests.fakes.telegram", "testing.fakes"}
+    assert repository_only_imports(bad, {"tests"}) == {"tests.fakes.telegram"}
 
 
 # --- The application speaks the rule-set contract only (core.ruleset) ------------------
@@ -144,7 +191,7 @@ def test_the_check_sees_a_rule_set_import(tmp_path: Path) -> None:
 # --- No import cycles: between modules, nor between packages ---------------------------
 
 #: Our top-level packages, whose imports among themselves are walked.
-OUR_PACKAGES = ("core", "bot", "adapters", "bench")
+OUR_PACKAGES = ("core", "bot", "adapters", "bench", "testing")
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
@@ -344,10 +391,12 @@ def private_imports(path: Path, root: Path = ROOT) -> set[str]:
 
 @pytest.mark.parametrize(
     "path",
-    sources("core") + sources("bot") + sources("adapters"),
+    sources("core") + sources("bot") + sources("adapters") + sources("bench") + sources("testing"),
     ids=lambda p: str(p.relative_to(ROOT)),
 )
 def test_no_module_imports_anothers_private_names(path: Path) -> None:
+    """bench/telegram_floor.py took ``_percentile``, ``_rss_mb`` and ``_free_port`` from
+    bench/telegram.py (issue 22); they are public now, in bench.stats and bench.common."""
     assert private_imports(path) == set()
 
 

@@ -108,7 +108,8 @@ def test_the_wheel_holds_the_packages_and_the_locales_but_not_the_benchmarks(
     assert {f"{package}/__init__.py" for package in packages} <= names
     for locale in ("ru", "en"):
         assert f"bot/locales/{locale}/kozel.ftl" in names
-    assert not [name for name in names if name.startswith(("bench/", "tests/", "locales/"))]
+    repository_only = ("bench/", "tests/", "testing/", "locales/")
+    assert not [name for name in names if name.startswith(repository_only)]
     assert "kozel-0.1.0.dist-info/licenses/LICENSE" in names
 
 
@@ -118,17 +119,18 @@ def test_the_installed_package_is_imported_from_the_venv_and_has_no_bench(
     code = (
         "import importlib.util, bot, bot.i18n; "
         "print(bot.__file__); print(bot.i18n.default_locales_dir()); "
-        "print(importlib.util.find_spec('bench'))"
+        "print(importlib.util.find_spec('bench')); print(importlib.util.find_spec('testing'))"
     )
     out = _ok(
         _run([installed.bin("python"), "-c", code], cwd=_empty_folder(tmp_path), env=installed.env)
     )
-    module, locales, bench = out.splitlines()
+    module, locales, bench, testing = out.splitlines()
     site = str(installed.venv / "lib")
     assert module.startswith(site)
     assert locales.startswith(site)
     assert locales.endswith("bot/locales")
     assert bench == "None"
+    assert testing == "None"  # the fake servers stay in the repository
 
 
 def test_kozel_play_and_replay_run_from_an_empty_folder(

@@ -14,7 +14,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakes.discord import FakeDiscord
+from testing.fakes.discord import FakeDiscord
 
 GUILD, CHANNEL, ALICE, BOB = 100, 200, 10, 11
 

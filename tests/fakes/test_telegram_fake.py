@@ -28,7 +28,7 @@ from aiogram.types import (
     Message,
 )
 
-from tests.fakes.telegram import FakeTelegram, FakeUser
+from testing.fakes.telegram import FakeTelegram, FakeUser
 
 TOKEN = "123456:TEST-token"
 GROUP, FORUM = -1001, -1002

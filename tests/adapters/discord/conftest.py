@@ -13,8 +13,8 @@ import pytest
 from adapters.sqlite import SqliteStorage
 from bot.i18n import Translator
 from bot.memory import MemoryStorage
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import Harness, world
-from tests.fakes.discord import FakeDiscord
 
 #: Loggers whose ERROR records fail a test.
 GUARDED = ("discord", "adapters.discord", "bot")

@@ -2,7 +2,7 @@
 
 A :class:`Harness` owns a game service (a fixed clock, seeded cards, no computer delay)
 over a given storage, and a :class:`DiscordAdapter` whose bot runs for real
-(``adapter.run()`` -> ``bot.start()``) against :class:`~tests.fakes.discord.FakeDiscord`.
+(``adapter.run()`` -> ``bot.start()``) against :class:`~testing.fakes.discord.FakeDiscord`.
 Everything waits on the fake's recorded calls or on the service: no sleeps.
 """
 
@@ -28,7 +28,7 @@ from bot.service import GameService
 from bot.settings import Settings
 from core.yard.actions import Action, ActionKind
 from core.yard.ai import safe_move
-from tests.fakes.discord import JSON, FakeDiscord, FakeInteraction
+from testing.fakes.discord import JSON, FakeDiscord, FakeInteraction
 
 GUILD, CHANNEL = 100, 200
 ALICE, BOB, CAROL, DAVE, EVE = 10, 11, 12, 13, 14

@@ -17,8 +17,8 @@ from bot.memory import MemoryStorage
 from bot.metrics import Metrics
 from bot.service import GameService
 from bot.settings import Settings
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import ALICE, CHANNEL, world
-from tests.fakes.discord import FakeDiscord
 
 
 async def test_the_api_url_setting_points_the_bot_at_another_api(tr: Translator) -> None:

@@ -20,6 +20,7 @@ from bot.memory import MemoryStorage
 from bot.models import ChatRef, Game, GameStatus, Platform
 from core.classic.options import Praise
 from core.classic.ruleset import CLASSIC
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.classic_play import (
     HOUSE_RULES,
     RESTART_RULES,
@@ -36,7 +37,6 @@ from tests.adapters.classic_play import (
     settled,
 )
 from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, DAVE, Harness
-from tests.fakes.discord import FakeDiscord
 
 EPHEMERAL = 64
 _MESSAGE = re.compile(r"/channels/(\d+)/messages(?:/\d+)?")

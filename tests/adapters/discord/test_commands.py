@@ -7,8 +7,8 @@ import re
 from bot import presenters
 from bot.models import Platform
 from bot.presenters import COMMANDS
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import ALICE, BOB, CHAT, EVE, GUILD, Harness, ref
-from tests.fakes.discord import FakeDiscord
 
 DISCORD = Platform.DISCORD
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from bot import presenters
 from bot.codec import Verb, decode
 from bot.models import GameStatus
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import ALICE, EVE, Harness, ref
-from tests.fakes.discord import FakeDiscord
 
 
 def select_a_card(label: str, custom_id: str) -> bool:

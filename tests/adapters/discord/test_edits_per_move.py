@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, DAVE, Harness, ref
-from tests.fakes.discord import FakeDiscord
 
 
 def _edits(dc: FakeDiscord, since: int, channels: dict[int, str]) -> Counter[str]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from bot import presenters
 from bot.models import Platform
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, DAVE, GUILD, Harness
-from tests.fakes.discord import FakeDiscord
 
 MESSAGES = f"/channels/{CHANNEL}/messages"
 

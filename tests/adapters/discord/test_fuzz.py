@@ -26,6 +26,7 @@ import pytest
 from bot.codec import CodecError, Verb, decode
 from bot.interactions import HAND_VERBS
 from bot.models import Game, GameStatus
+from testing.fakes.discord import JSON, FakeDiscord
 from tests.adapters.discord.harness import (
     ALICE,
     BOB,
@@ -39,7 +40,6 @@ from tests.adapters.discord.harness import (
     world,
 )
 from tests.adapters.telegram.test_fuzz import mutate
-from tests.fakes.discord import JSON, FakeDiscord
 
 PRESSES = int(os.environ.get("KOZEL_FUZZ_PRESSES", "10000"))
 BATCH = 20

@@ -5,8 +5,8 @@ from __future__ import annotations
 from bot import presenters
 from bot.codec import Verb
 from bot.models import GameStatus
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, DAVE, Harness, ref
-from tests.fakes.discord import FakeDiscord
 
 
 async def test_four_users_play_a_whole_deal_through_dm_buttons(

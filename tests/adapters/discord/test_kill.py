@@ -26,15 +26,15 @@ from bot.presenters.yard import action_arg
 from core.yard.actions import Action, ActionKind
 from core.yard.ai import safe_move
 from core.yard.events import DealScored, SeriesFinished
-from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, DAVE, world
-from tests.fakes.bot_process import (
+from testing.fakes.bot_process import (
     BotProcess,
     discord_env,
     last_game_id,
     owed_messages,
     saved_game,
 )
-from tests.fakes.discord import FakeDiscord
+from testing.fakes.discord import FakeDiscord
+from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, DAVE, world
 
 #: By seat: alice and carol (team A), bob and dave (team B).
 SEATS = {0: ALICE, 1: BOB, 2: CAROL, 3: DAVE}

@@ -4,8 +4,8 @@ localized choice; the lobby's house rules work through Discord's buttons."""
 from __future__ import annotations
 
 from bot.models import Platform
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import ALICE, Harness
-from tests.fakes.discord import FakeDiscord
 
 DISCORD = Platform.DISCORD
 

@@ -25,10 +25,10 @@ from bot import __main__ as main
 from bot import redact
 from bot.settings import Settings
 from bot.supervise import AllPlatformsFailed, Backoff
+from testing.fakes.discord import FakeDiscord
+from testing.fakes.telegram import FakeTelegram
 from tests.adapters.discord.conftest import LogGuard
 from tests.adapters.discord.harness import ALICE, CHANNEL
-from tests.fakes.discord import FakeDiscord
-from tests.fakes.telegram import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[3]
 TELEGRAM_TOKEN = "123456:AAE-telegram-very-secret"

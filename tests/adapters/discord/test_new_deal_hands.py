@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from adapters.discord import render
 from bot.models import Game, GameStatus
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import ALICE, BOB, CAROL, DAVE, Harness, ref
-from tests.fakes.discord import FakeDiscord
 
 
 async def every_hand_shows(h: Harness, dc: FakeDiscord, game: Game) -> None:

@@ -9,8 +9,8 @@ from adapters.discord.buttons import TEMPLATE
 from bot import presenters
 from bot.codec import Command, Verb, encode
 from bot.presenters import Button, Screen
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import ALICE, CHANNEL, Harness, ref
-from tests.fakes.discord import FakeDiscord
 
 
 async def test_a_fast_series_of_changes_costs_few_table_edits(

@@ -17,9 +17,9 @@ from bot.memory import MemoryStorage
 from bot.models import ChatRef, GameStatus, Platform
 from bot.presenters.yard import action_arg
 from core.yard.ai import safe_move
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.conftest import LogGuard
 from tests.adapters.discord.harness import ALICE, BOB, CAROL, CHANNEL, DAVE, EVE, Harness, ref
-from tests.fakes.discord import FakeDiscord
 
 
 class Gate:

@@ -12,8 +12,8 @@ import pytest
 from bot import presenters
 from bot.codec import Command, Verb, encode
 from bot.models import Game
+from testing.fakes.discord import JSON, FakeDiscord, FakeInteraction
 from tests.adapters.discord.harness import ALICE, BOB, CHANNEL, EVE, Harness, ref, world
-from tests.fakes.discord import JSON, FakeDiscord, FakeInteraction
 
 OTHER_GUILD, OTHER_CHANNEL = 101, 300
 

@@ -11,8 +11,8 @@ from bot import presenters
 from bot.codec import Verb, decode
 from bot.i18n import Translator
 from bot.models import ChatRef, GameStatus, Platform
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import ALICE, BOB, CHANNEL, Harness, ref
-from tests.fakes.discord import FakeDiscord
 
 
 async def test_one_user_and_three_computers_finish_a_series_then_top_shows_it(

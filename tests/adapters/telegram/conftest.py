@@ -15,8 +15,8 @@ from adapters.telegram import Pacing
 from bot.i18n import Translator
 from bot.memory import MemoryStorage
 from bot.ports import Storage
+from testing.fakes.telegram import FakeTelegram
 from tests.adapters.telegram.harness import FAST, GROUP, ErrorLog, Harness
-from tests.fakes.telegram import FakeTelegram
 
 
 @pytest.fixture(scope="session")

@@ -33,8 +33,8 @@ from bot.models import Game, GameStatus
 from bot.ports import Storage
 from bot.service import GameService
 from bot.settings import Settings
-from tests.fakes.bot_process import fast_pacing
-from tests.fakes.telegram import FakeMessage, FakeTelegram, FakeUser
+from testing.fakes.bot_process import fast_pacing
+from testing.fakes.telegram import FakeMessage, FakeTelegram, FakeUser
 
 TOKEN = "123456:TEST-token"
 GROUP = -1001

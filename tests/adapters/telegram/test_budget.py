@@ -16,7 +16,7 @@ from bot.memory import MemoryStorage
 from bot.models import Platform
 from bot.presenters import Screen
 from bot.service import GameService
-from tests.fakes.telegram import FakeTelegram
+from testing.fakes.telegram import FakeTelegram
 
 GROUP = -1001
 #: The fake and the bot agree: 3 requests a second into a group.

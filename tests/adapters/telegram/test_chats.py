@@ -15,8 +15,8 @@ from adapters.telegram import Outbox, build_dispatcher
 from bot import presenters
 from bot.codec import Verb, join_payload
 from bot.models import ChatRef, Game, GameStatus, Platform, UserRef
+from testing.fakes.telegram import FakeChat, FakeMessage, FakeUser
 from tests.adapters.telegram.harness import GROUP, TOKEN, Harness
-from tests.fakes.telegram import FakeChat, FakeMessage, FakeUser
 
 SUPERGROUP, FORUM = -100123, -100777
 

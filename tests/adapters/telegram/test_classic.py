@@ -18,6 +18,7 @@ from bot.codec import Verb
 from bot.models import ChatRef, Game, GameStatus, Platform
 from core.classic.options import Praise
 from core.classic.ruleset import CLASSIC
+from testing.fakes.telegram import FakeMessage, FakeUser
 from tests.adapters.classic_play import (
     HOUSE_RULES,
     RESTART_RULES,
@@ -32,7 +33,6 @@ from tests.adapters.classic_play import (
     restarts_mid_dealing,
 )
 from tests.adapters.telegram.harness import GROUP, Harness, _command
-from tests.fakes.telegram import FakeMessage, FakeUser
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 SENDS = ("sendmessage", "editmessagetext", "editmessagereplymarkup")

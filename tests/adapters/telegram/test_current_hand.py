@@ -8,8 +8,8 @@ from __future__ import annotations
 from bot import presenters
 from bot.codec import Verb
 from bot.models import ChatRef, Game, Platform
+from testing.fakes.telegram import FakeMessage, FakeUser
 from tests.adapters.telegram.harness import GROUP, Harness, button, token
-from tests.fakes.telegram import FakeMessage, FakeUser
 
 
 async def group_game(h: Harness, alice: FakeUser) -> Game:

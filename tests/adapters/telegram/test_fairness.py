@@ -12,9 +12,9 @@ from bot import presenters
 from bot.codec import Verb
 from bot.flood import PRESSES, FloodGuard
 from bot.models import ChatRef, Platform
+from testing.fakes.telegram import FakeTelegram
 from tests.adapters.telegram.harness import GROUP, Harness
 from tests.adapters.telegram.test_chats import with_computers
-from tests.fakes.telegram import FakeTelegram
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 WRITES = ("sendMessage", "editMessageText")

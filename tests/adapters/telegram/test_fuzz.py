@@ -26,8 +26,8 @@ from adapters.telegram import build_dispatcher
 from bot.codec import CodecError, Command, Verb, decode, encode
 from bot.interactions import HAND_VERBS
 from bot.models import ChatRef, Game, GameStatus, Platform, UserRef
+from testing.fakes.telegram import FakeMessage, FakeUser, Json
 from tests.adapters.telegram.harness import GROUP, Harness
-from tests.fakes.telegram import FakeMessage, FakeUser, Json
 
 PRESSES = int(os.environ.get("KOZEL_FUZZ_PRESSES", "10000"))
 OTHER, THIRD = -1002, -1003

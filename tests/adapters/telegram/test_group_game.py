@@ -8,8 +8,8 @@ import pytest
 from bot import presenters
 from bot.codec import Verb
 from bot.models import ChatRef, GameStatus, Platform, UserRef
+from testing.fakes.telegram import FakeMessage, FakeTelegram
 from tests.adapters.telegram.harness import GROUP, Harness
-from tests.fakes.telegram import FakeMessage, FakeTelegram
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 

@@ -25,14 +25,14 @@ from bot.presenters.yard import action_arg
 from core.yard.actions import Action
 from core.yard.ai import safe_move
 from core.yard.events import DealScored, SeriesFinished
-from tests.fakes.bot_process import (
+from testing.fakes.bot_process import (
     BotProcess,
     last_game_id,
     owed_messages,
     saved_game,
     telegram_env,
 )
-from tests.fakes.telegram import FakeMessage, FakeTelegram
+from testing.fakes.telegram import FakeMessage, FakeTelegram
 
 GROUP = -1001
 #: The four players, by seat: alice and carol (team A), bob and dave (team B).

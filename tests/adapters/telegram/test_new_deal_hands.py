@@ -13,8 +13,8 @@ import pytest
 from adapters.telegram import Pacing
 from bot.codec import Verb
 from bot.models import ChatRef, Game, GameStatus, Platform
+from testing.fakes.telegram import FakeUser
 from tests.adapters.telegram.harness import GROUP, Harness
-from tests.fakes.telegram import FakeUser
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 #: Every limit far away, but a waiting player's hand is held for two minutes.

@@ -18,7 +18,7 @@ from adapters.telegram import Outbox, Pacing
 from adapters.telegram.outbox import ANSWERS_PER_CHAT
 from adapters.telegram.session import LeanSession
 from bot.presenters import Screen
-from tests.fakes.telegram import FakeTelegram
+from testing.fakes.telegram import FakeTelegram
 
 GROUPS = [-100 - i for i in range(6)]
 USERS = [5000 + i for i in range(6)]

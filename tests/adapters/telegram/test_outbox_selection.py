@@ -12,7 +12,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from adapters.telegram import Outbox, Pacing
 from adapters.telegram.session import LeanSession
 from bot.presenters import Screen
-from tests.fakes.telegram import FakeTelegram
+from testing.fakes.telegram import FakeTelegram
 
 USER = 4242
 SLOT = (1, "hand:0")

@@ -15,8 +15,8 @@ from bot import presenters
 from bot.codec import Verb
 from bot.models import ChatRef, Game, Platform
 from bot.presenters import Screen
+from testing.fakes.telegram import FakeTelegram
 from tests.adapters.telegram.harness import GROUP, Harness
-from tests.fakes.telegram import FakeTelegram
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 #: The fake allows 5 messages (sends + edits) per second into a group.

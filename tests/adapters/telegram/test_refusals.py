@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bot.codec import Verb, decode
 from bot.models import ChatRef, Game, GameStatus, Platform
+from testing.fakes.telegram import FakeMessage, FakeUser
 from tests.adapters.telegram.harness import GROUP, Harness, button, token
-from tests.fakes.telegram import FakeMessage, FakeUser
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 

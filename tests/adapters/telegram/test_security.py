@@ -9,9 +9,9 @@ from urllib.parse import parse_qs, urlparse
 from bot import presenters
 from bot.codec import Command, Verb, encode
 from bot.models import ChatRef, Game, GameStatus, Platform, UserRef
+from testing.fakes.telegram import FakeMessage, FakeUser
 from tests.adapters.telegram.harness import GROUP, Harness, button, token
 from tests.adapters.telegram.test_refusals import alert, two_humans
-from tests.fakes.telegram import FakeMessage, FakeUser
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 OTHER_GROUP = -1002

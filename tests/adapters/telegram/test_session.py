@@ -56,7 +56,7 @@ from bot.memory import MemoryStorage
 from bot.presenters import Button, Screen
 from bot.service import GameService
 from bot.settings import Settings
-from tests.fakes.telegram import FakeTelegram
+from testing.fakes.telegram import FakeTelegram
 
 TOKEN = "123456:TEST-token"
 GROUP = -1001

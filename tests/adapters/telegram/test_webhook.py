@@ -30,8 +30,8 @@ from bot.codec import Verb
 from bot.i18n import Translator
 from bot.models import ChatRef, Platform
 from bot.settings import Settings
+from testing.fakes.telegram import FakeTelegram
 from tests.adapters.telegram.harness import GROUP, TOKEN, Harness, button
-from tests.fakes.telegram import FakeTelegram
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))

@@ -8,8 +8,8 @@ from collections import Counter
 
 from bot.codec import Verb
 from bot.models import ChatRef, Game, GameStatus, Platform
+from testing.fakes.telegram import FakeUser
 from tests.adapters.telegram.harness import GROUP, Harness
-from tests.fakes.telegram import FakeUser
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 WRITES = ("sendMessage", "editMessageText")
