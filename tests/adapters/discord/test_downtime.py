@@ -18,6 +18,7 @@ from bot import presenters
 from bot.i18n import Translator
 from bot.models import GameStatus
 from bot.service import ALIVE_EVERY
+from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import world
 from tests.adapters.discord.test_kill import LOCALE, SEATS, Table
 from tests.adapters.telegram.test_downtime import (
@@ -28,7 +29,6 @@ from tests.adapters.telegram.test_downtime import (
     stop,
     ten_minutes_pass,
 )
-from tests.fakes.discord import FakeDiscord
 
 #: A restored screen: Discord's rate limits may hold it back a while.
 RESTORED = 120.0

@@ -25,9 +25,9 @@ from bot.codec import Verb, decode
 from bot.i18n import Translator
 from bot.models import GameStatus
 from bot.service import ALIVE_EVERY
+from testing.fakes.bot_process import BotProcess
+from testing.fakes.telegram import FakeTelegram
 from tests.adapters.telegram.test_kill import GROUP, LOCALE, NAMES, RESTORED, SEATS, Table
-from tests.fakes.bot_process import BotProcess
-from tests.fakes.telegram import FakeTelegram
 
 #: The group's turn timeout (seconds), from the environment.
 TURN_TIMEOUT = 60
