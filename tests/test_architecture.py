@@ -414,3 +414,22 @@ def test_the_check_sees_a_private_import(tmp_path: Path) -> None:
     )
     assert private_imports(tmp_path / "core/ai/rollout.py", tmp_path) == {"core.deal._beats"}
     assert private_imports(tmp_path / "core/other.py", tmp_path) == {"core.ai._playout"}
+
+
+# --- The service is a package of small jobs ---------------------------------------------
+
+#: The most lines a module of bot/service/ may have (each holds one job).
+MAX_SERVICE_MODULE_LINES = 400
+
+
+@pytest.mark.parametrize("path", sources("bot/service"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_service_module_grows_past_its_job(path: Path) -> None:
+    """bot/service.py grew to one class of 1,500 lines and nine sections; its jobs now
+    live one a module (issue 22), and none may grow back into the whole service."""
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_SERVICE_MODULE_LINES, f"{path.relative_to(ROOT)}: {lines} lines"
+
+
+def test_the_service_is_a_package_of_jobs() -> None:
+    assert not (ROOT / "bot" / "service.py").exists()
+    assert len(sources("bot/service")) > 1

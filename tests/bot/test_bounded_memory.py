@@ -50,10 +50,10 @@ async def test_forged_presses_leave_no_locks_and_the_caches_stay_bounded() -> No
         await service.close()
     assert refused > PRESSES * 0.9  # refusals, in words (a few only show a screen)
     # Locks: only for the open game; none for chats; the cache holds its bound.
-    assert set(service._locks) <= {lobby.id}
-    assert service._chat_locks == {}
-    assert len(service._user_locales) == service.user_cache
-    assert set(service._games) == {lobby.id}
+    assert set(service.tables.locks) <= {lobby.id}
+    assert service.tables.chat_locks == {}
+    assert len(service.people.user_locales) == service.user_cache
+    assert set(service.tables.games) == {lobby.id}
     game = await service.game(lobby.id)
     assert game.version == lobby.version and game.status is GameStatus.LOBBY
 
@@ -63,9 +63,9 @@ async def test_a_game_that_ends_drops_its_lock() -> None:
     try:
         game = await service.open_table(CHAT, ALICE)
         game = await service.join(game.id, game.version, ALICE)
-        assert set(service._locks) <= {game.id}
+        assert set(service.tables.locks) <= {game.id}
         await service.cancel(game.id, game.version, ALICE.ref)
-        assert service._locks == {} and service._games == {}
-        assert service._chat_locks == {}
+        assert service.tables.locks == {} and service.tables.games == {}
+        assert service.tables.chat_locks == {}
     finally:
         await service.close()

@@ -55,7 +55,7 @@ class TelegramTable:
         while True:
             await self.h.service.settle()
             await self.h.adapter.outbox.drain()
-            if not self.h.service._drivers:
+            if not self.h.service.computers.drivers:
                 return
 
     def _user(self, game: Game, seat: int) -> FakeUser:

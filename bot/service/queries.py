@@ -1,0 +1,95 @@
+"""What the service answers without changing anything: statistics, leaderboards,
+records and the games a user sits in. Statistics and leaderboards are kept a few
+seconds (:class:`bot.readcache.ReadCache`); a result saved here drops what it makes
+stale."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from functools import partial
+
+from bot.models import ChatRef, Game, GameStatus, UserRef
+from bot.ports import LeaderboardRow, UserStats
+from bot.readcache import ReadCache
+from bot.service.tables import Tables
+from core.ruleset import rule_set_ids
+
+
+class Queries:
+    """Reads for the screens, through the read cache."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.storage = tables.storage
+        #: Statistics and leaderboards, kept a few seconds (a new result here drops
+        #: what it makes stale).
+        self.read_cache = ReadCache()
+        tables.on_results.append(self._results_changed)
+
+    def games_of(self, user: UserRef) -> list[Game]:
+        """The running games the user sits in, oldest first."""
+        return [
+            game
+            for _, game in sorted(self.tables.games.items())
+            if game.status is GameStatus.PLAYING and game.seat_of(user) is not None
+        ]
+
+    async def stats(self, user: UserRef, rule_set: str | None = None) -> UserStats | None:
+        """A user's statistics over every rule set's games, or over ``rule_set``'s
+        (kept a few seconds: :attr:`read_cache`)."""
+        return await self.read_cache.get(
+            ("stats", user, rule_set), partial(self.storage.user_stats, user, rule_set)
+        )
+
+    async def stats_by_rules(self, user: UserRef) -> list[tuple[str, UserStats]]:
+        """A user's statistics for each rule set he played, in the rule sets' order."""
+        found = []
+        for rule_set in rule_set_ids():
+            stats = await self.stats(user, rule_set)
+            if stats is not None and (stats.series_played or stats.deals_played):
+                found.append((rule_set, stats))
+        return found
+
+    async def leaderboard(
+        self, chat: ChatRef, everywhere: bool = False, rule_set: str | None = None
+    ) -> list[LeaderboardRow]:
+        """The best players of a chat (or of every chat of its platform), over every
+        rule set's games or over ``rule_set``'s."""
+        where, least = (None, 3) if everywhere else (chat, 1)
+        key = ("top", chat.platform, None if where is None else where.id, rule_set)
+        read = partial(
+            self.storage.leaderboard,
+            chat.platform,
+            where,
+            limit=10,
+            min_series=least,
+            rule_set=rule_set,
+        )
+        return await self.read_cache.get(key, read)
+
+    def _results_changed(self, game: Game | None, boards: bool) -> None:
+        """A result of ``game`` was kept, or what counts of it changed: its players'
+        statistics are read again, and (``boards``: a series' result or the game's
+        end) its chat's and platform's leaderboards. None: every result may have
+        moved (a chat changed its id), every answer is read again."""
+        if game is None:
+            self.read_cache.forget()
+            return
+        players = {seat.user for seat in game.seats if seat is not None and seat.user is not None}
+        platform, chat = game.chat.platform, game.chat.id
+
+        def stale(key: Hashable) -> bool:
+            match key:
+                case ("stats", user, _):
+                    return user in players
+                case ("top", board_platform, board_chat, _):
+                    return boards and board_platform == platform and board_chat in (None, chat)
+            return False
+
+        self.read_cache.forget(stale)
+
+    async def record(self, game_id: int) -> dict[str, object]:
+        """The game as a game record (RULES.md §3), with the seed it was shuffled
+        with, if it was given one."""
+        game = await self.tables.game(game_id)
+        return game.play.record(seed=game.settings.seed)
