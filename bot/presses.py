@@ -123,18 +123,19 @@ class Press:
     def ref(self) -> UserRef:
         return self.user.ref
 
-    def alert(self, code: str, game: Game | None = None) -> PressReply:
-        return PressReply((self.alert_output(code),), game)
+    def alert(self, code: str, *, link: str | None = None) -> Output:
+        return Output(Target.ALERT, Screen(self.ui.error_text(code, self.locale)), link=link)
 
-    def alert_output(self, code: str) -> Output:
-        return Output(Target.ALERT, Screen(self.ui.error_text(code, self.locale)))
+    def on_own_hand(self, game: Game) -> bool:
+        """Whether the pressed message is the presser's own hand message of the game."""
+        return self.where.owner == self.ref and self.where.is_hand_of(game.id)
 
     def hand_output(self, game: Game, seat: int, screen: Screen) -> Output:
         """The presser's hand: in the pressed message when that is his own hand
         message of this game, else shown to him privately (the pressed message stays
         as it is)."""
-        own = self.where.owner == self.ref and self.where.is_hand_of(game.id)
-        return Output(Target.PRESSED if own else Target.HAND, screen, seat, self.ref)
+        target = Target.PRESSED if self.on_own_hand(game) else Target.HAND
+        return Output(target, screen, seat, self.ref)
 
     def closing(self, game: Game) -> PressReply:
         """A press that answered a question: the question goes away."""
@@ -160,8 +161,7 @@ async def join(press: Press) -> PressReply:
     if press.can_message is not None and not await press.can_message():
         # A hand goes to a private chat the bot cannot write to: the way there.
         link = await press.ui.join_link(game, team.name)
-        alert = press.alert_output(ErrorCode.CANNOT_MESSAGE)
-        return PressReply((Output(Target.ALERT, alert.screen, link=link),), game)
+        return PressReply((press.alert(ErrorCode.CANNOT_MESSAGE, link=link),), game)
     game = await service.join(game.id, command.version, press.user, team)
     return PressReply((Output(Target.SEATED, seat=game.seat_of(press.ref), user=press.ref),), game)
 
@@ -270,7 +270,7 @@ async def play(press: Press) -> PressReply:
         raise ServiceError(ErrorCode.MALFORMED, game.id) from None
     version = press.ui.current_version(game, seat, command.version)
     outcome = await press.service.play(game.id, version, press.ref, action)
-    own = press.where.owner == press.ref and press.where.is_hand_of(game.id)
+    own = press.on_own_hand(game)
     follow = (Output(Target.FOLLOW, seat=seat, user=press.ref),) if own else ()
     return PressReply(follow, outcome.game)
 
@@ -317,7 +317,7 @@ async def refused(press: Press, error: ServiceError) -> PressReply:
             game = await press.service.game(error.game_id)
         except ServiceError:
             game = None
-    alert = press.alert_output(error.code)
+    alert = press.alert(error.code)
     seat = None if game is None else game.seat_of(press.ref)
     if game is None or seat is None or press.command.verb not in HAND_BUTTONS:
         return PressReply((alert,), game)
