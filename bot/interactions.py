@@ -1,72 +1,40 @@
 """What a press or a command does, and what a game change shows: for every platform.
 
 Adapters only translate: an update or interaction becomes a call here, and the
-:class:`Reply` or the :class:`Output` list comes back as messages, edits, alerts or
-ephemeral answers. No platform writes a flow of its own.
+:class:`Reply` of a command, or the :class:`~bot.outputs.Output` list of a press or a
+game change, comes back as messages, edits, alerts or ephemeral answers. No platform
+writes a flow of its own; what each button does is :mod:`bot.presses`.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Hashable
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from dataclasses import dataclass
 
 from bot import presenters
-from bot.codec import (
-    CodecError,
-    Command,
-    Verb,
-    decode,
-    join_payload,
-    parse_join_payload,
-)
+from bot.codec import CodecError, decode, join_payload, parse_join_payload
 from bot.errors import ErrorCode, ServiceError
 from bot.flood import Admission, FloodGuard
 from bot.i18n import Translator, normalize_locale
 from bot.metrics import Metrics
 from bot.models import ChatRef, Game, GameStatus, Seat, User, UserRef
+from bot.outputs import Output, PressReply, Target
 from bot.ports import Change, ChangeKind, Owed, OwedKind
 from bot.presenters import Screen
+from bot.presses import PRESSES, CanMessage, ChatCheck, Press, Pressed, place_refusal, refused
 from bot.service import LOCALES, GameService
 from core.seats import Team
-
-CanMessage = Callable[[], Awaitable[bool]]
-#: A question about the presser in a chat, asked of the platform: is he an admin
-#: there, is he a member there. Always asked about the GAME's chat.
-ChatCheck = Callable[[ChatRef], Awaitable[bool]]
-
-#: Presses on a hand: the only ones a seated player may make outside the game's chat,
-#: in his own private chat with the bot (where his hand is).
-HAND_VERBS = frozenset({Verb.SELECT, Verb.PLAY, Verb.REFRESH, Verb.SHOW_HAND})
-
-
-@dataclass(frozen=True, slots=True)
-class Pressed:
-    """Where a button was pressed, as the platform says (never as the button's data
-    says: a user client can send any data on any message it sees).
-
-    ``chat`` is the chat of the pressed message. ``owner`` is the one user who sees
-    that message when only one does: the user of a private chat with the bot, the
-    receiver of an ephemeral message; None for a message in a group or a channel.
-    """
-
-    chat: ChatRef
-    owner: UserRef | None = None
-
-
-#: The buttons of a hand message: a card, a move, "clear".
-HAND_BUTTONS = frozenset({Verb.SELECT, Verb.PLAY, Verb.REFRESH})
 
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """The answer to the user who pressed a button or sent a command.
+    """The answer to the user who sent a command (a press answers with a
+    :class:`~bot.outputs.PressReply`).
 
-    ``alert`` is a short note for that user only (a callback answer, an ephemeral
-    message); ``screen`` a message to answer with (``private``: only that user may
-    see it); ``hand`` the user's own hand, re-rendered. ``dm_needed`` asks the
-    adapter to show the way to a private chat with the bot.
+    ``alert`` is a short note for that user only (an ephemeral message); ``screen`` a
+    message to answer with (``private``: only that user may see it); ``hand`` the
+    user's own hand.
     """
 
     alert: str | None = None
@@ -75,35 +43,10 @@ class Reply:
     hand: Screen | None = None
     seat: int | None = None
     game: Game | None = None
-    dm_needed: bool = False
-    in_place: bool = False
     ignored: bool = False
 
     # ``ignored``: the user floods (:mod:`bot.flood`): nothing was done and nothing is
-    # answered (a press's query only stops its spinner).
-
-    # ``in_place``: the pressed message is the presser's own (his private chat, his
-    # ephemeral message), so a ``hand`` may replace it. Otherwise the pressed message
-    # stays as it is and the hand goes to the player's own hand message.
-
-
-class Target(StrEnum):
-    TABLE = "table"  # the game's one public message, edited in place (lobby, then table)
-    HAND = "hand"  # a seat's private hand message, edited in place
-    CHAT = "chat"  # a new message in the game's chat
-    PRIVATE = "private"  # a new private message to a seat's player
-
-
-@dataclass(frozen=True, slots=True)
-class Output:
-    """One thing a game change shows. ``owed``: the saved message this output is;
-    once it is sent the publisher confirms it (:meth:`GameService.message_sent`)."""
-
-    target: Target
-    screen: Screen
-    seat: int | None = None
-    user: UserRef | None = None
-    owed: Owed | None = None
+    # answered.
 
 
 class Interactions:
@@ -153,30 +96,33 @@ class Interactions:
         is_admin: ChatCheck | None = None,
         is_member: ChatCheck | None = None,
         can_message: CanMessage | None = None,
-    ) -> Reply:
-        """Handle a pressed button. Never raises for a bad press: every refusal is an
-        alert in the user's language, and nothing changes.
+    ) -> PressReply:
+        """Handle a pressed button: what it shows, as outputs (:mod:`bot.presses`).
+        Never raises for a bad press: every refusal is an alert in the user's
+        language, and nothing changes.
 
         Before anything else the press must belong where it was pressed
-        (:func:`place_refusal`): the game is the pressed chat's, or the press is on a
-        hand in the seated player's own private chat. ``is_admin`` and ``is_member``
-        are asked about the game's chat (a chat admin may cancel; only a member may
-        join); without them the presser is neither an admin nor checked for
-        membership.
+        (:func:`~bot.presses.place_refusal`): the game is the pressed chat's, or the
+        press is on a hand in the seated player's own private chat. ``is_admin`` and
+        ``is_member`` are asked about the game's chat (a chat admin may cancel; only a
+        member may join); without them the presser is neither an admin nor checked
+        for membership. ``can_message`` is asked before a Join: a player the bot
+        cannot write to is not seated, and gets the way to its private chat.
 
         The user's language is the one he chose with ``/lang``, else the language of
         the game's table (as in :meth:`outputs`, so a hand keeps its language), else
         his platform's.
 
         A user pressing faster than :data:`bot.flood.PRESSES` allows gets one alert,
-        then his presses are ignored for a while (``Reply.ignored``)."""
+        then his presses are ignored for a while (no outputs)."""
         admission = self.flood.press(user.ref)
         if admission is not Admission.ALLOWED:
-            return await self._flooded(
+            alert = await self._flood_alert(
                 admission,
                 ErrorCode.TOO_MANY_PRESSES,
                 lambda: self.user_locale(user, platform_language),
             )
+            return PressReply(() if alert is None else (Output(Target.ALERT, Screen(alert)),))
         started = time.perf_counter()
         try:
             return await self._handle_press(
@@ -202,13 +148,13 @@ class Interactions:
         is_admin: ChatCheck | None,
         is_member: ChatCheck | None,
         can_message: CanMessage | None,
-    ) -> Reply:
+    ) -> PressReply:
         try:
             command = decode(token)
         except CodecError:
             self._count_refusal(ErrorCode.MALFORMED)
             locale = await self.user_locale(user, platform_language)
-            return Reply(alert=self.error_text(ErrorCode.MALFORMED, locale))
+            return _alert(self.error_text(ErrorCode.MALFORMED, locale))
         game: Game | None = None
         try:
             game = await self.service.game(command.game_id)
@@ -220,36 +166,14 @@ class Interactions:
             code = refusal or ErrorCode.UNKNOWN_GAME
             self._count_refusal(code)
             locale = await self.user_locale(user, platform_language)
-            return Reply(alert=self.error_text(code, locale))
+            return _alert(self.error_text(code, locale))
         locale = await self.user_locale(user, game.settings.locale)
-        in_place = where.owner == user.ref
+        press = Press(self, user, command, where, locale, is_admin, is_member, can_message)
         try:
-            reply = await self._press(user, command, locale, is_admin, is_member, can_message)
+            return await PRESSES[command.verb](press)
         except ServiceError as error:
             self._count_refusal(error.code)
-            reply = await self._refused(user, error, command.verb, locale)
-        return replace(reply, in_place=True) if in_place and reply.hand is not None else reply
-
-    async def _refused(self, user: User, error: ServiceError, verb: Verb, locale: str) -> Reply:
-        game = None
-        if error.game_id is not None:
-            try:
-                game = await self.service.game(error.game_id)
-            except ServiceError:
-                game = None
-        reply = Reply(alert=self.error_text(error.code, locale), game=game)
-        seat = None if game is None else game.seat_of(user.ref)
-        if game is None or seat is None or game.status is GameStatus.LOBBY:
-            return reply
-        if error.code == ErrorCode.STALE and game.status is GameStatus.PLAYING:
-            # Show the player his hand as it is now.
-            hand = presenters.hand(game, seat, 0, self.tr, locale)
-            return Reply(alert=reply.alert, hand=hand, seat=seat, game=game)
-        if error.code == ErrorCode.GAME_OVER and verb in HAND_BUTTONS:
-            # An old hand of a game over since: it shows how the game ended.
-            ended = await self.hand_screen(game, seat)
-            return Reply(alert=reply.alert, hand=ended, seat=seat, game=game)
-        return reply
+            return await refused(press, error)
 
     async def command_flood(self, chat: ChatRef, user: UserRef) -> Reply | None:
         """Whether a user's command is handled: None if so, else the answer instead of
@@ -259,18 +183,19 @@ class Interactions:
         admission = self.flood.command(user)
         if admission is Admission.ALLOWED:
             return None
-        return await self._flooded(
+        alert = await self._flood_alert(
             admission, ErrorCode.TOO_MANY_COMMANDS, lambda: self.chat_locale(chat)
         )
+        return Reply(ignored=True) if alert is None else Reply(alert=alert)
 
-    async def _flooded(
+    async def _flood_alert(
         self, admission: Admission, code: ErrorCode, locale: Callable[[], Awaitable[str]]
-    ) -> Reply:
-        """The answer to a flooding user: one alert, then nothing (``ignored``)."""
+    ) -> str | None:
+        """The answer to a flooding user: one alert, then nothing (None)."""
         if admission is Admission.IGNORED:
-            return Reply(ignored=True)
+            return None
         self._count_refusal(code)
-        return Reply(alert=self.error_text(code, await locale()))
+        return self.error_text(code, await locale())
 
     async def dropped_answers(self, chat: ChatRef) -> Screen:
         """The notice that some answers to commands in a chat were dropped (too many
@@ -280,108 +205,6 @@ class Interactions:
     def _count_refusal(self, reason: str) -> None:
         if self.metrics is not None:
             self.metrics.refused(reason)
-
-    async def _press(
-        self,
-        user: User,
-        command: Command,
-        locale: str,
-        is_admin: ChatCheck | None,
-        is_member: ChatCheck | None,
-        can_message: CanMessage | None,
-    ) -> Reply:
-        service, verb, game_id, version = (
-            self.service,
-            command.verb,
-            command.game_id,
-            command.version,
-        )
-        ref = user.ref
-        if verb is Verb.JOIN or verb is Verb.ADD_COMPUTER:
-            team = _team(command.arg, game_id)
-            if verb is Verb.JOIN:
-                game = await service.game(game_id)
-                if is_member is not None and not await is_member(game.chat):
-                    raise ServiceError(ErrorCode.NOT_MEMBER, game_id)
-                if can_message is not None and not await can_message():
-                    return Reply(
-                        alert=self.error_text(ErrorCode.CANNOT_MESSAGE, locale),
-                        dm_needed=True,
-                        game=await service.game(game_id),
-                    )
-                game = await service.join(game_id, version, user, team)
-            else:
-                game = await service.add_computer(game_id, version, ref, team)
-            return Reply(game=game)
-        if verb is Verb.LEAVE:
-            return Reply(game=await service.leave(game_id, version, ref))
-        if verb is Verb.REMOVE_COMPUTER:
-            if not command.arg.isdigit():
-                raise ServiceError(ErrorCode.MALFORMED, game_id)
-            game = await service.remove_computer(game_id, version, ref, int(command.arg))
-            return Reply(game=game)
-        if verb is Verb.SETTING:
-            # The table's language and turn time become the chat's defaults only when
-            # an admin of the chat sets them (asked only then).
-            game = await service.change_setting(
-                game_id, version, ref, command.arg, chat_admin=is_admin
-            )
-            return Reply(game=game)
-        if verb is Verb.START:
-            return Reply(game=(await service.start(game_id, version, ref)).game)
-        if verb is Verb.CANCEL_ASK:
-            game = await service.game(game_id)
-            if not game.status.is_open:
-                raise ServiceError(ErrorCode.GAME_OVER, game_id)
-            if ref != game.creator and not await _admin(is_admin, game):
-                raise ServiceError(ErrorCode.NOT_ALLOWED, game_id)
-            table_locale = game.settings.locale
-            screen = presenters.cancel_confirm(game, self.tr, table_locale)
-            return Reply(screen=screen, game=game)
-        if verb is Verb.CANCEL:
-            # The confirmation carries the game's version like every button: one drawn
-            # before the game moved on is stale (a repeated press finds it over).
-            game = await service.game(game_id)
-            admin = ref != game.creator and await _admin(is_admin, game)
-            return Reply(game=await service.cancel(game_id, version, ref, is_admin=admin))
-        if verb is Verb.REMATCH:
-            return Reply(game=(await service.rematch(game_id, ref)).game)
-        if verb is Verb.REFRESH:
-            # "No" on a confirmation: nothing changes. Only a seated player of a running
-            # game gets a hand back (the hand branch below).
-            game = await service.game(game_id)
-            if game.seat_of(ref) is None or game.status is not GameStatus.PLAYING:
-                return Reply(game=game)
-        # The hand: selecting cards changes nothing in the game; playing does.
-        game = await service.game(game_id)
-        seat = game.seat_of(ref)
-        if seat is None:
-            raise ServiceError(ErrorCode.NOT_SEATED, game_id)
-        if game.status is not GameStatus.PLAYING:
-            raise ServiceError(
-                ErrorCode.GAME_NOT_STARTED
-                if game.status is GameStatus.LOBBY
-                else ErrorCode.GAME_OVER,
-                game_id,
-            )
-        if verb is Verb.PLAY:
-            try:
-                action = presenters.presenter_of(game).parse_action_arg(seat, command.arg)
-            except CodecError:
-                raise ServiceError(ErrorCode.MALFORMED, game_id) from None
-            version = self.current_version(game, seat, version)
-            outcome = await service.play(game_id, version, ref, action)
-            return Reply(game=outcome.game, seat=seat)
-        if verb in (Verb.SELECT, Verb.REFRESH, Verb.SHOW_HAND):
-            player = game.seats[seat]
-            if player is not None and player.away:
-                await service.come_back(game_id, ref)
-            if verb is Verb.SELECT and self.current_version(game, seat, version) != game.version:
-                raise ServiceError(ErrorCode.STALE, game_id)
-            selection = presenters.parse_selection(command.arg) if verb is Verb.SELECT else 0
-            screen = presenters.hand(game, seat, selection, self.tr, locale)
-            return Reply(hand=screen, seat=seat, game=game, private=True)
-        raise ServiceError(ErrorCode.MALFORMED, game_id)
 
     # --- Join links ----------------------------------------------------------------
 
@@ -426,7 +249,7 @@ class Interactions:
         if seat is None or game.status is not GameStatus.PLAYING:
             return Reply(game=game, seat=seat)
         hand = presenters.hand(game, seat, 0, self.tr, locale)
-        return Reply(game=game, seat=seat, hand=hand, private=True, in_place=False)
+        return Reply(game=game, seat=seat, hand=hand, private=True)
 
     # --- Commands ------------------------------------------------------------------
 
@@ -751,37 +574,10 @@ class _Shown:
     since: int  # the game version from which the hand showed it
 
 
-def place_refusal(game: Game, user: UserRef, verb: Verb, where: Pressed) -> str | None:
-    """Why a press of ``verb`` on ``game`` by ``user`` does not belong where it was
-    pressed (an error code), or None when it does.
-
-    - a message only another user sees is his: nobody else presses on it;
-    - a game's buttons work in the game's chat (a user of another platform has none);
-    - a hand's buttons work also in the seated player's own private chat.
-    """
-    platform = game.chat.platform
-    if user.platform is not platform or where.chat.platform is not platform:
-        return ErrorCode.NOT_HERE
-    if where.owner is not None and where.owner != user:
-        return ErrorCode.NOT_YOURS
-    if where.chat.id == game.chat.id:
-        return None
-    if verb in HAND_VERBS and where.owner == user and game.seat_of(user) is not None:
-        return None
-    return ErrorCode.NOT_HERE
-
-
-async def _admin(is_admin: ChatCheck | None, game: Game) -> bool:
-    """Whether the presser is an admin of the game's chat (never of the pressed one)."""
-    return is_admin is not None and await is_admin(game.chat)
-
-
 def _folded(word: str) -> str:
     """A word as commands compare it: trimmed, lowercase, ё as е."""
     return " ".join(word.split()).lower().replace("ё", "е")
 
 
-def _team(arg: str, game_id: int) -> Team:
-    if arg in ("A", "B"):
-        return Team[arg]
-    raise ServiceError(ErrorCode.MALFORMED, game_id)
+def _alert(text: str) -> PressReply:
+    return PressReply((Output(Target.ALERT, Screen(text)),))

@@ -1,13 +1,14 @@
-"""Button presses: the application decides (:meth:`Interactions.press`), this module
-answers in Discord's idiom.
+"""Button presses: the application decides what a press shows
+(:meth:`Interactions.press`, as :class:`~bot.outputs.PressReply` outputs); this
+module carries it out in Discord's idiom.
 
-- a refusal (stale press, wrong user, finished game...) is an ephemeral note;
-- "My hand" answers with the hand as a fresh ephemeral message;
-- a card or "clear" edits the hand message it was pressed on (the player's DM or
-  ephemeral hand); pressed anywhere else (a forged press on the table) the hand comes
-  as a fresh ephemeral message and the pressed message stays as it is;
-- a move, a seat, a setting is acknowledged: the publisher shows the change;
-- a dialog (the confirmation to cancel) is ephemeral, closed once answered;
+- an alert (a refusal: stale press, wrong user, finished game...) is an ephemeral
+  note; with a hand shown anew, the note comes in that hand's message;
+- the presser's hand in the pressed message (his DM or ephemeral hand) edits it;
+  elsewhere (the table's "My hand") it comes as a fresh ephemeral message;
+- an ephemeral hand pressed is kept current while its token lives;
+- a question (the confirmation to cancel) is ephemeral, closed once answered;
+- anything else is acknowledged: the publisher shows the change;
 - a player who sits down but takes no DMs is told how to open them or to use "My hand".
 """
 
@@ -21,21 +22,14 @@ import discord
 from adapters.discord.answer import Answer, Running
 from adapters.discord.publisher import DiscordPublisher, with_note
 from adapters.discord.refs import in_dm, is_admin, is_member, language, user_of, user_ref
-from bot import presenters
-from bot.codec import CodecError, Command, Verb, decode
 from bot.i18n import Translator
-from bot.interactions import Interactions, Pressed, Reply
+from bot.interactions import Interactions
 from bot.models import ChatRef, Platform, User, UserRef
+from bot.outputs import PressReply, Target
 from bot.presenters import Screen
+from bot.presses import Pressed, opens_message
 
 log = logging.getLogger(__name__)
-
-#: Presses answered with a new (ephemeral) message rather than by editing one.
-NEW_MESSAGE_VERBS = frozenset({Verb.SHOW_HAND, Verb.CANCEL_ASK})
-#: Presses on a hand message that show the hand again in that very message.
-HAND_VERBS = frozenset({Verb.SELECT, Verb.PLAY})
-#: Presses on a dialog that close it when they succeed.
-DIALOG_VERBS = frozenset({Verb.CANCEL, Verb.REFRESH})
 
 
 class Presses:
@@ -70,82 +64,68 @@ class Presses:
         self, answer: Answer, interaction: discord.Interaction[Any], token: str
     ) -> None:
         user = user_of(interaction)
-        try:
-            command: Command | None = decode(token)
-        except CodecError:
-            command = None
-        verb = command.verb if command is not None else None
+        reply = await answer.within(
+            self._ask(user, token, interaction), new_message=opens_message(token)
+        )
+        await self._carry_out(answer, interaction, user, reply)
+
+    async def _carry_out(
+        self,
+        answer: Answer,
+        interaction: discord.Interaction[Any],
+        user: User,
+        reply: PressReply,
+    ) -> None:
+        """What a press shows. Its alert goes with a hand shown anew, after a hand shown
+        in place (the pressed message is edited by the first answer), else alone."""
         message = interaction.message
         on_ephemeral = message is not None and message.flags.ephemeral
-        reply = await answer.within(
-            self._ask(user, token, command, interaction), new_message=verb in NEW_MESSAGE_VERBS
-        )
-        if reply.ignored:  # a flooding presser: acknowledged, nothing more
-            await answer.ack()
-            return
         user_id = interaction.user.id
-        game_id = reply.game.id if reply.game is not None else None
-        if verb is Verb.SHOW_HAND and reply.hand is not None and reply.game is not None:
-            table_locale = reply.game.settings.locale
-            hand = await self.publisher.ephemeral_hand(reply.hand, user_id, user.ref, table_locale)
-            await answer.send(hand, ephemeral=True)
-            if not answer.expired:
-                self.publisher.attach_hand(reply.game.id, user_id, interaction, refresh=False)
-            return
-        # Only a hand message of this game that is the presser's own (his DM, his
-        # ephemeral) shows the hand in place; any other message stays what it is.
-        on_hand = (
-            reply.in_place
-            and message is not None
-            and reply.game is not None
-            and presenters.is_hand(_tokens(message), reply.game.id)
-        )
-        if reply.hand is not None and verb in HAND_VERBS and not on_hand:
-            # Not the presser's own hand message: the hand comes as his alone.
-            assert reply.game is not None
-            table_locale = reply.game.settings.locale
-            hand = await self.publisher.ephemeral_hand(reply.hand, user_id, user.ref, table_locale)
-            if reply.alert is not None:
-                hand = with_note(hand, reply.alert)
-            await answer.send(hand, ephemeral=True)
-            return
-        if reply.hand is not None and (verb in HAND_VERBS or verb is Verb.REFRESH) and on_hand:
-            # A card, a move, or "clear" on the hand (DM or ephemeral): shown in place.
-            hand = reply.hand
-            if on_ephemeral and reply.game is not None:
-                table_locale = reply.game.settings.locale
-                hand = await self.publisher.ephemeral_hand(hand, user_id, user.ref, table_locale)
-            await answer.edit(hand)
-            if on_ephemeral and game_id is not None and not answer.expired:
-                self.publisher.attach_hand(game_id, user_id, interaction, refresh=False)
-            if reply.alert is not None:
-                await answer.send(Screen(reply.alert), ephemeral=True)
-            return
-        if reply.dm_needed:
-            await answer.send(Screen(await self._dm_closed_text(user, interaction)))
-            return
-        if reply.screen is not None:
-            await answer.send(reply.screen, ephemeral=True)
-            return
-        if reply.alert is not None:
-            await answer.send(Screen(reply.alert), ephemeral=True)
-            return
-        if verb in DIALOG_VERBS and on_ephemeral:
-            await answer.delete()
-            return
+        game = reply.game
+        alert = reply.alert
+        for output in reply.outputs:
+            target = output.target
+            if target is Target.HAND and game is not None:
+                table_locale = game.settings.locale
+                hand = await self.publisher.ephemeral_hand(
+                    output.screen, user_id, user.ref, table_locale
+                )
+                if alert is not None:
+                    hand, alert = with_note(hand, alert), None
+                await answer.send(hand, ephemeral=True)
+                if game.status.is_open and not answer.expired:
+                    self.publisher.attach_hand(game.id, user_id, interaction, refresh=False)
+            elif target is Target.PRESSED and game is not None:
+                hand = output.screen
+                if on_ephemeral:
+                    table_locale = game.settings.locale
+                    hand = await self.publisher.ephemeral_hand(
+                        hand, user_id, user.ref, table_locale
+                    )
+                await answer.edit(hand)
+                if on_ephemeral and not answer.expired:
+                    self.publisher.attach_hand(game.id, user_id, interaction, refresh=False)
+            elif target is Target.ANSWER:
+                await answer.send(output.screen, ephemeral=True)
+            elif target is Target.CLOSE and on_ephemeral:
+                await answer.delete()
+            elif target is Target.FOLLOW and on_ephemeral and game is not None:
+                await answer.ack()
+                if not answer.expired:
+                    self.publisher.attach_hand(game.id, user_id, interaction, refresh=True)
+            elif target is Target.SEATED and not in_dm(interaction):
+                await answer.ack()
+                await self._check_dm(answer, user, interaction)
+        if alert is not None:
+            await answer.send(Screen(alert), ephemeral=True)
         await answer.ack()
-        if verb is Verb.PLAY and on_ephemeral and game_id is not None and not answer.expired:
-            self.publisher.attach_hand(game_id, user_id, interaction, refresh=True)
-        if verb is Verb.JOIN and not in_dm(interaction):
-            await self._check_dm(answer, user, interaction)
 
     async def _ask(
         self,
         user: User,
         token: str,
-        command: Command | None,
         interaction: discord.Interaction[Any],
-    ) -> Reply:
+    ) -> PressReply:
         # A player's hand reads in the same language wherever it is shown: the one he
         # chose, else the table's (Interactions.press sees to it), not his Discord
         # client's; a refusal about another chat's game in his client's.
@@ -175,11 +155,12 @@ class Presses:
         presses only from its recipient)."""
         chat = ChatRef(Platform.DISCORD, str(interaction.channel_id))
         message = interaction.message
+        tokens = _tokens(message) if message is not None else ()
         if message is not None and message.flags.ephemeral:
-            return Pressed(chat, user_ref(interaction.user))
+            return Pressed(chat, user_ref(interaction.user), tokens)
         if not in_dm(interaction):
-            return Pressed(chat)
-        return Pressed(chat, self._recipient(interaction))
+            return Pressed(chat, None, tokens)
+        return Pressed(chat, self._recipient(interaction), tokens)
 
     def _recipient(self, interaction: discord.Interaction[Any]) -> UserRef:
         for channel in (
@@ -200,18 +181,14 @@ class Presses:
         if not await self.publisher.can_dm(interaction.user.id, hello):
             await answer.send(Screen(self.tr.t(locale, "discord-dm-closed")), ephemeral=True)
 
-    async def _dm_closed_text(self, user: User, interaction: discord.Interaction[Any]) -> str:
-        locale = await self.interactions.user_locale(user, language(interaction))
-        return self.tr.t(locale, "discord-dm-closed")
 
-
-def _tokens(message: discord.Message) -> list[str | None]:
+def _tokens(message: discord.Message) -> tuple[str | None, ...]:
     """The custom ids of a message's buttons."""
-    return [
+    return tuple(
         getattr(child, "custom_id", None)
         for row in message.components
         for child in getattr(row, "children", ())
-    ]
+    )
 
 
 async def sorry(answer: Answer, interactions: Interactions, tr: Translator) -> None:

@@ -34,8 +34,9 @@ from adapters.discord import render
 from adapters.discord.answer import is_expired
 from bot.errors import ServiceError
 from bot.i18n import Translator
-from bot.interactions import Interactions, Target
+from bot.interactions import Interactions
 from bot.models import ChatRef, Game, GameStatus, UserRef
+from bot.outputs import Target
 from bot.ports import Change, Owed
 from bot.presenters import Screen
 from bot.service import GameService

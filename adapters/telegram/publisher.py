@@ -15,8 +15,9 @@ from collections.abc import Awaitable, Callable
 
 from adapters.telegram.outbox import Outbox, Render
 from adapters.telegram.render import chat_id, thread_id
-from bot.interactions import Interactions, Target
+from bot.interactions import Interactions
 from bot.models import Game, UserRef
+from bot.outputs import Target
 from bot.ports import Change, ChangeKind, Owed
 from bot.presenters import Screen
 

@@ -11,10 +11,11 @@ from prometheus_client.parser import text_string_to_metric_families
 from adapters.health import HealthServer
 from bot.codec import Command, Verb, encode
 from bot.i18n import Translator
-from bot.interactions import Interactions, Pressed
+from bot.interactions import Interactions
 from bot.memory import MemoryStorage
 from bot.metrics import Metrics
 from bot.models import ChatRef, Game, Platform, User, UserRef
+from bot.presses import Pressed
 from bot.service import GameService
 
 ALICE = User(UserRef(Platform.TELEGRAM, "1"), "Alice")

@@ -7,9 +7,10 @@ import random
 
 from bot.codec import Command, Verb, encode
 from bot.i18n import Translator
-from bot.interactions import Interactions, Pressed
+from bot.interactions import Interactions
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, GameStatus, Platform, User, UserRef
+from bot.presses import Pressed
 from bot.service import GameService
 from tests.bot.conftest import ALICE, BOB, CHAT
 

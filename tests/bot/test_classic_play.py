@@ -10,10 +10,12 @@ import random
 from bot import presenters
 from bot.codec import Command, Verb, decode, encode
 from bot.i18n import Translator
-from bot.interactions import Interactions, Output, Pressed, Target
+from bot.interactions import Interactions
 from bot.models import Game, GameStatus, Seat, SeatKind, TableSettings
+from bot.outputs import Output, Target
 from bot.ports import Storage
 from bot.presenters import classic as cp
+from bot.presses import Pressed
 from bot.service import GameService
 from tests.bot.conftest import ALICE, CHAT, PLAYERS, RecordingPublisher
 

@@ -14,10 +14,12 @@ import pytest
 from bot import presenters
 from bot.codec import Command, Verb, encode
 from bot.i18n import Translator
-from bot.interactions import Interactions, Pressed, Reply
+from bot.interactions import Interactions
 from bot.memory import MemoryStorage
 from bot.models import Game, GameStatus, User
+from bot.outputs import PressReply
 from bot.ports import ChangeKind
+from bot.presses import Pressed
 from bot.service import GameService
 from core.classic.actions import ClassicAction, ClassicActionKind
 from core.classic.errors import ClassicReason
@@ -74,7 +76,7 @@ async def classic_table(
     return Table(ui, service, publisher, clock, game.id)
 
 
-async def press(table: Table, user: User, arg: str, version: int | None = None) -> Reply:
+async def press(table: Table, user: User, arg: str, version: int | None = None) -> PressReply:
     game = await table.game()
     at = game.version if version is None else version
     token = encode(Command(Verb.PLAY, game.id, at, arg))

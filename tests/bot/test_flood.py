@@ -4,8 +4,9 @@ bot.flood's buckets, and Interactions answering a flooder once, then ignoring hi
 from __future__ import annotations
 
 from bot.flood import COMMANDS, PRESSES, PRUNE_AT, Admission, FloodGuard
-from bot.interactions import Interactions, Pressed
+from bot.interactions import Interactions
 from bot.models import ChatRef, Platform, User, UserRef
+from bot.presses import Pressed
 
 ALLOWED, WARNED, IGNORED = Admission.ALLOWED, Admission.WARNED, Admission.IGNORED
 ALICE = UserRef(Platform.TELEGRAM, "1")
@@ -82,4 +83,6 @@ async def test_interactions_answer_a_flooder_once_in_the_chats_language(
     where = Pressed(CHAT)
     presses = [await flooding.press(user, "k:x:1:1", where=where) for _ in range(40)]
     flooded = [reply for reply in presses if reply.alert == tr.t("ru", "err-too-many-presses")]
-    assert len(flooded) == 1 and all(reply.ignored for reply in presses[31:])
+    # Ignored: nothing shown, not even the alert the malformed token would get.
+    assert len(flooded) == 1 and all(reply.outputs == () for reply in presses[31:])
+    assert presses[0].alert == tr.t("ru", "err-malformed")

@@ -17,11 +17,13 @@ import pytest
 from bot import presenters
 from bot.codec import Command, Verb, decode, encode
 from bot.i18n import Translator
-from bot.interactions import Interactions, Output, Pressed, Reply, Target
+from bot.interactions import Interactions
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, Game, GameStatus, User
+from bot.outputs import Output, PressReply, Target
 from bot.ports import Change, ChangeKind
 from bot.presenters.yard import action_arg
+from bot.presses import Pressed
 from bot.service import GameService
 from core.seats import Team
 from core.yard.ai import safe_move
@@ -108,7 +110,7 @@ async def _start(service: GameService, humans: int) -> int:
     return game.id
 
 
-async def _press(ui: Interactions, user: User, token: str) -> Reply:
+async def _press(ui: Interactions, user: User, token: str) -> PressReply:
     """A press on the user's hand, in his private chat with the bot."""
     where = Pressed(ChatRef(CHAT.platform, user.ref.id), owner=user.ref)
     return await ui.press(user, token, where=where)

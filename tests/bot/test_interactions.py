@@ -9,10 +9,12 @@ import pytest
 from bot import presenters
 from bot.codec import Command, Verb, decode, encode
 from bot.i18n import Translator
-from bot.interactions import Interactions, Pressed, Reply, Target
+from bot.interactions import Interactions
 from bot.models import ChatRef, GameStatus, Platform, User, UserRef
+from bot.outputs import PressReply, Target
 from bot.ports import Change, ChangeKind, Owed, OwedKind, Storage
 from bot.presenters.yard import action_arg
+from bot.presses import Pressed
 from bot.service import GameService
 from core.yard.ai import safe_move
 from tests.bot.conftest import ALICE, BOB, CAROL, CHAT, DAN, EVE, PLAYERS
@@ -27,7 +29,7 @@ def tr() -> Translator:
 HERE = Pressed(CHAT)
 
 
-async def press(ui: Interactions, user: User, token: str, **options: Any) -> Reply:
+async def press(ui: Interactions, user: User, token: str, **options: Any) -> PressReply:
     return await ui.press(user, token, where=HERE, **options)
 
 
@@ -94,7 +96,10 @@ async def test_selecting_cards_shows_the_hand_and_changes_nothing(
     game = await service.game(game_id)
     version = game.version
     reply = await press(ui, BOB, encode(Command(Verb.SELECT, game_id, version, "1")))
-    assert reply.hand is not None and reply.seat == 1 and reply.private
+    # Pressed on the table, the hand goes to him privately.
+    [hand] = reply.outputs
+    assert (hand.target, hand.seat, hand.user) == (Target.HAND, 1, BOB.ref)
+    assert reply.hand is not None
     first = presenters.sorted_hand(game.play.series.current.hand(1))[0]  # type: ignore[union-attr]
     assert presenters.card_label(first, game.settings.locale) in reply.hand.text
     assert (await service.game(game_id)).version == version
@@ -111,8 +116,13 @@ async def test_join_needs_a_private_chat_first(ui: Interactions, tr: Translator)
 
     token = encode(Command(Verb.JOIN, reply.game.id, reply.game.version, "A"))
     refused = await press(ui, BOB, token, can_message=closed)
-    assert refused.dm_needed and refused.alert == tr.t("ru", "err-cannot-message")
+    [alert] = refused.outputs
+    assert alert.target is Target.ALERT and alert.screen.text == tr.t("ru", "err-cannot-message")
+    # The way to the private chat: a link whose Start seats him in the team he chose.
+    assert alert.link == await ui.join_link(reply.game, "A")
     assert refused.game is not None and refused.game.seat_of(BOB.ref) is None
+    joined = await press(ui, BOB, token)
+    assert [(o.target, o.user) for o in joined.outputs] == [(Target.SEATED, BOB.ref)]
 
 
 async def test_second_kozel_points_to_the_running_game(ui: Interactions) -> None:
@@ -283,9 +293,10 @@ async def test_a_restored_game_shows_what_it_owes_first_then_its_table_and_hands
 # --- Where a press belongs (issue 9, points 2 and 13) -----------------------------------
 
 
-def dm(user: User) -> Pressed:
-    """A press in the user's own private chat with the bot."""
-    return Pressed(ChatRef(Platform.CONSOLE, f"dm-{user.ref.id}"), owner=user.ref)
+def dm(user: User, *tokens: str | None) -> Pressed:
+    """A press in the user's own private chat with the bot, on a message with buttons
+    carrying ``tokens``."""
+    return Pressed(ChatRef(Platform.CONSOLE, f"dm-{user.ref.id}"), user.ref, tokens)
 
 
 class Admin:
@@ -368,11 +379,16 @@ async def test_a_seated_player_uses_his_hand_in_his_own_private_chat(
     game_id = await started(ui)
     game = await service.game(game_id)
     token = encode(Command(Verb.SELECT, game_id, game.version, "1"))
-    own = await ui.press(BOB, token, where=dm(BOB))
-    assert own.alert is None and own.hand is not None and own.in_place
-    # The same press on the table of the game's chat shows his hand, not in place.
+    hand = [b.token for b in presenters.hand(game, 1, 0, ui.tr, "ru").buttons]
+    own = await ui.press(BOB, token, where=dm(BOB, *hand))
+    assert own.alert is None and [o.target for o in own.outputs] == [Target.PRESSED]
+    # The same press on the table of the game's chat shows his hand, not in place;
+    # so does one on a message of his private chat that is no hand of this game.
     public = await ui.press(BOB, token, where=HERE)
-    assert public.hand is not None and not public.in_place
+    assert [o.target for o in public.outputs] == [Target.HAND]
+    for other in (dm(BOB), dm(BOB, *hand, encode(Command(Verb.SELECT, game_id + 1, 0, "1")))):
+        elsewhere = await ui.press(BOB, token, where=other)
+        assert [o.target for o in elsewhere.outputs] == [Target.HAND]
 
 
 async def test_a_press_forged_on_another_seats_hand_message_never_shows_the_pressers_hand(

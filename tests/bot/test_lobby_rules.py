@@ -9,10 +9,12 @@ import pytest
 from bot import presenters
 from bot.codec import MAX_TOKEN_BYTES, Command, Verb, decode, encode
 from bot.i18n import Translator
-from bot.interactions import Interactions, Pressed, Reply
+from bot.interactions import Interactions
 from bot.models import Game, GameStatus
 from bot.options import Option, option_arg, options_of
+from bot.outputs import PressReply
 from bot.presenters import MAX_ROW, MAX_ROWS
+from bot.presses import Pressed
 from core.classic.options import ClassicOptions
 from tests.bot.conftest import ALICE, BOB, CHAT, PLAYERS
 
@@ -29,7 +31,7 @@ def ui(quick_ui: Interactions) -> Interactions:
     return quick_ui
 
 
-async def setting(ui: Interactions, game: Game, arg: str, user: object = ALICE) -> Reply:
+async def setting(ui: Interactions, game: Game, arg: str, user: object = ALICE) -> PressReply:
     token = encode(Command(Verb.SETTING, game.id, game.version, arg))
     return await ui.press(user, token, where=HERE)  # type: ignore[arg-type]
 

@@ -1,9 +1,12 @@
-"""Button presses (callback queries): every one goes to :meth:`Interactions.press`.
+"""Button presses (callback queries): every one goes to :meth:`Interactions.press`,
+and what it shows (:class:`~bot.outputs.PressReply`) is carried out here.
 
-The query is answered first (an alert if the press was refused), then the reply is
-shown: the pressed hand re-rendered in place, or a screen sent (the cancel
-confirmation). A Join by a player the bot cannot write to is answered with the deep
-link to the bot's private chat itself (one tap opens it; its Start seats him).
+The query is answered first: with the press's alert, or with nothing (that stops
+the button's spinner). An alert with a link (a Join by a player the bot cannot
+write to) is answered with the deep link to the bot's private chat itself (one tap
+opens it; its Start seats him). Then the other outputs: the presser's hand in his
+hand message (or in the older hand message he pressed), a question sent to the
+chat, an answered question deleted.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from adapters.telegram.outbox import Outbox
 from adapters.telegram.publisher import hand_key
 from adapters.telegram.render import chat_id, deep_link, thread_of, user_of
 from bot import presenters
-from bot.codec import CodecError, Verb, decode
-from bot.interactions import Interactions, Pressed, Reply
-from bot.models import ChatRef, Platform, UserRef
+from bot.interactions import Interactions
+from bot.models import ChatRef, Game, Platform, UserRef
+from bot.outputs import Output, PressReply, Target
+from bot.presses import Pressed
 
 
 async def pressed(
@@ -33,7 +37,6 @@ async def pressed(
     message = query.message
     if message is None:
         return
-    verb = _verb(query.data)
     presser = query.from_user.id
 
     async def admin(chat: ChatRef) -> bool:
@@ -53,60 +56,54 @@ async def pressed(
         platform_language=query.from_user.language_code,
         is_admin=admin,
         is_member=member,
-        can_message=can_message if verb is Verb.JOIN else None,
+        can_message=can_message,
     )
-    if reply.dm_needed and reply.game is not None and verb is Verb.JOIN:
-        await _way_to_private(bot, outbox, interactions, query, message, reply, answer)
-        return
-    await answer(reply.alert)
-    if not reply.ignored:  # a flooding presser: nothing more
-        await _show(outbox, interactions, query, message, verb, reply)
+    alert = reply.first(Target.ALERT)
+    if alert is not None and alert.link is not None and reply.game is not None:
+        await _way_to_private(bot, outbox, interactions, query, message, answer, alert, reply.game)
+    else:
+        await answer(alert.screen.text if alert is not None else None)
+    for output in reply.outputs:
+        _carry_out(outbox, query, message, reply, output)
 
 
 def pressed_at(message: Message | InaccessibleMessage) -> Pressed:
     """Where a press happened, as Telegram says: the pressed message's chat; in a
-    private chat, its one user (a private chat's id is its user's id)."""
+    private chat, its one user (a private chat's id is its user's id); its buttons."""
     chat = ChatRef(Platform.TELEGRAM, str(message.chat.id))
     private = message.chat.type == ChatType.PRIVATE
-    return Pressed(chat, UserRef(Platform.TELEGRAM, chat.id) if private else None)
+    owner = UserRef(Platform.TELEGRAM, chat.id) if private else None
+    return Pressed(chat, owner, _tokens(message))
 
 
-async def _show(
+def _carry_out(
     outbox: Outbox,
-    interactions: Interactions,
     query: CallbackQuery,
     message: Message | InaccessibleMessage,
-    verb: Verb | None,
-    reply: Reply,
+    reply: PressReply,
+    output: Output,
 ) -> None:
-    """What a press shows besides its answer."""
-    chat, user = message.chat.id, query.from_user.id
-    thread = thread_of(message) if isinstance(message, Message) else None
-    if verb in (Verb.CANCEL, Verb.REFRESH) and _is_confirmation(message):
-        if not reply.alert:  # answered: the question goes away
-            outbox.delete(chat, message.message_id)
-    elif reply.hand is not None and reply.game is not None and reply.seat is not None:
-        game, key = reply.game, hand_key(reply.seat)
+    """One output of a press (its alert is the query's answer already)."""
+    chat, game = message.chat.id, reply.game
+    if output.target is Target.CLOSE:
+        outbox.delete(chat, message.message_id)
+    elif output.target is Target.ANSWER:
+        thread = thread_of(message) if isinstance(message, Message) else None
+        outbox.answer(chat, output.screen, f"press {query.from_user.id}", thread=thread)
+    elif output.target in (Target.HAND, Target.PRESSED) and game is not None:
+        assert output.seat is not None and output.user is not None
+        key = hand_key(output.seat)
         known = game.messages.get(key)
         current = outbox.message_id((game.id, key), known)
-        # Only a hand message of this game in the player's private chat shows a hand
-        # in place; any other message (a table, another game's hand) stays what it is.
-        on_hand = (
-            reply.in_place
-            and _of_game(message, game.id)
-            and presenters.is_hand(_tokens(message), game.id)
-        )
-        if game.status.is_open and (current in (message.message_id, None) or not on_hand):
-            # The player's hand message (a hand asked for elsewhere goes there too).
+        pressed_hand = output.target is Target.PRESSED
+        if pressed_hand and (not game.status.is_open or current not in (message.message_id, None)):
+            # An older hand message of this game (or of a game over): as it is now.
+            outbox.edit(chat, message.message_id, output.screen)
+        elif game.status.is_open:  # the player's hand message
             outbox.show(
-                user, (game.id, key), reply.hand, version=game.version, known=known, pressed=True
-            )
-        elif on_hand:  # an older hand message of this game: the hand as it is now
-            outbox.edit(chat, message.message_id, reply.hand)
-    if reply.screen is not None:  # an answer of its own (a confirmation to cancel)
-        target = user if reply.private else chat
-        key = f"press {verb} {user}"
-        outbox.answer(target, reply.screen, key, thread=None if reply.private else thread)
+                chat_id(output.user), (game.id, key), output.screen,
+                version=game.version, known=known, pressed=True,
+            )  # fmt: skip
 
 
 async def _way_to_private(
@@ -115,57 +112,33 @@ async def _way_to_private(
     interactions: Interactions,
     query: CallbackQuery,
     message: Message | InaccessibleMessage,
-    reply: Reply,
     answer: CallbackAnswer,
+    alert: Output,
+    game: Game,
 ) -> None:
     """A Join pressed by someone the bot cannot write to (he never started it): the
     press is answered with the deep link itself, so that one tap opens the private
     chat, whose Start seats him (``/start <payload>``). Only if Telegram refuses that
     answer does he get the alert, and the group a message with the link as a button."""
-    assert reply.game is not None
+    assert alert.link is not None
     me = await bot.me()
-    team = (query.data or "").rsplit(":", 1)[-1]
-    url = deep_link(me.username or "", await interactions.join_link(reply.game, team))
+    url = deep_link(me.username or "", alert.link)
     if await answer.open(url):
         return
-    await answer(reply.alert)
+    await answer(alert.screen.text)
     screen = presenters.dm_needed(
-        query.from_user.full_name, url, interactions.tr, reply.game.settings.locale
+        query.from_user.full_name, url, interactions.tr, game.settings.locale
     )
     thread = thread_of(message) if isinstance(message, Message) else None
     user = query.from_user.id
     outbox.answer(message.chat.id, screen, f"dm needed {user}", thread=thread)
 
 
-def _tokens(message: Message | InaccessibleMessage) -> list[str | None]:
+def _tokens(message: Message | InaccessibleMessage) -> tuple[str | None, ...]:
     """The callback data of a message's buttons."""
     markup = message.reply_markup if isinstance(message, Message) else None
     rows = markup.inline_keyboard if markup is not None else []
-    return [button.callback_data for row in rows for button in row]
-
-
-def _is_confirmation(message: Message | InaccessibleMessage) -> bool:
-    """Whether the pressed message asks to confirm a cancel (it has a CANCEL button)."""
-    return any(_verb(data) is Verb.CANCEL for data in _tokens(message))
-
-
-def _of_game(message: Message | InaccessibleMessage, game_id: int) -> bool:
-    """Whether the message's buttons are all of this game (and it has some)."""
-    return {_game(data) for data in _tokens(message)} == {game_id}
-
-
-def _game(data: str | None) -> int | None:
-    try:
-        return decode(data or "").game_id
-    except CodecError:
-        return None
-
-
-def _verb(data: str | None) -> Verb | None:
-    try:
-        return decode(data or "").verb
-    except CodecError:
-        return None
+    return tuple(button.callback_data for row in rows for button in row)
 
 
 async def _locale(interactions: Interactions, query: CallbackQuery) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.interactions import Reply
+from bot.outputs import PressReply
 from tests.adapters.discord.conftest import LogGuard
 from tests.adapters.discord.harness import ALICE, BOB, Harness
 
@@ -30,7 +31,7 @@ async def test_a_failing_press_is_logged_and_the_user_told(
 ) -> None:
     _, table = await harness.open_table()
 
-    async def broken(*args: Any, **kwargs: Any) -> Reply:
+    async def broken(*args: Any, **kwargs: Any) -> PressReply:
         raise RuntimeError("press is broken")
 
     monkeypatch.setattr(harness.interactions, "press", broken)

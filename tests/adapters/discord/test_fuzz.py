@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 
 from bot.codec import CodecError, Verb, decode
-from bot.interactions import HAND_VERBS
 from bot.models import Game, GameStatus
+from bot.presses import HAND_VERBS
 from testing.fakes.discord import JSON, FakeDiscord
 from tests.adapters.discord.harness import (
     ALICE,

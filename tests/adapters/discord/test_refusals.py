@@ -12,9 +12,10 @@ from adapters.discord.buttons import ActionButton
 from bot import presenters
 from bot.codec import Verb, decode
 from bot.i18n import Translator
-from bot.interactions import Interactions, Reply
+from bot.interactions import Interactions
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, GameStatus, Platform
+from bot.outputs import PressReply
 from bot.presenters.yard import action_arg
 from core.yard.ai import safe_move
 from testing.fakes.discord import FakeDiscord
@@ -31,7 +32,7 @@ class Gate:
         self._arrived = asyncio.Condition()
         press = interactions.press
 
-        async def gated(*args: Any, **kwargs: Any) -> Reply:
+        async def gated(*args: Any, **kwargs: Any) -> PressReply:
             async with self._arrived:
                 self.waiting += 1
                 self._arrived.notify_all()

@@ -24,8 +24,8 @@ from aiogram.types import ErrorEvent
 
 from adapters.telegram import build_dispatcher
 from bot.codec import CodecError, Command, Verb, decode, encode
-from bot.interactions import HAND_VERBS
 from bot.models import ChatRef, Game, GameStatus, Platform, UserRef
+from bot.presses import HAND_VERBS
 from testing.fakes.telegram import FakeMessage, FakeUser, Json
 from tests.adapters.telegram.harness import GROUP, Harness
 

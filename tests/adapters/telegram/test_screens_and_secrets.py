@@ -8,8 +8,8 @@ import logging
 import pytest
 
 from bot.codec import Verb
-from bot.interactions import Target
 from bot.models import ChatRef, Platform
+from bot.outputs import Target
 from bot.ports import Change, ChangeKind
 from tests.adapters.telegram.harness import GROUP, TOKEN, Harness
 
