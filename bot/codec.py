@@ -39,6 +39,11 @@ class Verb(StrEnum):
     SHOW_HAND = "v"
 
 
+#: The verbs only a hand's buttons carry (a card, a move): a message with one of them
+#: for a game is a hand of that game.
+HAND_ONLY_VERBS = frozenset({Verb.SELECT, Verb.PLAY})
+
+
 class CodecError(ValueError):
     """A token that is not one of ours (forged, truncated or from an old format)."""
 

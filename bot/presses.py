@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot import presenters
-from bot.codec import CodecError, Command, Verb, decode
+from bot.codec import HAND_ONLY_VERBS, CodecError, Command, Verb, decode
 from bot.errors import ErrorCode, ServiceError
 from bot.models import ChatRef, Game, GameStatus, User, UserRef
 from bot.outputs import Output, PressReply, Target
@@ -33,7 +33,7 @@ CanMessage = Callable[[], Awaitable[bool]]
 ChatCheck = Callable[[ChatRef], Awaitable[bool]]
 
 #: The buttons of a hand message: a card, a move, "clear".
-HAND_BUTTONS = frozenset({Verb.SELECT, Verb.PLAY, Verb.REFRESH})
+HAND_BUTTONS = HAND_ONLY_VERBS | {Verb.REFRESH}
 #: Presses on a hand: the only ones a seated player may make outside the game's chat,
 #: in his own private chat with the bot (where his hand is).
 HAND_VERBS = HAND_BUTTONS | {Verb.SHOW_HAND}

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.codec import CodecError, Command, Verb, decode, encode
+from bot.codec import HAND_ONLY_VERBS, CodecError, Command, Verb, decode, encode
 from bot.i18n import LOCALES, Translator
 from bot.models import TURN_TIMEOUTS, Game, GameStatus, Platform, Seat, UserRef
 from bot.options import current_value, option_arg, options_of
@@ -555,7 +555,7 @@ def is_hand(tokens: Iterable[str | None], game_id: int) -> bool:
             command = decode(token or "")
         except CodecError:
             continue
-        if command.game_id == game_id and command.verb in (Verb.SELECT, Verb.PLAY):
+        if command.game_id == game_id and command.verb in HAND_ONLY_VERBS:
             return True
     return False
 
