@@ -17,7 +17,7 @@ import pytest
 from bot import presenters
 from bot.i18n import Translator
 from bot.models import GameStatus
-from bot.service import ALIVE_EVERY
+from bot.service.timers import ALIVE_EVERY
 from testing.fakes.discord import FakeDiscord
 from tests.adapters.discord.harness import world
 from tests.adapters.discord.test_kill import LOCALE, SEATS, Table

@@ -24,7 +24,7 @@ from bot import presenters
 from bot.codec import Verb, decode
 from bot.i18n import Translator
 from bot.models import GameStatus
-from bot.service import ALIVE_EVERY
+from bot.service.timers import ALIVE_EVERY
 from testing.fakes.bot_process import BotProcess
 from testing.fakes.telegram import FakeTelegram
 from tests.adapters.telegram.test_kill import GROUP, LOCALE, NAMES, RESTORED, SEATS, Table
