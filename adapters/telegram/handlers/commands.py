@@ -32,10 +32,11 @@ async def kozel(
 
 
 async def stop(message: Message, bot: Bot, interactions: Interactions, outbox: Outbox) -> None:
-    """Ask the creator or an admin to confirm ending the chat's game."""
+    """Ask the creator or an admin (also one writing as the group) to confirm ending
+    the chat's game."""
     if message.from_user is None:
         return
-    admin = await is_admin(bot, message.chat.id, message.from_user.id)
+    admin = as_the_group(message) or await is_admin(bot, message.chat.id, message.from_user.id)
     reply = await interactions.stop(
         chat_of(message), user_of(message.from_user).ref, is_admin=admin
     )

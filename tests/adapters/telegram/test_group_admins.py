@@ -58,3 +58,22 @@ async def test_an_anonymous_admin_sets_the_groups_language(h: Harness) -> None:
     assert answer.text == h.tr.t("en", "notice-lang-switched")
     assert await h.service.chat_locale(CHAT) == "en"
     assert not h.errors
+
+
+async def test_an_anonymous_admin_may_stop_a_members_game(h: Harness) -> None:
+    """``/stop`` from an admin writing as the group asks to confirm (not "not allowed"),
+    and his press of the answer (from his own account, an admin's) ends the game."""
+    alice, bob = h.user(1, "Alice"), h.user(2, "Bob")  # Alice is the group's admin
+    await h.command(bob, GROUP, "/kozel")
+    game = await h.service.open_game(CHAT)
+    assert game is not None
+    before = len(h.tg.messages(GROUP))
+    await h.tg.send_text(alice, GROUP, "/stop", anonymous=True)
+    question = await h.tg.wait_for(
+        lambda t: next((m for m in t.messages(GROUP)[before + 1 :] if m.from_id == t.bot_id), None)
+    )
+    assert question.text == h.tr.t("ru", "lobby-cancel-confirm")
+    await h.press_verb(alice, question, Verb.CANCEL)
+    await h.tg.wait_for(lambda t: question.deleted)
+    assert await h.service.open_game(CHAT) is None
+    assert not h.errors
