@@ -20,8 +20,9 @@ from bot.i18n import Translator, normalize_locale
 from bot.metrics import Metrics
 from bot.models import ChatRef, Game, GameStatus, Seat, User, UserRef
 from bot.outputs import Output, PressReply, Target
-from bot.ports import Change, ChangeKind, Owed, OwedKind
+from bot.ports import Change, ChangeKind, Owed, OwedKind, UserStats
 from bot.presenters import Screen
+from bot.presenters import achievements as achievement_words
 from bot.presses import PRESSES, CanMessage, ChatCheck, Press, Pressed, place_refusal, refused
 from bot.service import LOCALES, GameService
 from core.seats import Team
@@ -349,9 +350,16 @@ class Interactions:
         """A player's statistics, for each rule set he played."""
         locale = await self.chat_locale(chat)
         found = await self.service.stats_by_rules(user)
-        return Reply(
-            screen=presenters.stats_by_rules(found, self.tr, locale, platform=chat.platform)
-        )
+        screen = presenters.stats_by_rules(found, self.tr, locale, platform=chat.platform)
+        return Reply(screen=await self.with_achievements(screen, user, found, locale))
+
+    async def with_achievements(
+        self, screen: Screen, user: UserRef, found: list[tuple[str, UserStats]], locale: str
+    ) -> Screen:
+        """The /stats screen with the player's achievements listed under it."""
+        played = any(s.series_played or s.deals_played for _, s in found)
+        earned = await self.service.achievements_of(user) if played else []
+        return achievement_words.with_achievements(screen, earned, self.tr, locale, played=played)
 
     async def rules(self, chat: ChatRef, rule_set: str | None = None) -> Reply:
         """``/rules [classic|yard]``: the rules named; without a word, the rules of the
@@ -455,7 +463,10 @@ class Interactions:
         game. One the game cannot draw (it has no such result) is owed no more."""
         out: list[Output] = []
         for owed in change.owed:
-            screen = self.owed_screen(game, owed)
+            if owed.kind is OwedKind.ACHIEVEMENTS:
+                screen = await self.achievements_screen(game, owed)
+            else:
+                screen = self.owed_screen(game, owed)
             if screen is None:
                 await self.service.message_sent(owed)
             else:
@@ -469,6 +480,12 @@ class Interactions:
         if owed.kind is OwedKind.DEAL_RESULT:
             return presenters.owed_deal_result(game, owed.number, tr, locale)
         return presenters.game_result(game, tr, locale)
+
+    async def achievements_screen(self, game: Game, owed: Owed) -> Screen | None:
+        """The announcement of what the save of ``owed.version`` earned, in the
+        table's language (None: nothing new was kept, e.g. all of it was had)."""
+        earned = await self.service.achievements_earned(game.id, owed.version)
+        return achievement_words.announced(game, earned, self.tr, game.settings.locale)
 
     # --- The table and a hand as they are now ------------------------------------------
     # For adapters that render lazily: when several changes of a game queue up before

@@ -140,6 +140,8 @@ class GameService:
         self.games_of = queries.games_of
         self.stats = queries.stats
         self.stats_by_rules = queries.stats_by_rules
+        self.achievements_of = queries.achievements_of
+        self.achievements_earned = queries.achievements_earned
         self.leaderboard = queries.leaderboard
         self.record = queries.record
         self.open_table = lobby.open_table

@@ -273,6 +273,37 @@ stats-points =
 stats-empty = You have not played a series yet. Start one: { $kozel }
 stats-rules = 📜 { $rules }
 
+## Achievements
+
+achievements-title = 🏅 Achievements!
+achievements-line = { $icon } “{ $title }” — { $names }. { $phrase }
+stats-achievements = 🏅 Achievements: { $list }
+stats-achievements-none = 🏅 No achievements yet — all ahead of you.
+achievement-eggs = Eggs
+achievement-eggs-phrase = 60–60: share and share alike.
+achievement-lucy = Lucy
+achievement-lucy-phrase = 120–0: the others never smelled a trick.
+achievement-kocherga = The Poker
+achievement-kocherga-phrase = The seven of clubs caught the queen. She never saw it coming.
+achievement-praise-simple = Simple praise won
+achievement-praise-simple-phrase = Bragged, and it was true.
+achievement-praise-pants = Pants
+achievement-praise-pants-phrase = Played in pants and kept them on.
+achievement-praise-mirror = Mirror
+achievement-praise-mirror-phrase = Mirror, mirror, who took the deal? He did.
+achievement-molodka-30 = A molodka with a dowry
+achievement-molodka-30-phrase = A molodka took a trick worth 30 points or more.
+achievement-dry-series = A dry series
+achievement-dry-series-phrase = 12–0: not a single loss point.
+achievement-goats-with-eggs = Goats with eggs
+achievement-goats-with-eggs-phrase = It happens to the best of us.
+achievement-three-in-a-row = A pair that clicks
+achievement-three-in-a-row-phrase = Three wins in a row with the same partner.
+achievement-first-rated-game = First rated game
+achievement-first-rated-game-phrase = Welcome to the table.
+achievement-games-100 = A hundred
+achievement-games-100-phrase = A hundred rated games. The table knows your footsteps.
+
 ## Best players
 
 top-title-chat = 🏆 Best players of this chat

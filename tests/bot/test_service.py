@@ -495,9 +495,9 @@ async def play_a_deal_with_saves_recorded(
     saves: list[tuple[list[int], list[int], bool]] = []
     real_save = storage.save_game
 
-    async def recording(game, actions=(), *, deals=(), series=None, owed=(), base=None):  # type: ignore[no-untyped-def]
+    async def recording(game, actions=(), *, deals=(), series=None, owed=(), base=None, **more):  # type: ignore[no-untyped-def]
         saves.append(([a.version for a in actions], [d.number for d in deals], series is not None))
-        await real_save(game, actions, deals=deals, series=series, owed=owed, base=base)
+        await real_save(game, actions, deals=deals, series=series, owed=owed, base=base, **more)
 
     async def refused(*args: object) -> None:
         raise AssertionError("results are saved with the game, in its transaction")
