@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from bot.achievements import BY_ID, Earned, sorted_earned
 from bot.i18n import Translator
-from bot.models import Game
+from bot.models import Game, Platform
 from bot.presenters.common import Screen, seat_name, text_screen
 
 
@@ -51,10 +51,11 @@ def announced(game: Game, earned: Sequence[Earned], tr: Translator, locale: str)
 
 
 def stats_lines(earned: Iterable[Earned], tr: Translator, locale: str) -> list[str]:
-    """The /stats line listing a player's achievements (the catalogue's order)."""
+    """The /stats line listing a player's achievements (the catalogue's order); none
+    if he has none."""
     known = [item for item in sorted_earned(earned) if item.achievement in BY_ID]
     if not known:
-        return [tr.t(locale, "stats-achievements-none")]
+        return []
     listed = ", ".join(
         f"{_icon(item.achievement)} {achievement_title(item.achievement, tr, locale)}"
         for item in known
@@ -67,6 +68,19 @@ def with_achievements(
 ) -> Screen:
     """A /stats screen with the player's achievements under it (``played``: the
     screen shows statistics, not "no series yet", so there is something to add to)."""
-    if not played:
+    lines = stats_lines(earned, tr, locale)
+    if not played or not lines:
         return screen
-    return Screen("\n".join([screen.text, "", *stats_lines(earned, tr, locale)]), screen.rows)
+    return Screen("\n".join([screen.text, "", *lines]), screen.rows)
+
+
+def pictures_usage(on: bool, tr: Translator, locale: str, platform: Platform) -> Screen:
+    """``/pictures`` without a word: the chat's setting now and how to change it (the
+    command as the platform shows it: Discord in the reader's language)."""
+    name = tr.t(locale, "cmd-name-pictures") if platform is Platform.DISCORD else "pictures"
+    state = "on" if on else "off"
+    return text_screen([tr.t(locale, "pictures-usage", state=state, command=f"/{name}")])
+
+
+def pictures_switched(on: bool, tr: Translator, locale: str) -> Screen:
+    return text_screen([tr.t(locale, "pictures-on" if on else "pictures-off")])

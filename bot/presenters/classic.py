@@ -113,6 +113,7 @@ from core.classic.views import (
     PlayedCard,
 )
 from core.errors import KozelError
+from core.ruleset import GameOutcome
 from core.seats import Team
 
 RULE_SET = "classic"
@@ -1042,6 +1043,14 @@ class ClassicPresenter:
 
     def moments(self, game: Game, events: Sequence[object]) -> list[Moment]:
         return moments(game, events)
+
+    def game_outcome(self, game: Game) -> GameOutcome | None:
+        play = classic_view(game)
+        if play is None or play.result is None:
+            return None
+        result = play.result
+        title = result.title.value
+        return GameOutcome(result.loser, title, result.pairs, result.deals, result.eggs, result)
 
 
 #: The classic game's presenter, as :func:`bot.presenters.rule.rule_presenter` finds it.

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from bot.i18n import Translator
     from bot.models import Game
     from bot.presenters.common import Screen
+    from core.ruleset import GameOutcome
 
 
 class RulePresenter(Protocol):
@@ -91,6 +92,11 @@ class RulePresenter(Protocol):
     ) -> str | None:
         """A one-line account of a public event of the game, or None for an event that
         needs no line. ``viewer``: the seat whose own moves read as his."""
+        ...
+
+    def game_outcome(self, game: Game) -> GameOutcome | None:
+        """The finished game's result, neutral (None while it is not over): what its
+        picture shows (:mod:`bot.pictures`)."""
         ...
 
     def moments(self, game: Game, events: Sequence[Any]) -> list[Moment]:

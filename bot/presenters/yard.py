@@ -54,6 +54,7 @@ from bot.presenters.common import (
 )
 from core.cards import Card, Suit, mask_of
 from core.errors import KozelError
+from core.ruleset import GameOutcome
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
 from core.yard.events import (
@@ -623,6 +624,13 @@ class YardPresenter:
 
     def moments(self, game: Game, events: Sequence[Event]) -> list[Moment]:
         return moments(events)
+
+    def game_outcome(self, game: Game) -> GameOutcome | None:
+        result = _series_view(game).result
+        if result is None:
+            return None
+        score, title = result.loss_points, result.title.value
+        return GameOutcome(result.loser, title, score, result.deals, result.eggs, result)
 
     def option_lines(self, game: Game, tr: Translator, locale: str) -> list[str]:
         """The yard game has no options."""

@@ -161,4 +161,6 @@ def _owed(game_id: int, step: Step) -> Iterator[Owed]:
         index += 1
     for _ in step.finished:
         yield Owed(game_id, version, index, OwedKind.SERIES_RESULT)
-        index += 1
+        # The result as a picture, where the platform and the chat show one.
+        yield Owed(game_id, version, index + 1, OwedKind.RESULT_PICTURE)
+        index += 2

@@ -255,6 +255,34 @@ result-goats-eggs = 🐐🥚 Goats with eggs: { $names }!
 result-winners = Winners: { $names }.
 result-rematch = 🔁 Another series
 
+## The result as a picture
+
+picture-title = The game is over
+picture-score-yard = { $rules } · loss points
+picture-score-classic = { $rules } · pairs
+picture-winners = Winners
+picture-goats = Goats
+picture-goats-with-eggs = Goats with eggs
+picture-goats-with-tails = Goats with tails
+picture-goats-with-eggs-and-tails = Goats with eggs and tails
+picture-footer-yard = Deals: { $deals } · eggs: { $eggs }
+picture-footer-classic = Deals: { $deals } · eggs: { $eggs }
+picture-caption = 🖼 The result
+pictures-on = 🖼 Done: a game's result comes as a picture too.
+pictures-off = 🖼 Done: a game's result comes as text only, without a picture.
+pictures-usage =
+    🖼 The result as a picture: { $state ->
+        [on] on
+       *[off] off
+    }. The group's admins change it: { $command } on or { $command } off
+pictures-admins = Only the group's admins turn the result picture on or off.
+cmd-pictures = The result as a picture: on or off (admins)
+cmd-name-pictures = pictures
+cmd-option-pictures = mode
+cmd-option-pictures-about = Send a game's result as a picture too
+pictures-choice-on = on
+pictures-choice-off = off
+
 ## Statistics
 
 stats-title = 📊 Statistics: { $name }
@@ -278,7 +306,6 @@ stats-rules = 📜 { $rules }
 achievements-title = 🏅 Achievements!
 achievements-line = { $icon } “{ $title }” — { $names }. { $phrase }
 stats-achievements = 🏅 Achievements: { $list }
-stats-achievements-none = 🏅 No achievements yet — all ahead of you.
 achievement-eggs = Eggs
 achievement-eggs-phrase = 60–60: share and share alike.
 achievement-lucy = Lucy

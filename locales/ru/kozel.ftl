@@ -274,6 +274,34 @@ result-goats-eggs = 🐐🥚 Козлы с яйцами: { $names }!
 result-winners = Победили: { $names }.
 result-rematch = 🔁 Ещё партию
 
+## Итог партии картинкой
+
+picture-title = Партия окончена
+picture-score-yard = { $rules } · очки поражения
+picture-score-classic = { $rules } · пары
+picture-winners = Победители
+picture-goats = Козлы
+picture-goats-with-eggs = Козлы с яйцами
+picture-goats-with-tails = Козлы с хвостами
+picture-goats-with-eggs-and-tails = Козлы с яйцами и хвостами
+picture-footer-yard = Раздачи: { $deals } · яйца: { $eggs }
+picture-footer-classic = Коны: { $deals } · яйца: { $eggs }
+picture-caption = 🖼 Итог партии
+pictures-on = 🖼 Готово: итог партии будет приходить и картинкой.
+pictures-off = 🖼 Готово: итог партии — только текстом, без картинки.
+pictures-usage =
+    🖼 Итог партии картинкой: { $state ->
+        [on] включён
+       *[off] выключен
+    }. Администраторы группы меняют это: { $command } on или { $command } off
+pictures-admins = Картинку итога включают и выключают администраторы группы.
+cmd-pictures = Итог партии картинкой: on или off (администраторы)
+cmd-name-pictures = картинки
+cmd-option-pictures = режим
+cmd-option-pictures-about = Присылать итог партии картинкой
+pictures-choice-on = включить
+pictures-choice-off = выключить
+
 ## Статистика
 
 stats-title = 📊 Статистика: { $name }
@@ -301,7 +329,6 @@ stats-rules = 📜 { $rules }
 achievements-title = 🏅 Достижения!
 achievements-line = { $icon } «{ $title }» — { $names }. { $phrase }
 stats-achievements = 🏅 Достижения: { $list }
-stats-achievements-none = 🏅 Достижений пока нет — всё впереди.
 achievement-eggs = Яйца
 achievement-eggs-phrase = 60 на 60: поровну, по-честному.
 achievement-lucy = Люся

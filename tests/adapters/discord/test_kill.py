@@ -314,6 +314,7 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         assert [(o.kind, o.number) for o in owed] == [
             (OwedKind.DEAL_RESULT, number),
             (OwedKind.SERIES_RESULT, 0),
+            (OwedKind.RESULT_PICTURE, 0),
             (OwedKind.ACHIEVEMENTS, 0),
         ]
         deal_result, series_result = game.play.series.deals[number].result, game.play.series.result
@@ -335,8 +336,11 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         await table.wait(lambda: texts[-1] in table.channel_texts() and table.screens_current())
         await table.wait(lambda: not owed_messages(table.database))
         posted = table.channel_texts()
-        assert [posted.count(text) for text in texts] == [1, 1, 1]  # each once
-        assert posted.index(texts[0]) < posted.index(texts[1]) < posted.index(texts[2])
+        caption = render.content(tr.t(LOCALE, "picture-caption"))
+        texts.insert(2, caption)  # the result's picture, attached under its caption
+        assert [posted.count(text) for text in texts] == [1, 1, 1, 1]  # each once
+        assert [posted.index(text) for text in texts] == sorted(posted.index(t) for t in texts)
+        assert [name for name, _ in dc.uploads] == ["result.png"]
         assert table.bot.errors() == refusal  # nothing failed since
     finally:
         await table.bot.kill()

@@ -301,6 +301,7 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         assert [(o.kind, o.number) for o in owed] == [
             (OwedKind.DEAL_RESULT, number),
             (OwedKind.SERIES_RESULT, 0),
+            (OwedKind.RESULT_PICTURE, 0),
             (OwedKind.ACHIEVEMENTS, 0),
         ]
         deal_result = game.play.series.deals[number].result
@@ -327,6 +328,12 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         posted = table.group_texts()
         assert [posted.count(text) for text in texts] == [1, 1, 1]  # each once
         assert posted.index(texts[0]) < posted.index(texts[1]) < posted.index(texts[2])
+        # The result's picture went once, between the result and the achievements.
+        photos = [c for c in tg.calls_of("sendPhoto") if c.status == 200]
+        assert len(photos) == 1
+        mine = [m for m in tg.messages(GROUP) if m.from_id == tg.bot_id]
+        shown = [m.text if m.text is not None else "<photo>" for m in mine]
+        assert shown.index(texts[1]) < shown.index("<photo>") < shown.index(texts[2])
         assert table.bot.errors() == refusal  # nothing failed since
     finally:
         await table.bot.kill()
