@@ -192,10 +192,12 @@ async def test_a_database_of_the_release_before_the_sql_files_opens_unchanged(
         await storage.save_game(game, base=6)
     after = schema(old)
     # Version 1's tables, indexes and triggers as made; step 5 added a column to two,
-    # step 6 ordered a player's seats by game in his index.
+    # step 6 ordered a player's seats by game in his index, step 9 added the chats'
+    # picture setting.
     altered = {"deal_results", "series_results"}
-    replaced = {"participants_by_user"}
+    replaced = {"participants_by_user", "chats"}
     assert {item for item in before if item[1] not in altered | replaced} <= set(after)
+    assert any(name == "chats" and "pictures INTEGER" in sql for _, name, sql in after)
     assert (
         "index",
         "participants_by_user",
