@@ -168,6 +168,8 @@ SERIES_COLUMNS = (
     "at",
 )
 OWED_COLUMNS = ("game_id", "version", "idx", "kind", "number")
+ACHIEVEMENT_COLUMNS = ("platform", "user_id", "achievement", "game_id", "version", "rule_set", "at")
+PROGRESS_COLUMNS = ("platform", "user_id", "rated_games", "partner", "streak")
 
 INSERT_GAME = insert("games", GAME_COLUMNS)
 INSERT_PARTICIPANT = insert("participants", PARTICIPANT_COLUMNS)
@@ -176,6 +178,14 @@ INSERT_ACTION = insert("game_actions", ACTION_COLUMNS)
 INSERT_DEAL = insert("deal_results", DEAL_COLUMNS, ignore=True)
 INSERT_SERIES = insert("series_results", SERIES_COLUMNS, ignore=True)
 INSERT_OWED = insert("owed_messages", OWED_COLUMNS, ignore=True)
+#: An achievement is kept once per player: one he has already is not kept again.
+INSERT_ACHIEVEMENT = insert("achievements", ACHIEVEMENT_COLUMNS, ignore=True)
+SAVE_PROGRESS = Sql.of(
+    "INSERT INTO achievement_progress (platform, user_id, rated_games, partner, streak)"
+    " VALUES (:platform, :user_id, :rated_games, :partner, :streak)"
+    " ON CONFLICT (platform, user_id) DO UPDATE SET rated_games = excluded.rated_games,"
+    " partner = excluded.partner, streak = excluded.streak"
+)
 
 # --- Users and chats ----------------------------------------------------------------------
 
@@ -193,16 +203,19 @@ SAVE_USER = Sql.of(
     """
 )
 GET_CHAT = Sql.of(
-    "SELECT platform, id, locale, turn_timeout FROM chats WHERE platform = :platform AND id = :id"
+    "SELECT platform, id, locale, turn_timeout, pictures FROM chats"
+    " WHERE platform = :platform AND id = :id"
 )
 SAVE_CHAT = Sql.of(
     """
-    INSERT INTO chats (platform, id, locale, turn_timeout)
-    VALUES (:platform, :id, :locale, :turn_timeout)
+    INSERT INTO chats (platform, id, locale, turn_timeout, pictures)
+    VALUES (:platform, :id, :locale, :turn_timeout, :pictures)
     ON CONFLICT (platform, id) DO UPDATE SET
         locale = excluded.locale,
-        turn_timeout = excluded.turn_timeout
-    """
+        turn_timeout = excluded.turn_timeout,
+        pictures = excluded.pictures
+    """,
+    casts={"pictures": "integer"},
 )
 
 #: A chat's new id (:meth:`~bot.ports.Storage.migrate_chat`): its games move, its
@@ -213,8 +226,8 @@ MOVE_CHAT_GAMES = Sql.of(
     casts={"new_platform": "text", "new_id": "text"},
 )
 COPY_CHAT = Sql.of(
-    "INSERT{or_ignore} INTO chats (platform, id, locale, turn_timeout)"
-    " SELECT :new_platform, :new_id, locale, turn_timeout FROM chats"
+    "INSERT{or_ignore} INTO chats (platform, id, locale, turn_timeout, pictures)"
+    " SELECT :new_platform, :new_id, locale, turn_timeout, pictures FROM chats"
     " WHERE platform = :old_platform AND id = :old_id{do_nothing}",
     casts={"new_platform": "text", "new_id": "text"},
 )
@@ -287,6 +300,46 @@ SAVE_ALIVE = Sql.of(
     "INSERT INTO alive (platform, at) VALUES (:platform, :at)"
     " ON CONFLICT (platform) DO UPDATE SET at = excluded.at"
 )
+
+# --- Achievements ------------------------------------------------------------------------------
+
+#: The players of one game (up to four, the missing ones repeat one) asked at once.
+_FOUR_USERS = "platform = :platform AND user_id IN (:u0, :u1, :u2, :u3)"
+ACHIEVEMENT_PROGRESS = Sql.of(
+    f"SELECT platform, user_id, rated_games, partner, streak FROM achievement_progress"
+    f" WHERE {_FOUR_USERS}"
+)
+ACHIEVEMENTS_HELD = Sql.of(
+    f"SELECT platform, user_id, achievement FROM achievements WHERE {_FOUR_USERS}"
+)
+ACHIEVEMENTS_OF = Sql.of(
+    "SELECT * FROM achievements WHERE platform = :platform AND user_id = :user_id"
+)
+ACHIEVEMENTS_EARNED = Sql.of(
+    "SELECT * FROM achievements WHERE game_id = :game_id AND version = :version"
+)
+
+
+def four_users(users: Sequence[UserRef]) -> list[dict[str, Any]]:
+    """The parameters of :data:`ACHIEVEMENT_PROGRESS` and :data:`ACHIEVEMENTS_HELD`
+    that ask for ``users``: one set for every four of a platform.
+
+    >>> four_users([UserRef(Platform.TELEGRAM, "1"), UserRef(Platform.TELEGRAM, "2")])
+    [{'platform': 'telegram', 'u0': '1', 'u1': '2', 'u2': '2', 'u3': '2'}]
+    """
+    by_platform: dict[Platform, list[str]] = {}
+    for user in users:
+        ids = by_platform.setdefault(user.platform, [])
+        if user.id not in ids:
+            ids.append(user.id)
+    asked = []
+    for platform, ids in by_platform.items():
+        for start in range(0, len(ids), 4):
+            chunk = ids[start : start + 4]
+            chunk += [chunk[-1]] * (4 - len(chunk))
+            asked.append({"platform": platform.value, **{f"u{i}": u for i, u in enumerate(chunk)}})
+    return asked
+
 
 # --- Secrets ----------------------------------------------------------------------------------
 

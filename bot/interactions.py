@@ -8,11 +8,12 @@ writes a flow of its own; what each button does is :mod:`bot.presses`.
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass
 
-from bot import presenters
+from bot import pictures, presenters
 from bot.codec import CodecError, decode, join_payload, parse_join_payload
 from bot.errors import ErrorCode, ServiceError
 from bot.flood import Admission, FloodGuard
@@ -20,8 +21,9 @@ from bot.i18n import Translator, normalize_locale
 from bot.metrics import Metrics
 from bot.models import ChatRef, Game, GameStatus, Seat, User, UserRef
 from bot.outputs import Output, PressReply, Target
-from bot.ports import Change, ChangeKind, Owed, OwedKind
+from bot.ports import Change, ChangeKind, Owed, OwedKind, UserStats
 from bot.presenters import Screen
+from bot.presenters import achievements as achievement_words
 from bot.presses import PRESSES, CanMessage, ChatCheck, Press, Pressed, place_refusal, refused
 from bot.service import LOCALES, GameService
 from core.seats import Team
@@ -67,6 +69,9 @@ class Interactions:
         #: told (tests and benchmarks drive it at machine speed): the bot's
         #: composition root passes the real limits.
         self.flood = flood or FloodGuard(commands=None, presses=None)
+        #: Each player's rating change by his name, for a finished game's picture
+        #: (the ratings set it; None: the picture shows none).
+        self.picture_changes: Callable[[Game], Awaitable[Mapping[str, int] | None]] | None = None
         #: What each seat's hand last showed, and from which game version on: by game
         #: id, then seat. A hand whose content did not change is not shown again.
         self._hands: dict[int, dict[int, _Shown]] = {}
@@ -349,9 +354,16 @@ class Interactions:
         """A player's statistics, for each rule set he played."""
         locale = await self.chat_locale(chat)
         found = await self.service.stats_by_rules(user)
-        return Reply(
-            screen=presenters.stats_by_rules(found, self.tr, locale, platform=chat.platform)
-        )
+        screen = presenters.stats_by_rules(found, self.tr, locale, platform=chat.platform)
+        return Reply(screen=await self.with_achievements(screen, user, found, locale))
+
+    async def with_achievements(
+        self, screen: Screen, user: UserRef, found: list[tuple[str, UserStats]], locale: str
+    ) -> Screen:
+        """The /stats screen with the player's achievements listed under it."""
+        played = any(s.series_played or s.deals_played for _, s in found)
+        earned = await self.service.achievements_of(user) if played else []
+        return achievement_words.with_achievements(screen, earned, self.tr, locale, played=played)
 
     async def rules(self, chat: ChatRef, rule_set: str | None = None) -> Reply:
         """``/rules [classic|yard]``: the rules named; without a word, the rules of the
@@ -401,17 +413,41 @@ class Interactions:
         await self.service.set_chat_locale(chat, code)
         return Reply(screen=presenters.language_switched(self.tr, code))
 
+    async def pictures(
+        self,
+        chat: ChatRef,
+        word: str | None,
+        *,
+        private: bool = False,
+        is_admin: bool = False,
+    ) -> Reply:
+        """``/pictures on|off``: whether the chat gets a game's result as a picture too
+        (default on). In a group only its admins change it; without a word, or with
+        another one, the setting now and how to change it."""
+        locale = await self.chat_locale(chat)
+        word = _folded(word or "")
+        on = word in _ON_WORDS
+        if not on and word not in _OFF_WORDS:
+            current = await self.service.chat_pictures(chat)
+            usage = achievement_words.pictures_usage(current, self.tr, locale, chat.platform)
+            return Reply(screen=usage)
+        if not private and not is_admin:
+            return Reply(alert=self.tr.t(locale, "pictures-admins"))
+        await self.service.set_chat_pictures(chat, on)
+        return Reply(screen=achievement_words.pictures_switched(on, self.tr, locale))
+
     # --- Game changes --------------------------------------------------------------
 
     async def outputs(
-        self, game: Game, change: Change, *, hand_button: bool = False
+        self, game: Game, change: Change, *, hand_button: bool = False, pictures: bool = False
     ) -> list[Output]:
         """What a change of a game shows: the table, the hands, results, notices.
         ``hand_button`` puts a "My hand" button on the table while a deal runs (Discord
-        answers it with an ephemeral hand)."""
+        answers it with an ephemeral hand); ``pictures``: the platform shows pictures
+        (the game's result is sent as one too, where the chat wants it)."""
         tr, locale = self.tr, game.settings.locale
         now = self.service.clock.now()
-        owed = await self.owed_outputs(game, change)
+        owed = await self.owed_outputs(game, change, pictures=pictures)
         if change.kind is ChangeKind.RESTORED:
             # What a crash may have kept from going out: the owed messages first, in
             # order, then the table and the hands as they are saved.
@@ -450,12 +486,26 @@ class Interactions:
             out.append(Output(Target.CHAT, presenters.notice(kind, game, change.seat, tr, locale)))
         return out
 
-    async def owed_outputs(self, game: Game, change: Change) -> list[Output]:
-        """The messages a change owes (a deal's result, the series'), drawn from the
-        game. One the game cannot draw (it has no such result) is owed no more."""
+    async def owed_outputs(
+        self, game: Game, change: Change, *, pictures: bool = False
+    ) -> list[Output]:
+        """The messages a change owes (a deal's result, the series', its picture, the
+        achievements), drawn from the game. One the game cannot draw (it has no such
+        result), or that the platform or the chat does not show (a picture), is owed
+        no more."""
         out: list[Output] = []
         for owed in change.owed:
-            screen = self.owed_screen(game, owed)
+            if owed.kind is OwedKind.RESULT_PICTURE:
+                picture = await self.result_picture(game, owed) if pictures else None
+                if picture is None:
+                    await self.service.message_sent(owed)
+                else:
+                    out.append(picture)
+                continue
+            if owed.kind is OwedKind.ACHIEVEMENTS:
+                screen = await self.achievements_screen(game, owed)
+            else:
+                screen = self.owed_screen(game, owed)
             if screen is None:
                 await self.service.message_sent(owed)
             else:
@@ -469,6 +519,26 @@ class Interactions:
         if owed.kind is OwedKind.DEAL_RESULT:
             return presenters.owed_deal_result(game, owed.number, tr, locale)
         return presenters.game_result(game, tr, locale)
+
+    async def result_picture(self, game: Game, owed: Owed) -> Output | None:
+        """The game's result as a picture (None: the chat does not want one, or the
+        game is not over), drawn on a worker thread; the rating changes come from
+        :attr:`picture_changes` when it is set."""
+        if not await self.service.chat_pictures(game.chat):
+            return None
+        changes = None if self.picture_changes is None else await self.picture_changes(game)
+        locale = game.settings.locale
+        image = await asyncio.to_thread(pictures.result_picture, game, self.tr, locale, changes)
+        if image is None:
+            return None
+        caption = Screen(self.tr.t(locale, "picture-caption"))
+        return Output(Target.CHAT, caption, owed=owed, image=image)
+
+    async def achievements_screen(self, game: Game, owed: Owed) -> Screen | None:
+        """The announcement of what the save of ``owed.version`` earned, in the
+        table's language (None: nothing new was kept, e.g. all of it was had)."""
+        earned = await self.service.achievements_earned(game.id, owed.version)
+        return achievement_words.announced(game, earned, self.tr, game.settings.locale)
 
     # --- The table and a hand as they are now ------------------------------------------
     # For adapters that render lazily: when several changes of a game queue up before
@@ -572,6 +642,11 @@ class Interactions:
 class _Shown:
     content: Hashable | None
     since: int  # the game version from which the hand showed it
+
+
+#: The words ``/pictures`` takes (as :func:`_folded` leaves them).
+_ON_WORDS = frozenset({"on", "yes", "вкл", "да", "1"})
+_OFF_WORDS = frozenset({"off", "no", "выкл", "нет", "0"})
 
 
 def _folded(word: str) -> str:

@@ -13,11 +13,13 @@ import logging
 import secrets
 from collections.abc import Collection, Iterator, Sequence
 
+from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, SeatKind, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.rows import (
     COUNTED_STATUSES,
     OPEN_STATUSES,
+    AchievementRow,
     ActionRow,
     ChatRow,
     CorruptGame,
@@ -27,19 +29,23 @@ from bot.rows import (
     NoSuchGame,
     OwedRow,
     ParticipantRow,
+    ProgressRow,
     SeriesRow,
     StaleGame,
     UserRow,
+    achievement_rows,
     action_from_row,
     chat_from_row,
     chat_to_row,
     check_actions,
     check_owed,
     deal_row,
+    earned_from_row,
     game_from_row,
     game_to_row,
     owed_from_row,
     participant_rows,
+    progress_from_rows,
     send_times_from_text,
     send_times_to_text,
     series_row,
@@ -65,6 +71,9 @@ class MemoryStorage:
         self._deals: dict[int, dict[int, DealRow]] = {}
         self._series: dict[int, SeriesRow] = {}
         self._owed: dict[tuple[int, int, int], OwedRow] = {}
+        #: Achievements by (platform, user id, achievement); progress by player.
+        self._achievements: dict[tuple[str, str, str], AchievementRow] = {}
+        self._progress: dict[_Key, ProgressRow] = {}
         self._send_times: dict[_Key, str] = {}
         self._alive: dict[Platform, float] = {}
         self._last_id = 0
@@ -114,12 +123,14 @@ class MemoryStorage:
         series: GameOutcome | None = None,
         owed: Sequence[Owed] = (),
         base: int | None = None,
+        awards: Awards | None = None,
     ) -> None:
         """Replace the game's row and seats, append its new actions, keep the results
-        it reached and the messages it owes, all or nothing; only from version
-        ``base`` if it is given."""
+        it reached, their achievements and the messages it owes, all or nothing; only
+        from version ``base`` if it is given."""
         new = check_actions(game, actions)
         owed_rows = check_owed(game, owed)
+        earned_rows, progress_rows = achievement_rows(game, awards)
         if game.id not in self._games:
             raise NoSuchGame(game.id)
         stored = self._games[game.id]["version"]
@@ -144,6 +155,12 @@ class MemoryStorage:
         for owed_row in owed_rows:
             key = (owed_row["game_id"], owed_row["version"], owed_row["idx"])
             self._owed.setdefault(key, owed_row)
+        for earned in earned_rows:
+            self._achievements.setdefault(
+                (earned["platform"], earned["user_id"], earned["achievement"]), earned
+            )
+        for progress in progress_rows:
+            self._progress[progress["platform"], progress["user_id"]] = progress
 
     async def owed_messages(self) -> list[Owed]:
         return [owed_from_row(self._owed[key]) for key in sorted(self._owed)]
@@ -335,6 +352,25 @@ class MemoryStorage:
         ]
         rows.sort(key=lambda row: (-row.series_won, -row.win_rate, row.name, row.user.id))
         return rows[: max(limit, 0)]
+
+    # --- Achievements -----------------------------------------------------------------------
+
+    async def achievement_progress(self, users: Collection[UserRef]) -> dict[UserRef, Progress]:
+        keys = {(user.platform.value, user.id) for user in users}
+        progress = [row for key, row in self._progress.items() if key in keys]
+        earned = [row for key, row in self._achievements.items() if key[:2] in keys]
+        return progress_from_rows(users, progress, earned)
+
+    async def achievements_of(self, user: UserRef) -> list[Earned]:
+        key = (user.platform.value, user.id)
+        return [earned_from_row(r) for k, r in self._achievements.items() if k[:2] == key]
+
+    async def achievements_earned(self, game_id: int, version: int) -> list[Earned]:
+        return [
+            earned_from_row(row)
+            for row in self._achievements.values()
+            if row["game_id"] == game_id and row["version"] == version
+        ]
 
     # --- Chats changing ids ---------------------------------------------------------------
 

@@ -8,7 +8,7 @@ sends them in its platform's idiom; it never decides by the button pressed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from bot.models import Game, UserRef
@@ -40,7 +40,9 @@ class Output:
     """One thing to show. ``owed``: the saved message this output is; once it is sent
     the publisher confirms it (:meth:`GameService.message_sent`). ``link``: an ALERT's
     payload of a link that opens the presser's private chat with the bot and seats
-    him (:meth:`Interactions.join_link`), to answer with where the platform can."""
+    him (:meth:`Interactions.join_link`), to answer with where the platform can.
+    ``image``: a PNG to send with the screen's text as its caption (a CHAT output:
+    the game's result as a picture, :mod:`bot.pictures`)."""
 
     target: Target
     screen: Screen = NO_SCREEN
@@ -48,6 +50,7 @@ class Output:
     user: UserRef | None = None
     owed: Owed | None = None
     link: str | None = None
+    image: bytes | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from core.ruleset import DealOutcome, GameOutcome
 
@@ -22,6 +23,8 @@ class ChatInfo:
     ref: ChatRef
     locale: str | None = None
     turn_timeout: int | None = None
+    #: Whether a game's result is also sent as a picture (None: the default, yes).
+    pictures: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,10 @@ class OwedKind(StrEnum):
 
     DEAL_RESULT = "deal-result"  # ``number``: the core's deal number (from 0)
     SERIES_RESULT = "series-result"
+    #: The game's result as a picture (sent where the platform and the chat want it).
+    RESULT_PICTURE = "result-picture"
+    #: The achievements its version earned (:meth:`Storage.achievements_earned`).
+    ACHIEVEMENTS = "achievements"
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -113,9 +120,12 @@ class Storage(Protocol):
         series: GameOutcome | None = None,
         owed: Sequence[Owed] = (),
         base: int | None = None,
+        awards: Awards | None = None,
     ) -> None:
         """Save the game, append its new actions, keep the deal and series results
-        it reached (each kept once) and the messages it owes, in one transaction.
+        it reached (each kept once), the achievements they earned (each kept once per
+        player and achievement: one a player has is not kept again) with the players'
+        new progress (``awards``) and the messages it owes, in one transaction.
 
         ``base`` fences the write: the version the stored game must still have (the
         one the change was made from). If another writer moved it on, the save raises
@@ -191,6 +201,21 @@ class Storage(Protocol):
         """Players by series won, then win rate; only those with ``min_series`` or more
         series; ``chat`` None means the whole platform; ``rule_set`` None: the games
         of every rule set, else of that one only."""
+        ...
+
+    async def achievement_progress(self, users: Collection[UserRef]) -> dict[UserRef, Progress]:
+        """Each user's progress towards the career achievements, with the
+        achievements he has (``Progress.earned``); a user with neither is left out.
+        Read from what is committed, before a save that may add to them."""
+        ...
+
+    async def achievements_of(self, user: UserRef) -> list[Earned]:
+        """Every achievement a user has, in no particular order."""
+        ...
+
+    async def achievements_earned(self, game_id: int, version: int) -> list[Earned]:
+        """The achievements kept for the first time by the save of the game's
+        ``version`` (what its ACHIEVEMENTS message announces)."""
         ...
 
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:

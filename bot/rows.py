@@ -28,6 +28,7 @@ from typing import Any, TypedDict
 
 from pydantic import TypeAdapter
 
+from bot.achievements import Awards, Earned, Progress
 from bot.models import (
     ChatRef,
     Game,
@@ -103,6 +104,7 @@ class ChatRow(TypedDict):
     id: str
     locale: str | None
     turn_timeout: int | None
+    pictures: int | None  # 0/1, None: the default (on)
 
 
 class GameRow(TypedDict):
@@ -224,12 +226,17 @@ def chat_to_row(chat: ChatInfo) -> ChatRow:
         "id": str(chat.ref.id),
         "locale": chat.locale,
         "turn_timeout": chat.turn_timeout,
+        "pictures": None if chat.pictures is None else int(chat.pictures),
     }
 
 
 def chat_from_row(row: Mapping[str, Any]) -> ChatInfo:
+    pictures = row.get("pictures")
     return ChatInfo(
-        ChatRef(Platform(row["platform"]), row["id"]), row["locale"], row["turn_timeout"]
+        ChatRef(Platform(row["platform"]), row["id"]),
+        row["locale"],
+        row["turn_timeout"],
+        None if pictures is None else bool(pictures),
     )
 
 
@@ -429,6 +436,96 @@ def series_row(game: Game, outcome: GameOutcome, at: float) -> SeriesRow:
         "deals": outcome.deals,
         "at": float(at),
     }
+
+
+# --- Achievements ----------------------------------------------------------------------
+
+
+class AchievementRow(TypedDict):
+    platform: str
+    user_id: str
+    achievement: str
+    game_id: int
+    version: int
+    rule_set: str
+    at: float
+
+
+class ProgressRow(TypedDict):
+    platform: str
+    user_id: str
+    rated_games: int
+    partner: str | None
+    streak: int
+
+
+def achievement_rows(
+    game: Game, awards: Awards | None
+) -> tuple[list[AchievementRow], list[ProgressRow]]:
+    """The rows of a save's achievements and progress; each must be of ``game``."""
+    if awards is None:
+        return [], []
+    earned: list[AchievementRow] = []
+    for item in awards.earned:
+        if item.game_id != game.id:
+            raise ValueError(f"an achievement of game {item.game_id} saved with game {game.id}")
+        earned.append(
+            {
+                "platform": item.user.platform.value,
+                "user_id": item.user.id,
+                "achievement": item.achievement,
+                "game_id": item.game_id,
+                "version": item.version,
+                "rule_set": item.rule_set,
+                "at": float(item.at),
+            }
+        )
+    progress: list[ProgressRow] = [
+        {
+            "platform": user.platform.value,
+            "user_id": user.id,
+            "rated_games": state.rated_games,
+            "partner": state.partner,
+            "streak": state.streak,
+        }
+        for user, state in awards.progress
+    ]
+    return earned, progress
+
+
+def earned_from_row(row: Mapping[str, Any]) -> Earned:
+    return Earned(
+        UserRef(Platform(row["platform"]), row["user_id"]),
+        row["achievement"],
+        row["game_id"],
+        row["version"],
+        row["rule_set"],
+        row["at"],
+    )
+
+
+def progress_from_rows(
+    users: Iterable[UserRef],
+    progress: Iterable[Mapping[str, Any]],
+    earned: Iterable[Mapping[str, Any]],
+) -> dict[UserRef, Progress]:
+    """:meth:`~bot.ports.Storage.achievement_progress` from the progress rows and
+    the (``platform``, ``user_id``, ``achievement``) rows of the users asked for."""
+    asked = set(users)
+    rows = {UserRef(Platform(r["platform"]), r["user_id"]): r for r in progress}
+    has: dict[UserRef, set[str]] = {}
+    for r in earned:
+        has.setdefault(UserRef(Platform(r["platform"]), r["user_id"]), set()).add(r["achievement"])
+    found: dict[UserRef, Progress] = {}
+    for user in asked & (rows.keys() | has.keys()):
+        row = rows.get(user)
+        found[user] = Progress(
+            0 if row is None else row["rated_games"],
+            None if row is None else row["partner"],
+            0 if row is None else row["streak"],
+            frozenset(has.get(user, ())),
+        )
+    return found
 
 
 # --- Owed messages ---------------------------------------------------------------------

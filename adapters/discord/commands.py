@@ -1,5 +1,5 @@
 """The slash commands: ``/kozel``, ``/top``, ``/stats``, ``/rules``, ``/lang``, ``/help``,
-``/stop``. Each handler unpacks the interaction, asks :class:`Interactions`, answers.
+``/stop``, ``/pictures``. Each handler unpacks the interaction, asks :class:`Interactions`, answers.
 
 The commands are built when the cog is made, so that their names, descriptions,
 options and choices come from the Fluent files (through
@@ -114,6 +114,23 @@ class KozelCommands(commands.Cog):
             )
             await self._answer(interaction, work)
 
+        @app_commands.rename(mode=text(tr, "cmd-option-pictures"))
+        @app_commands.describe(mode=text(tr, "cmd-option-pictures-about"))
+        @app_commands.choices(
+            mode=[
+                app_commands.Choice(name=text(tr, f"pictures-choice-{word}"), value=word)
+                for word in ("on", "off")
+            ]
+        )
+        async def pictures(interaction: discord.Interaction[Any], mode: str | None = None) -> None:
+            work = self.interactions.pictures(
+                chat_of(interaction),
+                mode,
+                private=in_dm(interaction),
+                is_admin=is_admin(interaction),
+            )
+            await self._answer(interaction, work)
+
         async def help_(interaction: discord.Interaction[Any]) -> None:
             await self._answer(interaction, self.interactions.help(chat_of(interaction)))
 
@@ -131,6 +148,7 @@ class KozelCommands(commands.Cog):
             "lang": lang,
             "help": help_,
             "stop": stop,
+            "pictures": pictures,  # issue 25: not in the help's COMMANDS (yet)
         }
         return [
             app_commands.Command(

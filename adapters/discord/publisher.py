@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import time
 from collections import OrderedDict, deque
@@ -156,13 +157,14 @@ class DiscordPublisher:
                 self._ids.setdefault((game.id, key), int(value))
         locale = game.settings.locale
         playing = game.status is GameStatus.PLAYING
-        for output in await self.interactions.outputs(game, change, hand_button=True):
+        outputs = await self.interactions.outputs(game, change, hand_button=True, pictures=True)
+        for output in outputs:
             screen = output.screen
             if output.target is Target.TABLE:
                 job = partial(self._show_table, game.id, game.chat, screen)
                 self._queue((game.id, "table"), job, coalesce=True)
             elif output.target is Target.CHAT:
-                post = partial(self._post_owed, game.chat, screen, output.owed)
+                post = partial(self._post_owed, game.chat, screen, output.owed, output.image)
                 self._queue((game.id, "chat"), post, False)
             elif output.seat is not None and output.user is not None:
                 user_id = int(output.user.id)
@@ -388,20 +390,29 @@ class DiscordPublisher:
         self._queue((game_id, "chat"), job, coalesce=False)
 
     async def _post(
-        self, chat: ChatRef, screen: Screen, mentions: discord.AllowedMentions | None = None
+        self,
+        chat: ChatRef,
+        screen: Screen,
+        mentions: discord.AllowedMentions | None = None,
+        image: bytes | None = None,
     ) -> None:
         text = render.content(screen.text)
         channel = self._channel(chat)
-        if mentions is None:
+        if image is not None:  # a picture, attached, with the text above it
+            picture = discord.File(io.BytesIO(image), filename="result.png")
+            await channel.send(text, file=picture)
+        elif mentions is None:
             await channel.send(text, view=render.view(screen))
         else:
             await channel.send(text, view=render.view(screen), allowed_mentions=mentions)
 
-    async def _post_owed(self, chat: ChatRef, screen: Screen, owed: Owed | None) -> None:
-        """Post a message; one the game owed is then owed no more (also when the
-        channel refuses it for good)."""
+    async def _post_owed(
+        self, chat: ChatRef, screen: Screen, owed: Owed | None, image: bytes | None = None
+    ) -> None:
+        """Post a message (``image``: with a picture attached); one the game owed is
+        then owed no more (also when the channel refuses it for good)."""
         try:
-            await self._post(chat, screen)
+            await self._post(chat, screen, image=image)
         except (discord.Forbidden, discord.NotFound):
             await self._sent(owed)
             raise

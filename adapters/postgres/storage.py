@@ -42,6 +42,7 @@ import asyncpg
 
 from adapters import sql
 from adapters.postgres.migrations import migrate
+from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.rows import (
@@ -51,17 +52,20 @@ from bot.rows import (
     NoSuchGame,
     StaleGame,
     StorageError,
+    achievement_rows,
     action_from_row,
     chat_from_row,
     chat_to_row,
     check_actions,
     check_owed,
     deal_row,
+    earned_from_row,
     game_from_row,
     game_to_row,
     leaderboard_rows,
     owed_from_row,
     participant_rows,
+    progress_from_rows,
     seat_rows,
     send_times_from_text,
     send_times_to_text,
@@ -255,13 +259,15 @@ class PostgresStorage:
         series: GameOutcome | None = None,
         owed: Sequence[Owed] = (),
         base: int | None = None,
+        awards: Awards | None = None,
     ) -> None:
         """Update the game's row (only from version ``base`` if given, else
         :class:`~bot.rows.StaleGame`), replace its seats, append its new actions, keep
-        the results it reached and the messages it owes, in one transaction: on any
-        error nothing of it is kept."""
+        the results it reached, their achievements and the messages it owes, in one
+        transaction: on any error nothing of it is kept."""
         new = check_actions(game, actions)
         owed_rows = check_owed(game, owed)
+        earned_rows, progress_rows = achievement_rows(game, awards)
         row: GameRow = game_to_row(game, self._snapshots)
         save = {
             "game": row,
@@ -271,6 +277,8 @@ class PostgresStorage:
             "deals": [deal_row(game, outcome, game.updated_at) for outcome in deals],
             "series": None if series is None else series_row(game, series, game.updated_at),
             "owed": owed_rows,
+            "achievements": earned_rows,
+            "progress": progress_rows,
         }
         done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._queue.append((save, done))
@@ -408,6 +416,28 @@ class PostgresStorage:
             if await conn.fetchval(*sql.GAME_EXISTS.bind({"id": game.id})) is None:
                 raise NoSuchGame(game.id)
             await conn.execute(*insert.bind(row))
+
+    # --- Achievements -----------------------------------------------------------------------
+
+    async def achievement_progress(self, users: Collection[UserRef]) -> dict[UserRef, Progress]:
+        progress: list[dict[str, Any]] = []
+        held: list[dict[str, Any]] = []
+        for parameters in sql.four_users(list(users)):
+            rows = await self._pool.fetch(*sql.ACHIEVEMENT_PROGRESS.bind(parameters))
+            progress += [dict(row) for row in rows]
+            rows = await self._pool.fetch(*sql.ACHIEVEMENTS_HELD.bind(parameters))
+            held += [dict(row) for row in rows]
+        return progress_from_rows(users, progress, held)
+
+    async def achievements_of(self, user: UserRef) -> list[Earned]:
+        parameters = {"platform": user.platform.value, "user_id": user.id}
+        rows = await self._reads.fetch(*sql.ACHIEVEMENTS_OF.bind(parameters))
+        return [earned_from_row(dict(row)) for row in rows]
+
+    async def achievements_earned(self, game_id: int, version: int) -> list[Earned]:
+        parameters = {"game_id": game_id, "version": version}
+        rows = await self._pool.fetch(*sql.ACHIEVEMENTS_EARNED.bind(parameters))
+        return [earned_from_row(dict(row)) for row in rows]
 
     # --- Statistics -----------------------------------------------------------------------
 

@@ -72,9 +72,11 @@ except ImportError:  # pragma: no cover - Windows: no lock on the database
 
 from adapters import sql
 from adapters.sqlite.migrations import SCHEMA_VERSION, migrate
+from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.rows import (
+    AchievementRow,
     ActionRow,
     CorruptGame,
     DatabaseInUse,
@@ -83,19 +85,23 @@ from bot.rows import (
     GameRow,
     NoSuchGame,
     OwedRow,
+    ProgressRow,
     SeriesRow,
     StaleGame,
+    achievement_rows,
     action_from_row,
     chat_from_row,
     chat_to_row,
     check_actions,
     check_owed,
     deal_row,
+    earned_from_row,
     game_from_row,
     game_to_row,
     leaderboard_rows,
     owed_from_row,
     participant_rows,
+    progress_from_rows,
     seat_rows,
     send_times_from_text,
     send_times_to_text,
@@ -183,6 +189,8 @@ class _Save:
     deals: list[DealRow]
     series: SeriesRow | None
     owed: list[OwedRow]
+    achievements: list[AchievementRow]
+    progress: list[ProgressRow]
 
     def write(self, db: sqlite3.Connection) -> None:
         _write_save(db, self)
@@ -240,6 +248,10 @@ def _write_save(db: sqlite3.Connection, save: _Save) -> None:
         db.execute(sql.INSERT_SERIES.sqlite, save.series)
     if save.owed:
         db.executemany(sql.INSERT_OWED.sqlite, save.owed)
+    if save.achievements:
+        db.executemany(sql.INSERT_ACHIEVEMENT.sqlite, save.achievements)
+    if save.progress:
+        db.executemany(sql.SAVE_PROGRESS.sqlite, save.progress)
 
 
 def _rollback(db: sqlite3.Connection) -> None:
@@ -589,14 +601,17 @@ class SqliteStorage:
         series: GameOutcome | None = None,
         owed: Sequence[Owed] = (),
         base: int | None = None,
+        awards: Awards | None = None,
     ) -> None:
         """Update the game's row (only from version ``base`` if given, else
         :class:`~bot.rows.StaleGame`), replace its seats, append its new actions, keep
-        the results it reached and the messages it owes, in one transaction: on any
-        error nothing of it is kept. Concurrent saves share a transaction (see the
-        module's docstring); the game is saved as it is when this is called."""
+        the results it reached, their achievements and the messages it owes, in one
+        transaction: on any error nothing of it is kept. Concurrent saves share a
+        transaction (see the module's docstring); the game is saved as it is when
+        this is called."""
         new = check_actions(game, actions)
         owed_rows = check_owed(game, owed)
+        earned_rows, progress_rows = achievement_rows(game, awards)
         save = _Save(
             game.id,
             base,
@@ -606,6 +621,8 @@ class SqliteStorage:
             [deal_row(game, outcome, game.updated_at) for outcome in deals],
             None if series is None else series_row(game, series, game.updated_at),
             owed_rows,
+            earned_rows,
+            progress_rows,
         )
         await self._commit(save)
 
@@ -739,6 +756,28 @@ class SqliteStorage:
             if not await self._game_exists(db, game.id):
                 raise NoSuchGame(game.id)
             await db.execute(insert.sqlite, row)
+
+    # --- Achievements -----------------------------------------------------------------------
+
+    async def achievement_progress(self, users: Collection[UserRef]) -> dict[UserRef, Progress]:
+        """Read between the writer's transactions: a save already on its way is
+        seen."""
+        progress: list[dict[str, Any]] = []
+        held: list[dict[str, Any]] = []
+        for parameters in sql.four_users(list(users)):
+            progress += await self._fetchall(sql.ACHIEVEMENT_PROGRESS, parameters)
+            held += await self._fetchall(sql.ACHIEVEMENTS_HELD, parameters)
+        return progress_from_rows(users, progress, held)
+
+    async def achievements_of(self, user: UserRef) -> list[Earned]:
+        parameters = {"platform": user.platform.value, "user_id": user.id}
+        return [earned_from_row(row) for row in await self._read(sql.ACHIEVEMENTS_OF, parameters)]
+
+    async def achievements_earned(self, game_id: int, version: int) -> list[Earned]:
+        rows = await self._fetchall(
+            sql.ACHIEVEMENTS_EARNED, {"game_id": game_id, "version": version}
+        )
+        return [earned_from_row(row) for row in rows]
 
     # --- Statistics -----------------------------------------------------------------------
 

@@ -84,7 +84,7 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 from aiogram.methods import EditMessageText
-from aiogram.types import Message, ReplyParameters
+from aiogram.types import BufferedInputFile, Message, ReplyParameters
 from pydantic import BaseModel
 
 from adapters.telegram.render import keyboard, keyboard_json, text_of
@@ -185,6 +185,7 @@ class _Job:
     not_before: float = 0.0  # the loop's time before which it waits for newer screens
     urgent: bool = False  # goes before the others at the bot's overall pace
     answer: str | None = None  # an answer's key (answers with the same key coalesce)
+    photo: bytes | None = None  # a picture (PNG) sent with the screen's text as caption
 
 
 @dataclass(eq=False, slots=True)
@@ -200,6 +201,8 @@ class _SlotState:
     written: float | None = None  # the loop's time of the slot's last write
 
 
+#: The most characters of a picture's caption (Telegram's limit: 1024).
+CAPTION_CHARS = 1024
 #: Failed sends kept with their reasons (the newest); the rest are only counted.
 FAILURES_KEPT = 10
 #: How much of a failure's reason is kept.
@@ -303,12 +306,16 @@ class Outbox:
         quiet: bool = False,
         result: bool = False,
         done: Callable[[], Awaitable[None]] | None = None,
+        photo: bytes | None = None,
     ) -> asyncio.Future[Message | None] | None:
-        """Queue a new message. With ``result`` a future tells the sent message (None
-        if a quiet chat refused it) or the error. ``done`` is awaited once the message
-        is sent or refused for good (not when the outbox stops before)."""
+        """Queue a new message (``photo``: a picture with the screen's text as its
+        caption, at the chat's pace like any message). With ``result`` a future tells
+        the sent message (None if a quiet chat refused it) or the error. ``done`` is
+        awaited once the message is sent or refused for good (not when the outbox
+        stops before)."""
         future = asyncio.get_running_loop().create_future() if result else None
         job = _Job("send", screen, thread, reply_to, quiet=quiet, result=future, done=done)
+        job.photo = photo
         self._put(chat_id, job)
         return future
 
@@ -619,9 +626,13 @@ class Outbox:
             if screen is None:
                 return
             yields = (lambda: self._game_ready(chat_id)) if job.answer is not None else None
-            sent = await self._send(
-                chat_id, screen, job.thread, job.reply_to, job.quiet, yields=yields
-            )
+            sent: Message | None
+            if job.photo is not None:
+                sent = await self._send_photo(chat_id, screen, job.photo, job.thread)
+            else:
+                sent = await self._send(
+                    chat_id, screen, job.thread, job.reply_to, job.quiet, yields=yields
+                )
             if job.result is not None and not job.result.done():
                 job.result.set_result(sent)
         elif job.kind == "edit":
@@ -726,6 +737,20 @@ class Outbox:
         if chat_id > 0:
             self.reachable(chat_id)
         return sent
+
+    async def _send_photo(
+        self, chat_id: int, screen: Screen, photo: bytes, thread: int | None
+    ) -> Message:
+        """A picture with the screen's text as its caption, counted in the chat's
+        budget like a message (a group's 20 a minute)."""
+        caption = text_of(screen)[:CAPTION_CHARS]
+        upload = BufferedInputFile(photo, filename="result.png")
+        return await self._call(
+            chat_id,
+            True,
+            lambda cid: self.bot.send_photo(cid, upload, caption=caption, message_thread_id=thread),
+            new=True,
+        )
 
     async def _edit(
         self, chat_id: int, message_id: int, screen: Screen, urgent: bool = False

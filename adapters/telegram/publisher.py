@@ -28,9 +28,9 @@ TABLE = "table"
 #: moves (and the turn's reminder). Anything else (a lobby, a start, a new deal, the
 #: end) is shown at once.
 HELD = frozenset({ChangeKind.PLAYED, ChangeKind.REMINDER})
-#: What to show where: target, screen (or how to render it), seat, user, and the owed
-#: message it is (if any).
-Shown = tuple[Target, Screen | Render, int | None, UserRef | None, Owed | None]
+#: What to show where: target, screen (or how to render it), seat, user, the owed
+#: message it is (if any) and the picture it sends (if any).
+Shown = tuple[Target, Screen | Render, int | None, UserRef | None, Owed | None, bytes | None]
 
 
 def hand_key(seat: int) -> str:
@@ -51,11 +51,14 @@ class TelegramPublisher:
         lazy = self.interactions.lazy_outputs(game, change)
         if lazy is not None:
             shown: list[Shown] = [
-                (target, self._render(game, seat), seat, user, None) for target, seat, user in lazy
+                (target, self._render(game, seat), seat, user, None, None)
+                for target, seat, user in lazy
             ]
         else:
-            outputs = await self.interactions.outputs(game, change)
-            shown = [(out.target, out.screen, out.seat, out.user, out.owed) for out in outputs]
+            outputs = await self.interactions.outputs(game, change, pictures=True)
+            shown = [
+                (out.target, out.screen, out.seat, out.user, out.owed, out.image) for out in outputs
+            ]
         urgent = self.interactions.urgent_seats(game, change) if change.kind in HELD else None
         self._queue(game, shown, urgent)
         if not game.status.is_open:
@@ -68,7 +71,7 @@ class TelegramPublisher:
         refresh allows (``urgent`` None: everything at once)."""
         outbox, version, linger = self.outbox, game.version, self._computer_next(game)
         chat, thread = chat_id(game.chat), thread_id(game.chat)
-        for target, screen, seat, user, owed in shown:
+        for target, screen, seat, user, owed, image in shown:
             if target is Target.TABLE:
                 known = game.messages.get(TABLE)
                 slot = (game.id, TABLE)
@@ -84,7 +87,8 @@ class TelegramPublisher:
                     linger=linger, urgent=urgent is None or seat in urgent, waiting=True,
                 )  # fmt: skip
             elif target is Target.CHAT and isinstance(screen, Screen):
-                outbox.send(chat, screen, thread=thread, done=self._confirm(owed))
+                done = self._confirm(owed)
+                outbox.send(chat, screen, thread=thread, done=done, photo=image)
             elif target is Target.PRIVATE and user is not None and isinstance(screen, Screen):
                 outbox.send(chat_id(user), screen, quiet=True)
 

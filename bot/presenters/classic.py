@@ -48,6 +48,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.achievements import Moment
 from bot.codec import CodecError, Verb
 from bot.i18n import Translator
 from bot.models import Game, GameStatus
@@ -90,6 +91,7 @@ from core.classic.events import (
     DealChosen,
     DealEnd,
     DealingStarted,
+    DealScored,
     DeckCut,
     KochergaCaught,
     LaidTrickTaken,
@@ -111,6 +113,7 @@ from core.classic.views import (
     PlayedCard,
 )
 from core.errors import KozelError
+from core.ruleset import GameOutcome
 from core.seats import Team
 
 RULE_SET = "classic"
@@ -965,6 +968,42 @@ def parse_action_arg(seat: int, arg: str) -> ClassicAction:
     return action
 
 
+# --- Achievements: the classic game's moments ----------------------------------------------------
+
+#: The praise kinds won with, by their achievement.
+_PRAISE_WON = {
+    Praise.SIMPLE: "praise-simple",
+    Praise.PANTS: "praise-pants",
+    Praise.MIRROR: "praise-mirror",
+}
+
+
+def moments(game: Game, events: Sequence[object]) -> list[Moment]:
+    """The kocherga catching Q♣ (the seat that played 7♣), Люся (the winners of a
+    deal whose losers took no trick: 120:0) and a praise won (the declarer, when his
+    team won the deal: the praise kind is the finished dealing's, read from the table
+    as the step left it)."""
+    found: list[Moment] = []
+    for event in events:
+        if isinstance(event, KochergaCaught):
+            found.append(Moment("kocherga", (event.seat,)))
+        elif isinstance(event, DealScored):
+            result = event.result
+            if result.winner is None:
+                continue
+            if result.lucy:
+                found.append(Moment("lucy", result.winner.seats))
+            table = game.play.spectator_view()
+            if (
+                isinstance(table, ClassicTableView)
+                and table.declarer is not None
+                and table.praise in _PRAISE_WON
+                and table.declarer % 2 == int(result.winner)
+            ):
+                found.append(Moment(_PRAISE_WON[table.praise], (table.declarer,)))
+    return found
+
+
 # --- The presenter ------------------------------------------------------------------------------
 
 
@@ -1001,6 +1040,17 @@ class ClassicPresenter:
 
     def option_lines(self, game: Game, tr: Translator, locale: str) -> list[str]:
         return [options_line(classic_options(game), tr, locale)]
+
+    def moments(self, game: Game, events: Sequence[object]) -> list[Moment]:
+        return moments(game, events)
+
+    def game_outcome(self, game: Game) -> GameOutcome | None:
+        play = classic_view(game)
+        if play is None or play.result is None:
+            return None
+        result = play.result
+        title = result.title.value
+        return GameOutcome(result.loser, title, result.pairs, result.deals, result.eggs, result)
 
 
 #: The classic game's presenter, as :func:`bot.presenters.rule.rule_presenter` finds it.

@@ -29,9 +29,13 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from bot.achievements import Moment
     from bot.i18n import Translator
     from bot.models import Game
     from bot.presenters.common import Screen
+    from core.ruleset import GameOutcome
 
 
 class RulePresenter(Protocol):
@@ -88,6 +92,18 @@ class RulePresenter(Protocol):
     ) -> str | None:
         """A one-line account of a public event of the game, or None for an event that
         needs no line. ``viewer``: the seat whose own moves read as his."""
+        ...
+
+    def game_outcome(self, game: Game) -> GameOutcome | None:
+        """The finished game's result, neutral (None while it is not over): what its
+        picture shows (:mod:`bot.pictures`)."""
+        ...
+
+    def moments(self, game: Game, events: Sequence[Any]) -> list[Moment]:
+        """The achievements' moments of this rule set that one step's events tell
+        (:mod:`bot.achievements`: who earned what), read with the game as the step
+        left it, before a next deal is dealt. The moments every rule set shares
+        (eggs, the goats with eggs) are not this one's to tell."""
         ...
 
     def option_lines(self, game: Game, tr: Translator, locale: str) -> list[str]:

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.achievements import MOLODKA_POINTS, Moment
 from bot.codec import CodecError, Verb
 from bot.i18n import Translator
 from bot.models import Game, GameStatus
@@ -53,6 +54,7 @@ from bot.presenters.common import (
 )
 from core.cards import Card, Suit, mask_of
 from core.errors import KozelError
+from core.ruleset import GameOutcome
 from core.seats import Team
 from core.yard.actions import Action, ActionKind
 from core.yard.events import (
@@ -60,9 +62,11 @@ from core.yard.events import (
     CardsDiscarded,
     CardsLed,
     DealResult,
+    DealScored,
     DealStarted,
     Event,
     MolodkaDeclared,
+    SeriesFinished,
     SeriesResult,
     Title,
     TrickTaken,
@@ -549,6 +553,35 @@ def console_summary(game: Game, tr: Translator, locale: str) -> str:
     return tr.t(locale, "console-summary", deals=series.deals, a=a, b=b)
 
 
+# --- Achievements: the yard game's moments -----------------------------------------
+
+
+def moments(events: Sequence[Event]) -> list[Moment]:
+    """A molodka that took a trick worth 30 or more (its declarer), told by the deal's
+    result; a dry series, 12:0 (the winners, without a loss point).
+
+    >>> from core.yard.events import DealResult, SeriesResult, Title
+    >>> deal = DealResult((80, 40), (5, 1), (0, 2), False, Team.A, 0, ((2, 34), (1, 12)))
+    >>> moments([DealScored(0, deal)])
+    [Moment(achievement='molodka-30', seats=(2,))]
+    >>> moments([SeriesFinished(SeriesResult(Team.B, Title.GOATS, (0, 12), 3, 0))])
+    [Moment(achievement='dry-series', seats=(0, 2))]
+    """
+    found: list[Moment] = []
+    for event in events:
+        if isinstance(event, DealScored):
+            found.extend(
+                Moment("molodka-30", (seat,))
+                for seat, points in event.result.molodka_tricks
+                if points >= MOLODKA_POINTS
+            )
+        elif isinstance(event, SeriesFinished):
+            result = event.result
+            if result.loss_points[result.loser.other] == 0:
+                found.append(Moment("dry-series", result.loser.other.seats))
+    return found
+
+
 # --- The presenter ------------------------------------------------------------------
 
 
@@ -588,6 +621,16 @@ class YardPresenter:
         self, game: Game, event: Event, tr: Translator, locale: str, *, viewer: int | None = None
     ) -> str | None:
         return event_line(game, event, tr, locale, viewer=viewer)
+
+    def moments(self, game: Game, events: Sequence[Event]) -> list[Moment]:
+        return moments(events)
+
+    def game_outcome(self, game: Game) -> GameOutcome | None:
+        result = _series_view(game).result
+        if result is None:
+            return None
+        score, title = result.loss_points, result.title.value
+        return GameOutcome(result.loser, title, score, result.deals, result.eggs, result)
 
     def option_lines(self, game: Game, tr: Translator, locale: str) -> list[str]:
         """The yard game has no options."""

@@ -132,6 +132,8 @@ class GameService:
         self.set_user_locale = people.set_user_locale
         self.set_chat_locale = people.set_chat_locale
         self.chat_locale = people.chat_locale
+        self.set_chat_pictures = people.set_chat_pictures
+        self.chat_pictures = people.chat_pictures
         self.user_locale = people.user_locale
         self.migrate_chat = people.migrate_chat
         self.link_key = people.link_key
@@ -140,6 +142,8 @@ class GameService:
         self.games_of = queries.games_of
         self.stats = queries.stats
         self.stats_by_rules = queries.stats_by_rules
+        self.achievements_of = queries.achievements_of
+        self.achievements_earned = queries.achievements_earned
         self.leaderboard = queries.leaderboard
         self.record = queries.record
         self.open_table = lobby.open_table

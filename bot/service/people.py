@@ -57,6 +57,16 @@ class People:
         info = await self.storage.get_chat(chat) or ChatInfo(chat)
         await self.storage.save_chat(replace(info, locale=locale))
 
+    async def set_chat_pictures(self, chat: ChatRef, on: bool) -> None:
+        """Whether the chat gets a game's result as a picture too (its admins say)."""
+        info = await self.storage.get_chat(chat) or ChatInfo(chat)
+        await self.storage.save_chat(replace(info, pictures=on))
+
+    async def chat_pictures(self, chat: ChatRef) -> bool:
+        """Whether the chat gets a game's result as a picture too (by default, yes)."""
+        info = await self.storage.get_chat(chat)
+        return info is None or info.pictures is None or info.pictures
+
     async def chat_locale(self, chat: ChatRef) -> str:
         """The language chosen for the chat, else the platform's (``chat.language``),
         else the bot's default."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from functools import partial
 
+from bot.achievements import Earned
 from bot.models import ChatRef, Game, GameStatus, UserRef
 from bot.ports import LeaderboardRow, UserStats
 from bot.readcache import ReadCache
@@ -87,6 +88,16 @@ class Queries:
             return False
 
         self.read_cache.forget(stale)
+
+    async def achievements_of(self, user: UserRef) -> list[Earned]:
+        """Every achievement a user has (kept a few seconds, as his statistics)."""
+        return await self.read_cache.get(
+            ("stats", user, "achievements"), partial(self.storage.achievements_of, user)
+        )
+
+    async def achievements_earned(self, game_id: int, version: int) -> list[Earned]:
+        """What the save of a game's ``version`` earned (its announcement)."""
+        return await self.storage.achievements_earned(game_id, version)
 
     async def record(self, game_id: int) -> dict[str, object]:
         """The game as a game record (RULES.md §3), with the seed it was shuffled

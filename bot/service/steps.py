@@ -9,9 +9,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from bot.achievements import Moment
 from bot.errors import ServiceError
 from bot.models import Game, GameStatus, UserRef
 from bot.ports import Change, ChangeKind, LoggedAction, Owed, OwedKind
+from bot.service.awards import Awarding, owed_after
 from bot.service.publishing import Publishing
 from bot.service.tables import Tables
 from core.ruleset import DealOutcome, GameOutcome
@@ -42,6 +44,8 @@ class Step:
     logged: LoggedAction
     scored: list[DealOutcome]
     finished: list[GameOutcome]
+    #: The achievements' moments its events told (:mod:`bot.achievements`).
+    moments: tuple[Moment, ...] = ()
 
 
 class Steps:
@@ -50,6 +54,8 @@ class Steps:
     def __init__(self, tables: Tables, publishing: Publishing) -> None:
         self.tables = tables
         self.publishing = publishing
+        #: What the steps earn (achievements), saved with their results.
+        self.awarding = Awarding(tables)
         #: Told of the events a game's table saw (its computer players watch them).
         self.on_advanced: list[Callable[[Game, list[Event]], None]] = []
 
@@ -81,6 +87,7 @@ class Steps:
         outcomes = [play.outcome(event) for event in events]
         scored = [o for o in outcomes if isinstance(o, DealOutcome)]
         finished = [o for o in outcomes if isinstance(o, GameOutcome)]
+        moments = self.awarding.moments(game, events, scored, finished)  # before a new deal
         dealt: list[Event] = []
         if finished or play.is_over:
             game.status = GameStatus.FINISHED
@@ -89,7 +96,7 @@ class Steps:
         self.set_deadline(game)
         for hook in self.on_advanced:
             hook(game, events + dealt)
-        return Step(action, auto, events, dealt, logged, scored, finished)
+        return Step(action, auto, events, dealt, logged, scored, finished, moments)
 
     async def commit(self, game: Game, steps: list[Step]) -> None:
         """Save the steps' actions and results in one transaction, then publish what
@@ -99,6 +106,13 @@ class Steps:
         finished = [outcome for step in steps for outcome in step.finished]
         owed = tuple(owed for step in steps for owed in _owed(game.id, step))
         try:
+            awards = await self.awarding.awards(
+                game,
+                (moment for step in steps for moment in step.moments),
+                finished[-1] if finished else None,
+                version=game.version,
+            )
+            owed += tuple(owed_after(game.id, game.version, owed, awards))
             await self.tables.save(
                 game,
                 [step.logged for step in steps],
@@ -106,6 +120,7 @@ class Steps:
                 series=finished[-1] if finished else None,
                 owed=owed,
                 base=game.version - len(steps),  # each step moved the version on by one
+                awards=awards,
             )
         except ServiceError:  # a stale save: another process moved the game on first
             raise
@@ -146,4 +161,6 @@ def _owed(game_id: int, step: Step) -> Iterator[Owed]:
         index += 1
     for _ in step.finished:
         yield Owed(game_id, version, index, OwedKind.SERIES_RESULT)
-        index += 1
+        # The result as a picture, where the platform and the chat show one.
+        yield Owed(game_id, version, index + 1, OwedKind.RESULT_PICTURE)
+        index += 2

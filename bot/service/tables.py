@@ -18,6 +18,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
+from bot.achievements import Awards
 from bot.errors import ErrorCode, ServiceError
 from bot.logs import game_context
 from bot.metrics import Metrics
@@ -183,10 +184,13 @@ class Tables:
         series: GameOutcome | None = None,
         owed: Sequence[Owed] = (),
         base: int,
+        awards: Awards | None = None,
     ) -> None:
         """Save a change of the game (the moment it changed: now); see :meth:`store`."""
         game.updated_at = self.clock.now()
-        await self.store(game, actions or (), deals=deals, series=series, owed=owed, base=base)
+        await self.store(
+            game, actions or (), deals=deals, series=series, owed=owed, base=base, awards=awards
+        )
 
     async def store(
         self,
@@ -197,18 +201,19 @@ class Tables:
         series: GameOutcome | None = None,
         owed: Sequence[Owed] = (),
         base: int,
+        awards: Awards | None = None,
     ) -> None:
-        """Save the game (and the messages it owes) only if the stored one is still at
-        version ``base``, the one the change started from. If another process saved it
-        first, the change is dropped (the game here is forgotten: the next request
-        loads the stored one) and refused as a stale press. So is a save whose action
-        the log already has at that version (its key, ``(game_id, version)``, the
-        fence's second guard)."""
+        """Save the game (the messages it owes, the achievements it earned) only if the
+        stored one is still at version ``base``, the one the change started from. If
+        another process saved it first, the change is dropped (the game here is
+        forgotten: the next request loads the stored one) and refused as a stale
+        press. So is a save whose action the log already has at that version (its
+        key, ``(game_id, version)``, the fence's second guard)."""
         started = time.perf_counter()
         outcome = "error"
         try:
             await self.storage.save_game(
-                game, actions, deals=deals, series=series, owed=owed, base=base
+                game, actions, deals=deals, series=series, owed=owed, base=base, awards=awards
             )
             outcome = "ok"
             if deals or series is not None or not game.status.is_open:

@@ -252,6 +252,7 @@ class Deal:
         "_log",
         "_molodka_done",
         "_molodka_seat",
+        "_molodka_won",
         "_n",
         "_piles",
         "_plays",
@@ -299,6 +300,8 @@ class Deal:
         self._last_winner = -1
         self._trick_no = -1
         self._plays: list[RawAction] = []
+        #: The tricks a molodka took: (declarer, the trick's card points).
+        self._molodka_won: tuple[tuple[int, int], ...] = ()
         self._start_trick((dealer + 1) % 4)
 
     # --- Construction -------------------------------------------------------
@@ -567,6 +570,8 @@ class Deal:
         self._piles[team] |= taken
         self._tricks[team] += 1
         self._last_winner = winner
+        if self._molodka_done and winner == plays[0][0]:  # the molodka took the trick
+            self._molodka_won = (*self._molodka_won, (winner, points_in(taken)))
         if events is not None:
             events.append(TrickTaken(winner, Team(team), taken.bit_count()))
         if self._stock_pos < DECK_SIZE:
@@ -632,6 +637,7 @@ class Deal:
             eggs=eggs,
             winner=winner,
             next_leader=self._last_winner,
+            molodka_tricks=self._molodka_won,
         )
         if events is not None:
             events.append(DealScored(self.number, self._result))

@@ -7,7 +7,7 @@ own view only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from core.cards import Card
@@ -23,7 +23,15 @@ class Title(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """The end of a deal: points and tricks per team, loss points, eggs."""
+    """The end of a deal: points and tricks per team, loss points, eggs.
+
+    ``molodka_tricks``: each trick a molodka took (its declarer won it) as the
+    declarer's seat and the card points of the whole trick, discards included. It is
+    told only now that the deal is over (a trick's worth during the deal would tell
+    something of its face-down discards), it is not part of the score (results
+    compare equal without it), and a random playout (:meth:`Deal.playout`) does not
+    keep it.
+    """
 
     points: tuple[int, int]
     tricks: tuple[int, int]
@@ -31,6 +39,7 @@ class DealResult:
     eggs: bool
     winner: Team | None
     next_leader: int
+    molodka_tricks: tuple[tuple[int, int], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

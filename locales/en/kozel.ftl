@@ -255,6 +255,34 @@ result-goats-eggs = 🐐🥚 Goats with eggs: { $names }!
 result-winners = Winners: { $names }.
 result-rematch = 🔁 Another series
 
+## The result as a picture
+
+picture-title = The game is over
+picture-score-yard = { $rules } · loss points
+picture-score-classic = { $rules } · pairs
+picture-winners = Winners
+picture-goats = Goats
+picture-goats-with-eggs = Goats with eggs
+picture-goats-with-tails = Goats with tails
+picture-goats-with-eggs-and-tails = Goats with eggs and tails
+picture-footer-yard = Deals: { $deals } · eggs: { $eggs }
+picture-footer-classic = Deals: { $deals } · eggs: { $eggs }
+picture-caption = 🖼 The result
+pictures-on = 🖼 Done: a game's result comes as a picture too.
+pictures-off = 🖼 Done: a game's result comes as text only, without a picture.
+pictures-usage =
+    🖼 The result as a picture: { $state ->
+        [on] on
+       *[off] off
+    }. The group's admins change it: { $command } on or { $command } off
+pictures-admins = Only the group's admins turn the result picture on or off.
+cmd-pictures = The result as a picture: on or off (admins)
+cmd-name-pictures = pictures
+cmd-option-pictures = mode
+cmd-option-pictures-about = Send a game's result as a picture too
+pictures-choice-on = on
+pictures-choice-off = off
+
 ## Statistics
 
 stats-title = 📊 Statistics: { $name }
@@ -272,6 +300,36 @@ stats-points =
     } taken
 stats-empty = You have not played a series yet. Start one: { $kozel }
 stats-rules = 📜 { $rules }
+
+## Achievements
+
+achievements-title = 🏅 Achievements!
+achievements-line = { $icon } “{ $title }” — { $names }. { $phrase }
+stats-achievements = 🏅 Achievements: { $list }
+achievement-eggs = Eggs
+achievement-eggs-phrase = 60–60: share and share alike.
+achievement-lucy = Lucy
+achievement-lucy-phrase = 120–0: the others never smelled a trick.
+achievement-kocherga = The Poker
+achievement-kocherga-phrase = The seven of clubs caught the queen. She never saw it coming.
+achievement-praise-simple = Simple praise won
+achievement-praise-simple-phrase = Bragged, and it was true.
+achievement-praise-pants = Pants
+achievement-praise-pants-phrase = Played in pants and kept them on.
+achievement-praise-mirror = Mirror
+achievement-praise-mirror-phrase = Mirror, mirror, who took the deal? He did.
+achievement-molodka-30 = A molodka with a dowry
+achievement-molodka-30-phrase = A molodka took a trick worth 30 points or more.
+achievement-dry-series = A dry series
+achievement-dry-series-phrase = 12–0: not a single loss point.
+achievement-goats-with-eggs = Goats with eggs
+achievement-goats-with-eggs-phrase = It happens to the best of us.
+achievement-three-in-a-row = A pair that clicks
+achievement-three-in-a-row-phrase = Three wins in a row with the same partner.
+achievement-first-rated-game = First rated game
+achievement-first-rated-game-phrase = Welcome to the table.
+achievement-games-100 = A hundred
+achievement-games-100-phrase = A hundred rated games. The table knows your footsteps.
 
 ## Best players
 

@@ -274,6 +274,34 @@ result-goats-eggs = 🐐🥚 Козлы с яйцами: { $names }!
 result-winners = Победили: { $names }.
 result-rematch = 🔁 Ещё партию
 
+## Итог партии картинкой
+
+picture-title = Партия окончена
+picture-score-yard = { $rules } · очки поражения
+picture-score-classic = { $rules } · пары
+picture-winners = Победители
+picture-goats = Козлы
+picture-goats-with-eggs = Козлы с яйцами
+picture-goats-with-tails = Козлы с хвостами
+picture-goats-with-eggs-and-tails = Козлы с яйцами и хвостами
+picture-footer-yard = Раздачи: { $deals } · яйца: { $eggs }
+picture-footer-classic = Коны: { $deals } · яйца: { $eggs }
+picture-caption = 🖼 Итог партии
+pictures-on = 🖼 Готово: итог партии будет приходить и картинкой.
+pictures-off = 🖼 Готово: итог партии — только текстом, без картинки.
+pictures-usage =
+    🖼 Итог партии картинкой: { $state ->
+        [on] включён
+       *[off] выключен
+    }. Администраторы группы меняют это: { $command } on или { $command } off
+pictures-admins = Картинку итога включают и выключают администраторы группы.
+cmd-pictures = Итог партии картинкой: on или off (администраторы)
+cmd-name-pictures = картинки
+cmd-option-pictures = режим
+cmd-option-pictures-about = Присылать итог партии картинкой
+pictures-choice-on = включить
+pictures-choice-off = выключить
+
 ## Статистика
 
 stats-title = 📊 Статистика: { $name }
@@ -295,6 +323,36 @@ stats-points =
     }
 stats-empty = Вы ещё не сыграли ни одной партии. Начните: { $kozel }
 stats-rules = 📜 { $rules }
+
+## Достижения
+
+achievements-title = 🏅 Достижения!
+achievements-line = { $icon } «{ $title }» — { $names }. { $phrase }
+stats-achievements = 🏅 Достижения: { $list }
+achievement-eggs = Яйца
+achievement-eggs-phrase = 60 на 60: поровну, по-честному.
+achievement-lucy = Люся
+achievement-lucy-phrase = 120:0 — соперники даже взятки не понюхали.
+achievement-kocherga = Кочерга
+achievement-kocherga-phrase = Семёрка треф поймала даму. Дама такого не ждала.
+achievement-praise-simple = Простая хвалёнка
+achievement-praise-simple-phrase = Похвалился — и не соврал.
+achievement-praise-pants = Штаны
+achievement-praise-pants-phrase = Сыграл в штанах и не потерял их.
+achievement-praise-mirror = Зеркало
+achievement-praise-mirror-phrase = Свет мой, зеркальце, скажи, кто кон взял? Он, конечно.
+achievement-molodka-30 = Молодка с приданым
+achievement-molodka-30-phrase = Молодка взяла взятку на 30 очков и больше.
+achievement-dry-series = Всухую
+achievement-dry-series-phrase = 12:0 — ни одного очка поражения.
+achievement-goats-with-eggs = Козлы с яйцами
+achievement-goats-with-eggs-phrase = Бывает и с лучшими.
+achievement-three-in-a-row = Сыгранная пара
+achievement-three-in-a-row-phrase = Три победы подряд с одним напарником.
+achievement-first-rated-game = Первая партия в зачёт
+achievement-first-rated-game-phrase = Добро пожаловать за стол.
+achievement-games-100 = Сотня
+achievement-games-100-phrase = Сто партий в зачёт. Стол узнаёт вас по походке.
 
 ## Лучшие игроки
 

@@ -18,9 +18,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot.achievements import Earned
 from bot.models import Game
 from bot.ports import Owed
-from bot.rows import game_from_row, owed_from_row
+from bot.rows import earned_from_row, game_from_row, owed_from_row
 from bot.settings import Settings
 
 if TYPE_CHECKING:
@@ -120,6 +121,16 @@ def last_game_id(database: Path) -> int | None:
 def owed_messages(database: Path) -> list[Owed]:
     rows = _read(database, "SELECT * FROM owed_messages ORDER BY game_id, version, idx")
     return [owed_from_row(dict(row)) for row in rows]
+
+
+def achievements_earned(database: Path, game_id: int, version: int) -> list[Earned]:
+    """The achievements the save of the game's ``version`` kept."""
+    rows = _read(
+        database,
+        "SELECT * FROM achievements WHERE game_id = ? AND version = ?",
+        (game_id, version),
+    )
+    return [earned_from_row(dict(row)) for row in rows]
 
 
 def fast_pacing() -> Pacing:

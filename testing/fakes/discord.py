@@ -199,6 +199,8 @@ class FakeDiscord:
         self.interaction_deadline = interaction_deadline  # seconds for the first callback
         self.token_ttl = token_ttl  # seconds the token serves follow-ups and @original
         self.patch = patch
+        #: Every file uploaded with a request, as (file name, bytes), in order.
+        self.uploads: list[tuple[str, bytes]] = []
         self.bot_user = FakeUser(bot_id, bot_name, locale="en-US", bot=True)
         self.app_id = bot_id
         self.calls: list[Call] = []
@@ -476,7 +478,11 @@ class FakeDiscord:
         async def serve(request: web.Request) -> web.Response:
             body: Any = None
             if request.content_type.startswith("multipart/"):  # files: the JSON is a form field
-                body = json.loads(str((await request.post()).get("payload_json", "{}")))
+                form = await request.post()
+                body = json.loads(str(form.get("payload_json", "{}")))
+                for value in form.values():
+                    if isinstance(value, web.FileField):  # an uploaded file, kept
+                        self.uploads.append((value.filename, value.file.read()))
             elif request.can_read_body:
                 body = await request.json()
             path = request.path.removeprefix("/api/v10")

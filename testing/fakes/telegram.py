@@ -204,6 +204,8 @@ class FakeTelegram:
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.calls: list[Call] = []
+        #: Every file uploaded with a request, as (file name, bytes), in order.
+        self.uploads: list[tuple[str, bytes]] = []
         self.commands: dict[str, list[Json]] = {}  # scope JSON -> commands
         self.callback_answers: dict[str, Json] = {}  # answered query id -> params
         self.too_many_requests_count = 0
@@ -318,7 +320,9 @@ class FakeTelegram:
                 if isinstance(value, str):
                     raw[key] = value
                 elif isinstance(value, web.FileField):  # an uploaded file
-                    raw[key] = {"filename": value.filename, "size": len(value.file.read())}
+                    data = value.file.read()
+                    self.uploads.append((value.filename, data))
+                    raw[key] = {"filename": value.filename, "size": len(data)}
         params = _decoded(raw)
         if request.content_type == "application/json":
             params.update(await request.json())
@@ -514,6 +518,35 @@ class FakeTelegram:
             "file_name": document["filename"],
             "file_size": document["size"],
         }
+        return self.message_dict(msg)
+
+    async def _m_sendphoto(self, params: Json) -> Json:
+        """A picture, uploaded (a file id or URL is not served here); counted in the
+        chat's budget like any message."""
+        chat = self._chat(params.get("chat_id"))
+        if chat.type == "private" and not self.users[chat.id].started:
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        photo = params.get("photo")
+        if isinstance(photo, str) and photo.startswith("attach://"):
+            photo = params.get(photo.removeprefix("attach://"))
+        if not isinstance(photo, dict):
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        caption = params.get("caption")
+        if caption is not None and len(str(caption)) > 1024:
+            raise ApiError(400, "Bad Request: message caption is too long")
+        self._check_global(chat)
+        self._check_flood(chat.id)
+        thread = params.get("message_thread_id")
+        msg = self._store(chat.id, self.bot_id, None, thread_id=thread, extra={"caption": caption})
+        msg.extra["photo"] = [
+            {
+                "file_id": f"photo{msg.message_id}",
+                "file_unique_id": f"p{msg.message_id}",
+                "width": 960,
+                "height": 540,
+                "file_size": photo["size"],
+            }
+        ]
         return self.message_dict(msg)
 
     # ---- webhooks ----------------------------------------------------------------------------

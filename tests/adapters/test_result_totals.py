@@ -239,6 +239,9 @@ async def back_to_schema_5_sqlite(path: Path) -> None:
     await db.execute("DROP INDEX participants_by_user")
     await db.execute("CREATE INDEX participants_by_user ON participants (platform, user_id)")
     await db.execute("DROP TABLE alive")  # 0007's, made after 0006
+    for table in ("achievements", "achievement_progress"):  # 0009's
+        await db.execute(f"DROP TABLE {table}")
+    await db.execute("ALTER TABLE chats DROP COLUMN pictures")
     await db.execute("PRAGMA user_version = 5")
     await storage.close()
 
@@ -250,6 +253,8 @@ async def back_to_schema_5_postgres(url: str) -> None:
         functions = [name for name in routines if name.startswith("kozel_")]
         await conn.execute(f"DROP FUNCTION {', '.join(functions)} CASCADE")
         await conn.execute(f"DROP TABLE {', '.join(tables)}, alive")  # and 0007's
+        await conn.execute("DROP TABLE achievements, achievement_progress")  # 0009's
+        await conn.execute("ALTER TABLE chats DROP COLUMN pictures")
         await conn.execute("DROP INDEX participants_by_user")
         await conn.execute("CREATE INDEX participants_by_user ON participants (platform, user_id)")
         await conn.execute("DELETE FROM schema_migrations WHERE version >= 6")

@@ -495,9 +495,9 @@ async def play_a_deal_with_saves_recorded(
     saves: list[tuple[list[int], list[int], bool]] = []
     real_save = storage.save_game
 
-    async def recording(game, actions=(), *, deals=(), series=None, owed=(), base=None):  # type: ignore[no-untyped-def]
+    async def recording(game, actions=(), *, deals=(), series=None, owed=(), base=None, **more):  # type: ignore[no-untyped-def]
         saves.append(([a.version for a in actions], [d.number for d in deals], series is not None))
-        await real_save(game, actions, deals=deals, series=series, owed=owed, base=base)
+        await real_save(game, actions, deals=deals, series=series, owed=owed, base=base, **more)
 
     async def refused(*args: object) -> None:
         raise AssertionError("results are saved with the game, in its transaction")
@@ -968,8 +968,12 @@ async def test_a_finished_game_that_still_owes_its_result_is_shown_after_a_resta
     assert game.status is GameStatus.FINISHED
     owed = await storage.owed_messages()
     kinds = [item.kind for item in owed]
-    assert kinds == [OwedKind.DEAL_RESULT] * len(game.play.series.deals) + [OwedKind.SERIES_RESULT]
-    assert [item.number for item in owed[:-1]] == [deal.number for deal in game.play.series.deals]
+    deals = [OwedKind.DEAL_RESULT] * len(game.play.series.deals)
+    # The series' result, then its picture (issue 25); computers earn no achievement.
+    assert kinds == [*deals, OwedKind.SERIES_RESULT, OwedKind.RESULT_PICTURE]
+    assert [item.number for item in owed[: len(deals)]] == [
+        deal.number for deal in game.play.series.deals
+    ]
     await service.close()
 
     publisher = RecordingPublisher()

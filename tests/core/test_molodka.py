@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from core.cards import Card, mask_of
@@ -247,3 +249,32 @@ def test_view_molodka_flag_after_the_deal_is_over() -> None:
     )
     assert deal.is_over and deal.molodka_seat is None and deal.legal_actions(2) == []
     assert not deal.view(2).molodka
+
+
+def finish(deal: Deal) -> None:
+    while not deal.is_over:
+        deal.apply(deal.legal_actions()[0])
+
+
+def test_the_deal_result_tells_the_tricks_a_molodka_took_with_their_worth() -> None:
+    """Issue 25 (achievements): a molodka that took a trick worth 30 or more. The
+    trick's worth counts its face-down discards, so the result tells it only once the
+    deal is over; it is no part of the score."""
+    deal = make_deal(M2, "TD", trump="TD")
+    play(deal, "0:lead 7H", "1:discard 8C")
+    deal.apply(Action.molodka(3))
+    play(deal, "0:discard 6C 7C 9S 7H", "1:discard 8C 9C 6D AS", "2:discard KS QS 7D 8S")
+    finish(deal)
+    assert deal.result is not None
+    # Q♥ J♥ (5), A♠ (11), K♠ Q♠ (7): 23 points, taken by the declarer, seat 3.
+    assert deal.result.molodka_tricks[0] == (3, 23)
+    assert deal.result == replace(deal.result, molodka_tricks=())
+
+
+def test_a_molodka_beaten_took_no_trick() -> None:
+    deal = make_deal(M1, "TD", trump="TD")
+    deal.apply(Action.molodka(2))
+    play(deal, "3:beat TH KH AH 9D", "0:discard 6C 7C 9S 7H", "1:discard 8C 9C 6D AS")
+    finish(deal)
+    assert deal.result is not None
+    assert all(seat != 2 for seat, _ in deal.result.molodka_tricks)

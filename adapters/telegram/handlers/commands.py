@@ -1,4 +1,4 @@
-"""Chat commands: /kozel, /stop, /top, /stats, /rules, /lang, /help (also
+"""Chat commands: /kozel, /stop, /top, /stats, /rules, /lang, /help, /pictures (also
 ``/cmd@botname``). In a private chat /kozel starts a solo game against three
 computer players. ``/start`` in a group (a private one is :mod:`.start`'s) shows the
 help: it is what people type first."""
@@ -95,6 +95,26 @@ async def lang(
     answer(outbox, interactions, message, reply)
 
 
+async def pictures(
+    message: Message,
+    command: CommandObject,
+    bot: Bot,
+    interactions: Interactions,
+    outbox: Outbox,
+) -> None:
+    """Whether a game's result also comes as a picture: a group's admins say."""
+    if message.from_user is None:
+        return
+    private = is_private(message.chat)
+    admin = not private and (
+        as_the_group(message) or await is_admin(bot, message.chat.id, message.from_user.id)
+    )
+    reply = await interactions.pictures(
+        chat_of(message), command.args, private=private, is_admin=admin
+    )
+    answer(outbox, interactions, message, reply)
+
+
 def router() -> Router:
     """A fresh router (a Router belongs to one Dispatcher only)."""
     commands = Router(name=__name__)
@@ -107,4 +127,5 @@ def router() -> Router:
     commands.message.register(help_, Command("help"))
     commands.message.register(help_, CommandStart())  # in a group
     commands.message.register(lang, Command("lang"))
+    commands.message.register(pictures, Command("pictures"))
     return commands

@@ -22,12 +22,14 @@ from bot.i18n import Translator
 from bot.models import Game, GameStatus
 from bot.ports import OwedKind
 from bot.presenters import Screen, card_label
+from bot.presenters.achievements import announced
 from bot.presenters.yard import action_arg
 from core.yard.actions import Action, ActionKind
 from core.yard.ai import safe_move
 from core.yard.events import DealScored, SeriesFinished
 from testing.fakes.bot_process import (
     BotProcess,
+    achievements_earned,
     discord_env,
     last_game_id,
     owed_messages,
@@ -267,7 +269,9 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
 
         game = table.game()
         assert len(game.play.series.deals) == number + 2  # the next deal is dealt and saved
-        [owed] = owed_messages(table.database)
+        owed, *earned = owed_messages(table.database)
+        # Eggs in it are an achievement (issue 25), announced after the result.
+        assert [o.kind for o in earned] in ([], [OwedKind.ACHIEVEMENTS])
         assert (owed.kind, owed.number, owed.version) == (
             OwedKind.DEAL_RESULT,
             number,
@@ -306,15 +310,23 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         game = table.game()
         assert game.status is GameStatus.FINISHED
         owed = owed_messages(table.database)
+        # Four humans finished: a rated game, their first (issue 25's achievements).
         assert [(o.kind, o.number) for o in owed] == [
             (OwedKind.DEAL_RESULT, number),
             (OwedKind.SERIES_RESULT, 0),
+            (OwedKind.RESULT_PICTURE, 0),
+            (OwedKind.ACHIEVEMENTS, 0),
         ]
         deal_result, series_result = game.play.series.deals[number].result, game.play.series.result
         assert deal_result is not None and series_result is not None
+        earned = achievements_earned(table.database, game.id, game.version)
+        assert {e.achievement for e in earned} >= {"first-rated-game"}
+        announcement = announced(game, earned, tr, LOCALE)
+        assert announcement is not None
         texts = [
             render.content(presenters.deal_result(game, number, deal_result, tr, LOCALE).text),
             render.content(presenters.series_result(game, series_result, tr, LOCALE).text),
+            render.content(announcement.text),
         ]
         assert not set(texts) & set(table.channel_texts())
         assert not table.screens_current()
@@ -324,8 +336,11 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         await table.wait(lambda: texts[-1] in table.channel_texts() and table.screens_current())
         await table.wait(lambda: not owed_messages(table.database))
         posted = table.channel_texts()
-        assert [posted.count(text) for text in texts] == [1, 1]
-        assert posted.index(texts[0]) < posted.index(texts[1])
+        caption = render.content(tr.t(LOCALE, "picture-caption"))
+        texts.insert(2, caption)  # the result's picture, attached under its caption
+        assert [posted.count(text) for text in texts] == [1, 1, 1, 1]  # each once
+        assert [posted.index(text) for text in texts] == sorted(posted.index(t) for t in texts)
+        assert [name for name, _ in dc.uploads] == ["result.png"]
         assert table.bot.errors() == refusal  # nothing failed since
     finally:
         await table.bot.kill()

@@ -49,8 +49,11 @@ async def test_one_user_and_three_computers_finish_a_series_then_top_shows_it(
         assert h.t("table-series-over") in texts[0] and dc.buttons(dc.message(table)) == []
         assert texts[1] == dc.message(hand)["content"]
         series = presenters.series_result(game, result, tr, "ru")
-        assert texts[-1] == series.text and len(texts) == 2 + deals + 1
-        assert h.verbs(dc.messages(dm)[-1]) == [Verb.REMATCH]
+        # After the result, its picture (issue 25): attached under its caption.
+        assert texts[-2] == series.text and len(texts) == 2 + deals + 2
+        assert texts[-1] == h.t("picture-caption")
+        assert [a["filename"] for a in dc.messages(dm)[-1]["attachments"]] == ["result.png"]
+        assert h.verbs(dc.messages(dm)[-2]) == [Verb.REMATCH]
 
         rec = await h.slash(ALICE, "top", channel=dm)
         expected = await h.interactions.top(chat)

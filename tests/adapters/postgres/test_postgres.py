@@ -47,6 +47,8 @@ TABLES = {
     "owed_messages",
     "send_times",
     "alive",
+    "achievements",
+    "achievement_progress",
     "schema_migrations",
     "user_results",
     "chat_board",
@@ -122,6 +124,8 @@ async def test_migrations_are_applied_once_and_the_version_is_visible(new_databa
         (5, "result_rule_sets"),
         (6, "result_totals"),
         (7, "alive"),
+        (8, "reserved"),
+        (9, "achievements"),
     ]
 
 

@@ -153,7 +153,7 @@ async def test_a_database_of_an_older_schema_gains_owed_messages_and_keeps_its_g
         async with await SqliteStorage.open(db_file) as storage:
             game = await storage.create_game(seated_game())
     async with await SqliteStorage.open(db_file) as storage:
-        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION == 7
+        assert await scalar(storage, "PRAGMA user_version") == SCHEMA_VERSION == 9
         assert await storage.load_game(game.id) == game
         game.version = 1
         owed = Owed(game.id, 1, 0, OwedKind.DEAL_RESULT, 0)
@@ -192,10 +192,12 @@ async def test_a_database_of_the_release_before_the_sql_files_opens_unchanged(
         await storage.save_game(game, base=6)
     after = schema(old)
     # Version 1's tables, indexes and triggers as made; step 5 added a column to two,
-    # step 6 ordered a player's seats by game in his index.
+    # step 6 ordered a player's seats by game in his index, step 9 added the chats'
+    # picture setting.
     altered = {"deal_results", "series_results"}
-    replaced = {"participants_by_user"}
+    replaced = {"participants_by_user", "chats"}
     assert {item for item in before if item[1] not in altered | replaced} <= set(after)
+    assert any(name == "chats" and "pictures INTEGER" in sql for _, name, sql in after)
     assert (
         "index",
         "participants_by_user",

@@ -21,12 +21,14 @@ from bot.i18n import Translator
 from bot.models import Game, GameStatus, Platform, UserRef
 from bot.ports import OwedKind
 from bot.presenters import Screen
+from bot.presenters.achievements import announced
 from bot.presenters.yard import action_arg
 from core.yard.actions import Action
 from core.yard.ai import safe_move
 from core.yard.events import DealScored, SeriesFinished
 from testing.fakes.bot_process import (
     BotProcess,
+    achievements_earned,
     last_game_id,
     owed_messages,
     saved_game,
@@ -250,7 +252,9 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         game = table.game()
         assert game.version == before.version + 1
         assert len(game.play.series.deals) == number + 2  # the next deal is dealt and saved
-        [owed] = owed_messages(table.database)
+        owed, *earned = owed_messages(table.database)
+        # Eggs in it are an achievement (issue 25), announced after the result.
+        assert [o.kind for o in earned] in ([], [OwedKind.ACHIEVEMENTS])
         assert (owed.kind, owed.number, owed.version) == (
             OwedKind.DEAL_RESULT,
             number,
@@ -293,16 +297,24 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         game = table.game()
         assert game.status is GameStatus.FINISHED
         owed = owed_messages(table.database)
+        # Four humans finished: a rated game, their first (issue 25's achievements).
         assert [(o.kind, o.number) for o in owed] == [
             (OwedKind.DEAL_RESULT, number),
             (OwedKind.SERIES_RESULT, 0),
+            (OwedKind.RESULT_PICTURE, 0),
+            (OwedKind.ACHIEVEMENTS, 0),
         ]
         deal_result = game.play.series.deals[number].result
         series_result = game.play.series.result
         assert deal_result is not None and series_result is not None
+        earned = achievements_earned(table.database, game.id, game.version)
+        assert {e.achievement for e in earned} >= {"first-rated-game"}
+        announcement = announced(game, earned, tr, LOCALE)
+        assert announcement is not None
         texts = [
             presenters.deal_result(game, number, deal_result, tr, LOCALE).text,
             presenters.series_result(game, series_result, tr, LOCALE).text,
+            announcement.text,
         ]
         assert not set(texts) & set(table.group_texts())
         assert not table.screens_current()
@@ -314,8 +326,14 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         )
         await table.wait(lambda: not owed_messages(table.database))
         posted = table.group_texts()
-        assert [posted.count(text) for text in texts] == [1, 1]
-        assert posted.index(texts[0]) < posted.index(texts[1])  # in order
+        assert [posted.count(text) for text in texts] == [1, 1, 1]  # each once
+        assert posted.index(texts[0]) < posted.index(texts[1]) < posted.index(texts[2])
+        # The result's picture went once, between the result and the achievements.
+        photos = [c for c in tg.calls_of("sendPhoto") if c.status == 200]
+        assert len(photos) == 1
+        mine = [m for m in tg.messages(GROUP) if m.from_id == tg.bot_id]
+        shown = [m.text if m.text is not None else "<photo>" for m in mine]
+        assert shown.index(texts[1]) < shown.index("<photo>") < shown.index(texts[2])
         assert table.bot.errors() == refusal  # nothing failed since
     finally:
         await table.bot.kill()
