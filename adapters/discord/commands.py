@@ -148,7 +148,7 @@ class KozelCommands(commands.Cog):
             "lang": lang,
             "help": help_,
             "stop": stop,
-            "pictures": pictures,  # issue 25: not in the help's COMMANDS (yet)
+            "pictures": pictures,
         }
         return [
             app_commands.Command(
