@@ -23,6 +23,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import pytest
+import pytest_asyncio
 from playwright.async_api import (
     Browser,
     BrowserContext,
@@ -56,7 +57,7 @@ BROWSER = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
 Scheme = Literal["light", "dark"]
 
 
-@pytest.fixture(scope="session", loop_scope="session")
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def chromium() -> AsyncIterator[Browser]:
     """Debian's Chromium, once for the session; a fresh empty profile (Playwright's
     launch makes a new temporary user-data dir and removes it at the end)."""
@@ -107,7 +108,7 @@ def _on_socket(tab: Tab) -> Callable[[WebSocket], None]:
     return opened
 
 
-@pytest.fixture(loop_scope="session")
+@pytest_asyncio.fixture(loop_scope="session")
 async def open_tab(chromium: Browser) -> AsyncIterator[Callable[..., Awaitable[Tab]]]:
     """``await open_tab(url, name=..., scheme=...)``: a new person's page at ``url``.
     At teardown: no page logged a JavaScript error or asked another host for anything."""
