@@ -14,12 +14,14 @@ it): the module marks ``pytestmark = BROWSER``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 import pytest
@@ -49,12 +51,18 @@ FLAGS = [
 ]
 #: Screenshots and traces of a run (gitignored).
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+#: Telegram's script: a page opened as a Mini App asks for it; the tests refuse it,
+#: and the page works without it.
+TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
+#: What Chromium itself logs when a socket cannot connect (the page reconnects).
+SOCKET_REFUSED = re.compile(r"^WebSocket connection to '[^']+' failed")
 #: A phone: the size of the README's screenshots.
 PHONE = {"width": 390, "height": 844}
 
 BROWSER = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
 
 Scheme = Literal["light", "dark"]
+T = TypeVar("T")
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
@@ -84,6 +92,15 @@ class Tab:
     sockets: list[WebSocket] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     foreign: list[str] = field(default_factory=list)
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def until(self, found: Callable[[], T | None], seconds: float) -> T:
+        """Until ``found()`` returns something (checked at each frame), within ``seconds``."""
+        async with asyncio.timeout(seconds):
+            while (value := found()) is None:
+                self.arrived.clear()
+                await self.arrived.wait()
+            return value
 
     def states(self) -> list[dict[str, Any]]:
         return [f for f in self.frames if f.get("type") == "state"]
@@ -102,6 +119,7 @@ def _on_socket(tab: Tab) -> Callable[[WebSocket], None]:
         def received(payload: str | bytes) -> None:
             text = payload.decode() if isinstance(payload, bytes) else payload
             tab.frames.append(json.loads(text))
+            tab.arrived.set()
 
         socket.on("framereceived", received)
 
@@ -134,17 +152,21 @@ async def open_tab(chromium: Browser) -> AsyncIterator[Callable[..., Awaitable[T
         async def route(route: Route, request: Request) -> None:
             if urlsplit(request.url).netloc == own:
                 await route.continue_()
-            else:
+                return
+            if request.url != TELEGRAM_SCRIPT:
                 tab.foreign.append(request.url)
-                await route.abort()
+            await route.abort()
 
         await context.route("**/*", route)
         page.on("websocket", _on_socket(tab))
         page.on("pageerror", lambda error: tab.errors.append(str(error)))
 
         def console(message: ConsoleMessage) -> None:
-            if message.type == "error":
-                tab.errors.append(message.text)
+            if message.type != "error" or SOCKET_REFUSED.match(message.text):
+                return
+            if message.location.get("url") == TELEGRAM_SCRIPT:
+                return  # refused on purpose (above)
+            tab.errors.append(message.text)
 
         page.on("console", console)
         await page.goto(url)

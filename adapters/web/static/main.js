@@ -4,11 +4,11 @@
 // contract with the server (adapters/web).
 
 import { backButton, haptic, initData, loadTelegramScript, startTheme } from "./theme.js";
-import { draw, drawClock, tappable } from "./view.js";
+import { draw, drawClock, resultKey } from "./view.js";
 
 // The closes after which the server will not take this page back (WEB.md).
-const FINAL_CLOSES = new Set([4401, 4403, 4404]);
-const FINAL_ERRORS = new Set(["auth", "expired", "revoked", "not-found"]);
+const FINAL_CLOSES = new Set([4401, 4403, 4404, 4429]);
+const FINAL_ERRORS = new Set(["auth", "expired", "revoked", "not-found", "too-many"]);
 const BACKOFF_FIRST = 500;
 const BACKOFF_LAST = 8000;
 const PING_EVERY = 25000;
@@ -98,7 +98,7 @@ function redraw() {
 }
 
 function closeResult() {
-  if (ui.view) ui.resultShown = ui.view.version;
+  if (ui.view) ui.resultShown = resultKey(ui.view);
   redraw();
 }
 
@@ -108,8 +108,12 @@ async function onState(frame) {
   ui.view = frame.view;
   ui.version = frame.version;
   ui.received = performance.now();
-  const can = tappable(ui.view.actions ?? []);
-  for (const code of [...ui.selection]) if (!can.has(code)) ui.selection.delete(code);
+  // A selection lives on while some action still plays all of its cards.
+  const actions = ui.view.actions ?? [];
+  const chosen = [...ui.selection];
+  if (!actions.some((action) => chosen.every((code) => (action.cards ?? []).includes(code)))) {
+    ui.selection.clear();
+  }
   if (ui.pending === null) ui.locked = false;
   await strings.load(ui.view.locale || browserLocale());
   banner("");

@@ -32,30 +32,33 @@ export function enabled(action, selection) {
   return cards.length === selection.size && cards.every((code) => selection.has(code));
 }
 
-/** The buttons to show: the plain actions one each; the actions that need cards one
- * button per label, pressing the action whose cards are selected. */
+/** The buttons to show: every action without cards, and the actions whose cards are
+ * exactly the selection (the others wait until their cards are chosen). */
 export function buttons(actions, selection) {
-  const shown = [];
-  const byLabel = new Map();
-  for (const action of actions) {
-    if ((action.cards ?? []).length === 0) {
-      shown.push({ label: action.label, action, cards: false });
-      continue;
-    }
-    let entry = byLabel.get(action.label);
-    if (!entry) {
-      entry = { label: action.label, action: null, cards: true };
-      byLabel.set(action.label, entry);
-      shown.push(entry);
-    }
-    if (!entry.action && enabled(action, selection)) entry.action = action;
-  }
-  return shown;
+  return actions.filter((action) => enabled(action, selection));
 }
 
-/** The codes of the hand that some action needs. */
+/** Whether some action needs cards (the page then asks to choose them). */
+export function needsCards(actions) {
+  return actions.some((action) => (action.cards ?? []).length > 0);
+}
+
+/** The cards some action plays (a selection keeps only these). */
 export function tappable(actions) {
   return new Set(actions.flatMap((action) => action.cards ?? []));
+}
+
+/** The cards a tap may change now: the selected ones, and those that with the
+ * selection still make part of some action's cards. */
+export function choosable(actions, selection) {
+  const can = new Set(selection);
+  for (const action of actions) {
+    const cards = action.cards ?? [];
+    if ([...selection].every((code) => cards.includes(code))) {
+      for (const code of cards) can.add(code);
+    }
+  }
+  return can;
 }
 
 function seatBox(seat, view, strings, now) {
@@ -118,9 +121,9 @@ function drawDeck(view, strings) {
     const box = el("div", "trump");
     if (trump.card) box.append(card(trump.card, view.locale));
     else if (trump.suit) box.append(suitIcon(trump.suit));
-    const words = view.trump_text || (trump.suit ? "" : strings.t("web-no-trump"));
-    if (words) box.append(el("div", "trump-line", words));
     deck.append(box);
+    const words = view.trump_text || (trump.suit ? "" : strings.t("web-no-trump"));
+    if (words) deck.append(el("div", "trump-line", words));
   }
   if (view.stock !== null && view.stock !== undefined) {
     const stock = el("div", "stock");
@@ -144,7 +147,7 @@ function drawHand(view, ui) {
   const hand = $("hand");
   hand.replaceChildren();
   hand.classList.toggle("empty", !view.hand || view.hand.length === 0);
-  const can = tappable(view.actions ?? []);
+  const can = choosable(view.actions ?? [], ui.selection);
   hand.dataset.count = String(view.hand?.length ?? 0);
   for (const code of view.hand ?? []) {
     const item = el("button", "hand-card");
@@ -165,19 +168,19 @@ function drawHand(view, ui) {
 function drawActions(view, ui, strings) {
   const box = $("actions");
   box.replaceChildren();
-  const shown = buttons(view.actions ?? [], ui.selection);
-  for (const entry of shown) {
-    const button = el("button", entry.cards ? "button play" : "button", entry.label);
+  const actions = view.actions ?? [];
+  const shown = buttons(actions, ui.selection);
+  for (const action of shown) {
+    const button = el("button", action.cards?.length ? "button play" : "button", action.label);
     button.type = "button";
-    button.disabled = ui.locked || !entry.action;
-    if (entry.action) button.dataset.token = entry.action.token;
-    button.addEventListener("click", () => entry.action && ui.press(entry.action));
+    button.disabled = ui.locked;
+    button.dataset.token = action.token;
+    button.addEventListener("click", () => ui.press(action));
     box.append(button);
   }
-  if (shown.some((entry) => entry.cards) && !shown.some((entry) => entry.cards && entry.action)) {
-    box.append(el("span", "hint", strings.t("web-select-hint")));
-  }
-  box.classList.toggle("empty", shown.length === 0);
+  const waiting = needsCards(actions) && !shown.some((action) => action.cards?.length);
+  if (waiting) box.append(el("span", "hint", strings.t("web-select-hint")));
+  box.classList.toggle("empty", shown.length === 0 && !waiting);
 }
 
 function drawLog(view, strings) {
@@ -189,10 +192,15 @@ function drawLog(view, strings) {
   $("log-box").classList.toggle("hidden", lines.length === 0);
 }
 
+/** A result is shown until its reader closes it; a new result opens again. */
+export function resultKey(view) {
+  return view.result ? JSON.stringify(view.result) : null;
+}
+
 function drawResult(view, ui, strings) {
   const result = view.result;
   const overlay = $("result");
-  const open = Boolean(result) && ui.resultShown !== view.version;
+  const open = Boolean(result) && ui.resultShown !== resultKey(view);
   overlay.classList.toggle("hidden", !open);
   if (!result) return;
   $("result-title").textContent = result.title ?? "";
@@ -211,6 +219,9 @@ function drawStatus(view, strings, now) {
   clock.classList.toggle("hidden", !now.clockText);
   clock.classList.toggle("hurry", now.hurry);
   $("status-line").classList.toggle("mine", Boolean(view.turn && view.turn.seat === view.you));
+  const notes = $("notes");
+  notes.replaceChildren(...(view.notes ?? []).map((line) => el("li", "", line)));
+  notes.classList.toggle("hidden", notes.childElementCount === 0);
 }
 
 /** Draw the whole view. ``ui``: {selection, locked, resultShown, toggle, press};
