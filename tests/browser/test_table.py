@@ -346,3 +346,36 @@ def _seat0_by_service(table: WebTable) -> Callable[[Game], Awaitable[bool]]:
         return True
 
     return move
+
+
+# --- Pages the bot does not take ---------------------------------------------------------
+
+
+async def test_a_forged_link_shows_why_and_the_page_does_not_reconnect(
+    tr: Translator, open_tab: OpenTab
+) -> None:
+    async with web_table(tr) as table:
+        game = await four_humans(table.service, "yard")
+        link = table.link(game, 1)
+        forged = link[:-3] + ("AAA" if not link.endswith("AAA") else "BBB")
+        tab = await open_tab(forged, name="forged")
+        banner = tab.page.locator("#banner.final")
+        await banner.wait_for(timeout=10_000)
+        assert await banner.inner_text() == tr.t("ru", "web-error-auth")
+        assert [f["code"] for f in tab.frames] == ["auth"]
+        assert tab.states() == []
+        # Past the first reconnection's delay (0.5 s): no second socket was opened.
+        await tab.page.wait_for_timeout(1500)
+        assert len(tab.sockets) == 1
+        assert await tab.page.locator("#hand .card").count() == 0
+
+
+async def test_a_page_without_a_link_says_where_to_open_it(
+    tr: Translator, open_tab: OpenTab
+) -> None:
+    async with web_table(tr) as table:
+        tab = await open_tab(table.url, name="bare", locale="en-US")
+        banner = tab.page.locator("#banner.final")
+        await banner.wait_for(timeout=10_000)
+        assert await banner.inner_text() == tr.t("en", "web-no-link")
+        assert tab.sockets == []

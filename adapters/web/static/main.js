@@ -117,6 +117,7 @@ async function onState(frame) {
   if (ui.pending === null) ui.locked = false;
   await strings.load(ui.view.locale || browserLocale());
   banner("");
+  drawBanner();
   redraw();
   const mine = ui.view.turn && ui.view.you !== null && ui.view.turn.seat === ui.view.you;
   if (mine && !mineBefore) haptic.notify("success");
@@ -144,11 +145,22 @@ function toast(text) {
   toastTimer = setTimeout(() => box.classList.add("hidden"), 3500);
 }
 
-function banner(text, final = false) {
+// The line on top: a message id of the page's words (drawn again once they load) or
+// the server's text; a final one stays.
+const shownBanner = { id: "", text: "", final: false };
+
+function banner(id, { text = "", final = false } = {}) {
+  if (shownBanner.final) return;
+  Object.assign(shownBanner, { id, text, final });
+  drawBanner();
+}
+
+function drawBanner() {
   const box = $("banner");
-  box.textContent = text;
-  box.classList.toggle("hidden", !text);
-  box.classList.toggle("final", final);
+  const words = shownBanner.text || (shownBanner.id ? strings.t(shownBanner.id) : "");
+  box.textContent = words;
+  box.classList.toggle("hidden", !words);
+  box.classList.toggle("final", shownBanner.final);
 }
 
 // --- The socket ----------------------------------------------------------------------
@@ -166,7 +178,7 @@ const socket = {
   open() {
     const first = hello(ui.version);
     if (!first) {
-      this.stop(strings.t("web-no-link"));
+      this.stop("", "web-no-link");
       return;
     }
     const url = new URL("ws", document.baseURI);
@@ -208,16 +220,16 @@ const socket = {
     redraw();
     if (this.final) return;
     if (FINAL_CLOSES.has(code)) {
-      this.stop($("banner").textContent || strings.t("web-closed"));
+      this.stop("");
       return;
     }
-    banner(strings.t("web-reconnecting"));
+    banner("web-reconnecting");
     setTimeout(() => this.open(), this.backoff);
     this.backoff = Math.min(this.backoff * 2, BACKOFF_LAST);
   },
-  stop(text) {
+  stop(text, id = "web-closed") {
     this.final = true;
-    banner(text || strings.t("web-closed"), true);
+    banner(id, { text, final: true });
     this.ws?.close();
   },
 };
@@ -231,9 +243,10 @@ function start() {
   setInterval(() => {
     if (ui.view?.turn) drawClock(ui.view, strings, clock());
   }, 1000);
+  if (!ui.view) banner("web-connecting");
   strings.load(browserLocale()).then(() => {
     $("result-close").textContent = strings.t("web-close");
-    if (!ui.view) banner(strings.t("web-connecting"));
+    drawBanner();
   });
   socket.open();
 }
