@@ -506,25 +506,6 @@ discord-dm-closed-public = { $mention }, I cannot send you direct messages. Allo
 discord-hand-here = Your direct messages are closed, so your cards are only here. If this message stops changing, press “🃏 My hand” on the table again.
 discord-to-table = ↪ To the table
 
-## The web table: the page's own words (served by /api/strings; no arguments)
-
-web-connecting = Connecting to the table…
-web-reconnecting = Connection lost. Reconnecting…
-web-closed = This table is closed for you. Open it again from the bot's message.
-web-no-link = Open the table with the button or the link in the bot's message.
-web-spectator = Spectator
-web-you-tag = you
-web-computer = bot
-web-away = away
-web-stock = Stock
-web-no-trump = No trump
-web-log = Moves
-web-close = Back to the table
-web-select-hint = Tap your cards to choose them
-web-lobby = The game has not started yet
-web-over = The game is over
-web-cancelled = The game was cancelled
-
 ## Classic Kozel (хвалёный козёл): table, hand, results, options
 
 classic-title = 🐐 { $rules } · deal { $number }{ $attempt ->

@@ -44,10 +44,11 @@ function browserLocale() {
 
 function hello(version) {
   const message = { type: "hello" };
+  // A signed link decides where there is one (a DM's web_app button carries both).
   const link = new URLSearchParams(location.search).get("t");
   const data = initData();
-  if (data) message.init_data = data;
-  else if (link) message.link = link;
+  if (link) message.link = link;
+  else if (data) message.init_data = data;
   else return null;
   if (version !== null) message.version = version;
   return message;
