@@ -306,16 +306,20 @@ class Player:
     async def act(self, action: dict[str, Any]) -> dict[str, Any]:
         """Tap the action's cards, then its button; wait for the answer."""
         await self.close_result()
-        for code in action["cards"]:
-            # Where a finger taps a fanned card: its left edge (the next one covers the rest).
-            card = self.page.locator(f'.hand-card[data-card="{code}"]')
-            await card.click(position={"x": 8, "y": 24})
+        await self.choose(action["cards"])
         button = self.page.locator(f'#actions button[data-token="{action["token"]}"]')
         await button.wait_for(state="visible", timeout=SHOW)
         assert await button.is_enabled(), (self.tab.name, action)
         answers = len([f for f in self.tab.frames if f.get("type") == "answer"])
         await button.click()
         return await self.answer(answers)
+
+    async def choose(self, cards: Iterable[str]) -> None:
+        """Tap these cards of the hand (where a finger taps a fanned card: its left
+        edge; the next card covers the rest)."""
+        for code in cards:
+            card = self.page.locator(f'.hand-card[data-card="{code}"]')
+            await card.click(position={"x": 8, "y": 24})
 
     async def answer(self, before: int) -> dict[str, Any]:
         """The answer after the first ``before`` ones."""
@@ -327,18 +331,18 @@ class Player:
         return await self.tab.until(found, SHOW / 1000)
 
 
-def _beats(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def beats(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The yard's beats among the actions: the players beat when they can (a livelier
     deal than one of discards)."""
-    beats = []
+    found = []
     for action in actions:
         try:
             kind = parse_action_arg(0, decode(action["token"]).arg).kind
         except CodecError:
             continue  # not a yard action
         if kind is ActionKind.BEAT:
-            beats.append(action)
-    return beats
+            found.append(action)
+    return found
 
 
 async def settled(table: WebTable, game_id: int, players: Iterable[Player]) -> Game:
@@ -381,7 +385,7 @@ async def play_by_taps(
         ready = [(p, actions) for p, actions in ready if actions]
         if ready:
             player, actions = rng.choice(ready)
-            answer = await player.act(rng.choice(_beats(actions) or actions))
+            answer = await player.act(rng.choice(beats(actions) or actions))
             assert answer["ok"], (player.tab.name, answer)
         else:
             assert others is not None and await others(game), "nobody can move"

@@ -35,6 +35,7 @@ from tests.browser.table import (
     Player,
     Secrets,
     WebTable,
+    beats,
     four_humans,
     play_by_taps,
     settled,
@@ -133,9 +134,20 @@ async def test_four_pages_play_a_whole_classic_deal(tr: Translator, open_tab: Op
             for seat in range(4)
         ]
         secrets = Secrets(table.played)
+        shot: list[str] = []
+
+        async def moment(game: Game, players: list[Player]) -> None:
+            for player in players:
+                view = player.tab.last_view()
+                if not shot and view["actions"] and len(view["trick"]) >= 2:
+                    shot.append(player.tab.name)
+                    await player.close_result()
+                    await player.page.screenshot(path=screenshot_path("classic-light"))
+
         game = await play_by_taps(
-            table, game.id, players, classic_deal_over, secrets=secrets, seed=2
+            table, game.id, players, classic_deal_over, secrets=secrets, seed=2, moment=moment
         )
+        assert shot, "no moment for the screenshot"
         assert classic_deal_over(game)
         for player in players:
             view = player.tab.last_view()
@@ -168,14 +180,24 @@ class Shots:
         else:
             return
         self.taken = True
-        await light.close_result()
-        await light.page.screenshot(path=screenshot_path("table-light"))
+        action = (beats(view["actions"]) or view["actions"])[0]
+        await self.shoot(light, action, "table-light")
         link = self.table.link(self.game, light.seat)
         dark = Player(await self.open_tab(link, name="dark", scheme="dark"), light.seat)
         await dark.shows(game.version)
-        await dark.close_result()
-        await dark.page.screenshot(path=screenshot_path("table-dark"))
+        await self.shoot(dark, action, "table-dark")
         await dark.page.close()
+
+    @staticmethod
+    async def shoot(player: Player, action: dict[str, Any], name: str) -> None:
+        """The page with the action's cards chosen (its button shown), then unchosen."""
+        await player.close_result()
+        await player.choose(action["cards"])
+        button = player.page.locator(f'#actions button[data-token="{action["token"]}"]')
+        await button.wait_for(state="visible")
+        await player.page.screenshot(path=screenshot_path(name), scale="css")
+        await player.choose(action["cards"])
+        await button.wait_for(state="detached")
 
 
 # --- Telegram and the browser at one table -------------------------------------------------
