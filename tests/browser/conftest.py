@@ -128,13 +128,19 @@ def _on_socket(tab: Tab) -> Callable[[WebSocket], None]:
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def open_tab(chromium: Browser) -> AsyncIterator[Callable[..., Awaitable[Tab]]]:
-    """``await open_tab(url, name=..., scheme=...)``: a new person's page at ``url``.
+    """``await open_tab(url, name=..., scheme=...)``: a new person's page at ``url``
+    (``setup(page)`` first, if given).
     At teardown: no page logged a JavaScript error or asked another host for anything."""
     contexts: list[BrowserContext] = []
     tabs: list[Tab] = []
 
     async def open_(
-        url: str, *, name: str = "page", scheme: Scheme = "light", locale: str = "en-US"
+        url: str,
+        *,
+        name: str = "page",
+        scheme: Scheme = "light",
+        locale: str = "en-US",
+        setup: Callable[[Page], Awaitable[None]] | None = None,
     ) -> Tab:
         context = await chromium.new_context(
             viewport=PHONE,
@@ -169,6 +175,8 @@ async def open_tab(chromium: Browser) -> AsyncIterator[Callable[..., Awaitable[T
             tab.errors.append(message.text)
 
         page.on("console", console)
+        if setup is not None:
+            await setup(page)
         await page.goto(url)
         return tab
 

@@ -10,16 +10,19 @@ docs/img/ holds two of them for the README.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
 import logging
 import random
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import quote, urlencode
 
 import pytest
+from playwright.async_api import Page, WebSocketRoute
 
 from bot.codec import Verb
 from bot.i18n import Translator
@@ -401,3 +404,83 @@ async def test_a_page_without_a_link_says_where_to_open_it(
         await banner.wait_for(timeout=10_000)
         assert await banner.inner_text() == tr.t("en", "web-no-link")
         assert tab.sockets == []
+
+
+# --- A stale press ---------------------------------------------------------------------
+
+
+class Held:
+    """A page's socket through Playwright's WebSocket route: what the bot sends it is
+    held back while ``hold`` is set, and let through in order on :meth:`release`."""
+
+    def __init__(self) -> None:
+        self.hold = False
+        self.held: list[str | bytes] = []
+        self.route: WebSocketRoute | None = None
+        #: Set when an answer to a press is held back.
+        self.answered = asyncio.Event()
+
+    async def setup(self, page: Page) -> None:
+        await page.route_web_socket(re.compile(r".*/ws$"), self.connect)
+
+    def connect(self, route: WebSocketRoute) -> None:
+        self.route = route
+        server = route.connect_to_server()
+        server.on_message(self.from_bot)
+
+    def from_bot(self, message: str | bytes) -> None:
+        if self.hold:
+            self.held.append(message)
+            if json.loads(message).get("type") == "answer":
+                self.answered.set()
+        elif self.route is not None:
+            self.route.send(message)
+
+    def release(self) -> None:
+        self.hold = False
+        assert self.route is not None
+        for message in self.held:
+            self.route.send(message)
+        self.held.clear()
+
+
+async def test_a_press_on_a_stale_page_changes_nothing_and_the_page_catches_up(
+    tr: Translator, open_tab: OpenTab
+) -> None:
+    async with web_table(tr, seed=6) as table:
+        game = await four_humans(table.service, "yard")
+        seat = game.play.turn
+        assert seat is not None
+        link = table.link(game, seat)
+        fresh = Player(await open_tab(link, name="fresh"), seat)
+        held = Held()
+        stale = Player(await open_tab(link, name="stale", setup=held.setup), seat)
+        game = await settled(table, game.id, [fresh, stale])
+        version = game.version
+        [first, *_] = fresh.tab.last_view()["actions"]
+
+        # The same player in two windows: one plays; the other does not hear of it...
+        held.hold = True
+        assert (await fresh.act(first))["ok"]
+        await fresh.shows(version + 1)
+        assert held.held, "the bot's new state is held back"
+        # ...and presses the same action at the old version.
+        await stale.choose(first["cards"])
+        button = stale.page.locator(f'#actions button[data-token="{first["token"]}"]')
+        await button.click()
+        async with asyncio.timeout(20):
+            await held.answered.wait()
+        held.release()
+
+        await stale.shows(version + 1)
+        toast = stale.page.locator("#toast:not(.hidden)")
+        await toast.wait_for()
+        assert await toast.inner_text()  # the short word
+        game = await table.service.game(game.id)
+        assert game.version == version + 1  # one press applied, the stale one refused
+        play = game.play
+        assert isinstance(play, YardGame)
+        deal = play.series.current
+        assert deal is not None and len(deal.actions) == 1
+        # The stale window is live again: its buttons take presses.
+        assert await stale.page.locator("#actions button:disabled").count() == 0
