@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from adapters.web.buttons import WebButtons
 from adapters.web.connection import Limits
 from adapters.web.hub import WebHub
 from adapters.web.links import SECRET_NAME
@@ -36,6 +37,7 @@ class WebApp:
         self.limits = limits or Limits()
         self.hub: WebHub | None = None
         self.server: WebServer | None = None
+        self.buttons: WebButtons | None = None
 
     @property
     def port(self) -> int | None:
@@ -55,9 +57,14 @@ class WebApp:
         self.server = WebServer(hub, self.tr, host=settings.web_host, port=settings.web_port or 0)
         await self.server.start()
         self.service.add_watcher(hub)
+        url = settings.web_url or f"http://{settings.web_host}:{self.server.port}/"
+        self.buttons = WebButtons(hub, self.tr, url, settings.web_app_name)
+        self.interactions.web = self.buttons
 
     async def stop(self) -> None:
         if self.hub is not None:
             self.service.remove_watcher(self.hub)
+        if self.interactions.web is self.buttons:
+            self.interactions.web = None
         if self.server is not None:
             await self.server.stop()

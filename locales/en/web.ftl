@@ -25,5 +25,6 @@ web-hand-button = 🃏 Table in the browser
 web-link-button = Open the table in the browser
 web-link-text = Your link to the table (for you only):
 web-link-spectator = A link for spectators:
+web-choice = 🃏 Table in the browser (a link for you only)
 web-link-off = The table in the browser is not on for this bot.
 web-link-none = You are not seated at any table now.

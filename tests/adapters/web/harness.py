@@ -123,6 +123,7 @@ class Web:
         self.server = WebServer(self.hub, self.tr)
         self.client: TestClient[Any, Any] | None = None
         self.pages: list[Page] = []
+        self.tables = 0
 
     async def start(self) -> None:
         self.client = TestClient(TestServer(self.server.app()))
@@ -151,7 +152,9 @@ class Web:
     async def game(self, humans: int = 4, rule_set: str = "yard", start: bool = True) -> Game:
         """A game in the group: ``humans`` players (the rest computers), started."""
         creator = PLAYERS[0]
-        game = await self.service.open_table(GROUP, creator, rule_set=rule_set)
+        self.tables += 1  # a chat runs one game at a time: each its own group
+        chat = GROUP if self.tables == 1 else ChatRef(Platform.TELEGRAM, f"-100{500 + self.tables}")
+        game = await self.service.open_table(chat, creator, rule_set=rule_set)
         for seat in range(4):
             team = Team.A if seat % 2 == 0 else Team.B
             if seat < humans:
