@@ -33,12 +33,13 @@ from bot.presenters.yard import parse_action_arg
 from bot.service import GameService
 from bot.settings import Settings
 from core.cards import Card
-from core.classic.ruleset import ClassicGameAdapter
 from core.seats import Team
 from core.yard.actions import ActionKind
 from core.yard.events import CardsBeaten, CardsLed, MolodkaDeclared
 from core.yard.ruleset import YardGame
-from tests.adapters.classic_play import cards_in, public_cards, seat_cards
+from tests.adapters.classic_play import cards_in
+from tests.adapters.web.secrets import dealt
+from tests.adapters.web.secrets import sees as web_sees
 from tests.browser.conftest import Tab
 
 CHAT = ChatRef(Platform.TELEGRAM, "-1001")
@@ -53,7 +54,8 @@ Reader = int | None
 
 class PlayedFaceUp:
     """A watcher of the service: the cards each yard deal showed face up (led, beaten,
-    a molodka's), by game and deal number, from the core's public events."""
+    a molodka's), by game and deal number, from the core's public events. (The deal's
+    actions say the same but for a molodka, whose action names no cards.)"""
 
     def __init__(self) -> None:
         self.cards: dict[tuple[int, int], set[Card]] = defaultdict(set)
@@ -195,44 +197,14 @@ def _where(cards: set[Card], frames: list[dict[str, Any]]) -> list[str]:
     return found
 
 
-def _yard_sees(game: Game, played: PlayedFaceUp, reader: Reader, first: int) -> set[Card]:
-    play = game.play
-    assert isinstance(play, YardGame)
-    seen: set[Card] = set()
-    for number, deal in enumerate(play.series.deals[first:], first):
-        seen.add(deal.table_view().trump_card)
-        seen |= played.cards[game.id, number]
-        if reader is not None:
-            seen |= set(deal.view(reader).hand)
-    return seen
-
-
-def _classic_sees(game: ClassicGameAdapter, reader: Reader, first: int) -> set[Card]:
-    seen: set[Card] = set()
-    for dealing in game.game.dealings[first:]:
-        if reader is None:
-            seen |= public_cards(dealing.table_view())
-        else:
-            seen |= seat_cards(dealing.view(reader))
-    return seen
-
-
-def _deals(game: Game) -> int:
-    play = game.play
-    if isinstance(play, YardGame):
-        return len(play.series.deals)
-    assert isinstance(play, ClassicGameAdapter)
-    return len(play.game.dealings)
-
-
 def sees(game: Game, played: PlayedFaceUp, reader: Reader, first: int) -> set[Card]:
     """The cards ``reader`` may see in the deals from ``first`` on, as they are now
-    (yard: the face-up cards of ``played``, the trump card, his hand)."""
-    play = game.play
-    if isinstance(play, YardGame):
-        return _yard_sees(game, played, reader, first)
-    assert isinstance(play, ClassicGameAdapter), play
-    return _classic_sees(play, reader, first)
+    (the socket tests' rule, :func:`tests.adapters.web.secrets.sees`), and the yard's
+    molodkas shown meanwhile (their actions name no cards: the events do)."""
+    cards = web_sees(game, reader, first)
+    for number in range(first, dealt(game)):
+        cards |= played.cards[game.id, number]
+    return cards
 
 
 @dataclass
@@ -250,7 +222,7 @@ class Secrets:
     checked: int = 0
 
     def look(self, game: Game) -> None:
-        self.first = max(_deals(game) - 1, 0)
+        self.first = max(dealt(game) - 1, 0)
         self.before = {
             reader: sees(game, self.played, reader, self.first) for reader in (None, 0, 1, 2, 3)
         }

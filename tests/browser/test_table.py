@@ -17,6 +17,7 @@ import json
 import logging
 import random
 import re
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -206,13 +207,14 @@ class Shots:
 # --- Telegram and the browser at one table -------------------------------------------------
 
 
-def init_data(user: FakeUser, start: str, auth_date: int) -> str:
+def init_data(user: FakeUser | tuple[int, str], start: str, auth_date: int) -> str:
     """A Mini App's launch data, signed as Telegram signs it (the key: HMAC-SHA256 of
     the bot token under "WebAppData")."""
+    uid, first_name = user if isinstance(user, tuple) else (user.id, user.first_name)
     fields = {
-        "query_id": f"AAE{user.id}",
+        "query_id": f"AAE{uid}",
         "user": json.dumps(
-            {"id": user.id, "first_name": user.first_name, "language_code": "ru"},
+            {"id": uid, "first_name": first_name, "language_code": "ru"},
             ensure_ascii=False,
             separators=(",", ":"),
         ),
@@ -484,3 +486,56 @@ async def test_a_press_on_a_stale_page_changes_nothing_and_the_page_catches_up(
         assert deal is not None and len(deal.actions) == 1
         # The stale window is live again: its buttons take presses.
         assert await stale.page.locator("#actions button:disabled").count() == 0
+
+
+# --- Inside Telegram ---------------------------------------------------------------------
+
+#: Telegram's telegram-web-app.js as the page uses it, recording the calls in
+#: ``window.calls`` (the real script comes from telegram.org, which the tests refuse).
+TELEGRAM_WEB_APP = """
+window.calls = [];
+const record = (name) => (...args) => window.calls.push([name, ...args]);
+window.Telegram = { WebApp: {
+  initData: %s,
+  themeParams: %s,
+  ready: record("ready"),
+  expand: record("expand"),
+  onEvent: record("onEvent"),
+  HapticFeedback: {
+    selectionChanged: record("selectionChanged"),
+    impactOccurred: record("impactOccurred"),
+    notificationOccurred: record("notificationOccurred"),
+  },
+  BackButton: { show: record("back.show"), hide: record("back.hide"),
+                onClick: record("back.onClick"), offClick: record("back.offClick") },
+} };
+"""
+
+
+async def test_inside_telegram_the_page_takes_its_theme_and_haptics_from_telegram_web_app(
+    tr: Translator, open_tab: OpenTab
+) -> None:
+    async with web_table(tr, telegram_bot_token=TOKEN) as table:
+        game = await four_humans(table.service, "yard")
+        seat = game.play.turn
+        assert seat is not None
+        start = table.web.hub.link(game, None)  # type: ignore[union-attr]
+        assert start is not None
+        data = init_data((seat + 1, f"user {seat + 1}"), start, int(time.time()))
+        script = TELEGRAM_WEB_APP % (json.dumps(data), json.dumps(DARK_THEME))
+
+        async def setup(page: Page) -> None:
+            await page.add_init_script(script)
+
+        # No launch data in the address: the script's initData and theme are all it has.
+        player = Player(await open_tab(table.url, name="telegram", setup=setup), seat)
+        await settled(table, game.id, [player])
+        assert player.tab.last_view()["you"] == seat
+        page = player.page
+        assert await page.evaluate("document.documentElement.classList.contains('theme-dark')")
+        background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(23, 33, 43)"  # DARK_THEME's bg_color
+        [first, *_] = player.tab.last_view()["actions"]
+        assert (await player.act(first))["ok"]
+        calls = [call[0] for call in await page.evaluate("window.calls")]
+        assert {"ready", "expand", "selectionChanged", "impactOccurred"} <= set(calls)
