@@ -34,7 +34,7 @@ from core.yard.ai import safe_move
 from core.yard.ruleset import YardGame
 from testing.fakes.telegram import FakeTelegram, FakeUser
 from tests.adapters.telegram.harness import GROUP, TOKEN, ErrorLog, Harness
-from tests.browser.conftest import BROWSER, Tab, screenshot_path
+from tests.browser.conftest import BROWSER, PHONE, Tab, screenshot_path
 from tests.browser.table import (
     Player,
     Secrets,
@@ -186,6 +186,10 @@ class Shots:
         self.taken = True
         action = (beats(view["actions"]) or view["actions"])[0]
         await self.shoot(light, action, "table-light")
+        for width, height in ((360, 640), (1280, 800)):  # the smallest phone; a desktop
+            await light.page.set_viewport_size({"width": width, "height": height})
+            await self.shoot(light, action, f"table-{width}x{height}")
+        await light.page.set_viewport_size(PHONE)
         link = self.table.link(self.game, light.seat)
         dark = Player(await self.open_tab(link, name="dark", scheme="dark"), light.seat)
         await dark.shows(game.version)
