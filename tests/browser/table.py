@@ -132,10 +132,13 @@ async def web_table(
 
 
 async def four_humans(
-    service: GameService, rule_set: str = "yard", options: dict[str, Any] | None = None
+    service: GameService,
+    rule_set: str = "yard",
+    options: dict[str, Any] | None = None,
+    names: tuple[str, ...] = NAMES,
 ) -> Game:
     """A started game of four humans (Telegram users 1..4) in :data:`CHAT`."""
-    users = [User(UserRef(Platform.TELEGRAM, str(i + 1)), name) for i, name in enumerate(NAMES)]
+    users = [User(UserRef(Platform.TELEGRAM, str(i + 1)), name) for i, name in enumerate(names)]
     game = await service.open_table(CHAT, users[0], rule_set=rule_set, options=options)
     for index, user in enumerate(users):
         game = await service.join(game.id, game.version, user, Team(index % 2))

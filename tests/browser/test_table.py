@@ -36,6 +36,7 @@ from testing.fakes.telegram import FakeTelegram, FakeUser
 from tests.adapters.telegram.harness import GROUP, TOKEN, ErrorLog, Harness
 from tests.browser.conftest import BROWSER, PHONE, Tab, screenshot_path
 from tests.browser.table import (
+    NAMES,
     Player,
     Secrets,
     WebTable,
@@ -323,9 +324,13 @@ async def _mixed_game(h: Harness, tr: Translator, open_tab: OpenTab) -> None:
 # --- A cut connection ------------------------------------------------------------------
 
 
+#: A name that is markup: the page shows it as text.
+MARKUP = '<img src="x" class="who">Гена'
+
+
 async def test_a_page_whose_connection_is_cut_catches_up(tr: Translator, open_tab: OpenTab) -> None:
     async with web_table(tr, seed=2) as table:
-        game = await four_humans(table.service, "yard")
+        game = await four_humans(table.service, "yard", names=(*NAMES[:3], MARKUP))
         players = [
             Player(await open_tab(table.link(game, seat), name=f"seat {seat}"), seat)
             for seat in range(4)
@@ -360,6 +365,9 @@ async def test_a_page_whose_connection_is_cut_catches_up(tr: Translator, open_ta
         hellos = [f for f in sent if f.get("type") == "hello"]
         assert hellos and hellos[-1]["version"] == shown_before
         assert cut.tab.last_view()["version"] == game.version
+        # Gena's name as he typed it, as text (no element made of it).
+        assert await dom(cut, "#seat-right .who") == MARKUP
+        assert await cut.page.locator("#table img").count() == 0
 
 
 def _seat0_by_service(table: WebTable) -> Callable[[Game], Awaitable[bool]]:
