@@ -57,7 +57,7 @@ class Page:
             if message.type is WSMsgType.TEXT:
                 self.received.append(json.loads(message.data))
                 self._new.set()
-        self.closed = self.ws.close_code
+        self.closed = self.ws.close_code if self.ws.close_code is not None else 1005
         self._new.set()
 
     async def send(self, message: dict[str, Any] | str) -> None:
