@@ -1,0 +1,253 @@
+"""The web table under load: ``python -m bench.web_sockets [--games 200] [--presses 2000]``.
+
+The bot's side runs in a child process: a game service on the memory storage, the
+web hub and its aiohttp server, ``--games`` yard games of four human players, each
+started. This process opens, for every game, six sockets (its four players and two
+spectators, each with its signed link), then presses: each press is the turn's
+player's first action, sent on his socket; it is done when all six sockets of that
+game have received the state of the new version. ``--concurrency`` games press at
+once (each again as soon as its last press is done), so the server always has that
+many presses to handle.
+
+Reported: the press → every view updated latency (p50, p99), presses a second, the
+server's CPU time per press (from ``/proc``: user + system), and its memory per open
+socket (resident memory with the sockets open, less before, divided by the sockets).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import time
+from multiprocessing.connection import Connection
+from typing import Any
+
+import aiohttp
+
+from bench.stats import percentile
+
+SPECTATORS = 2
+PAGES = 4 + SPECTATORS
+
+
+# --- The bot's side (the child process) ---------------------------------------------------
+
+
+def serve_main(conn: Connection, games: int) -> None:
+    asyncio.run(_serve(conn, games))
+
+
+async def _serve(conn: Connection, games: int) -> None:
+    from adapters.web.connection import Limits
+    from adapters.web.hub import WebHub
+    from adapters.web.server import WebServer
+    from bot.i18n import Translator
+    from bot.interactions import Interactions
+    from bot.memory import MemoryStorage
+    from bot.models import ChatRef, Platform, User, UserRef
+    from bot.service import GameService
+    from core.seats import Team
+
+    tr = Translator.from_dir()
+    service = GameService(MemoryStorage(), rng=random.Random(1), computer_delay=0.0, turn_timeout=0)
+    interactions = Interactions(service, tr)
+    limits = Limits(rate=1000.0, burst=1000, per_game=PAGES, per_user=4)
+    hub = WebHub(interactions, tr, key=os.urandom(32), limits=limits)
+    service.add_watcher(hub)
+    server = WebServer(hub, tr, port=0)
+    await server.start()
+    made = []
+    for number in range(games):
+        chat = ChatRef(Platform.TELEGRAM, str(-1_000_000 - number))
+        users = [
+            User(UserRef(Platform.TELEGRAM, str(number * 4 + seat + 1)), f"P{seat}")
+            for seat in range(4)
+        ]
+        game = await service.open_table(chat, users[0])
+        for seat, user in enumerate(users):
+            game = await service.join(game.id, None, user, Team.A if seat % 2 == 0 else Team.B)
+        game = (await service.start(game.id, None, users[0].ref)).game
+        seats = [hub.link(game, seat) for seat in range(4)]
+        made.append({"id": game.id, "players": seats, "spectator": hub.link(game, None)})
+    conn.send({"port": server.port, "games": made, "rss": _rss_kb(), "cpu": _cpu()})
+    loop = asyncio.get_running_loop()
+    while True:  # the parent asks for the figures, then says stop
+        request = await loop.run_in_executor(None, conn.recv)
+        if request == "stop":
+            break
+        conn.send({"rss": _rss_kb(), "cpu": _cpu(), "sockets": hub.sockets})
+    await server.stop()
+    await service.close()
+
+
+def _rss_kb() -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def _cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+# --- The pages (this process) ---------------------------------------------------------------
+
+
+class Table:
+    """One game's six sockets."""
+
+    def __init__(self, players: list[aiohttp.ClientWebSocketResponse],
+                 spectators: list[aiohttp.ClientWebSocketResponse]) -> None:  # fmt: skip
+        self.players = players
+        self.sockets = [*players, *spectators]
+        self.views: list[dict[str, Any] | None] = [None] * len(self.sockets)
+        self.versions = [-1] * len(self.sockets)
+        self.answers: dict[int, dict[str, Any]] = {}
+        self.changed = asyncio.Event()
+
+    async def read(self, index: int) -> None:
+        async for message in self.sockets[index]:
+            if message.type is not aiohttp.WSMsgType.TEXT:
+                break
+            data = json.loads(message.data)
+            if data["type"] == "state":
+                self.views[index] = data["view"]
+                self.versions[index] = data["version"]
+            elif data["type"] == "answer":
+                self.answers[data["id"]] = data
+            self.changed.set()
+
+    async def until(self, done: Any) -> None:
+        while not done():
+            self.changed.clear()
+            await self.changed.wait()
+
+
+async def _pages(args: argparse.Namespace, ready: dict[str, Any]) -> dict[str, Any]:
+    port = ready["port"]
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        tables: list[Table] = []
+        readers = []
+        url = f"http://127.0.0.1:{port}/ws"
+        for made in ready["games"]:
+            links = [*made["players"], *[made["spectator"]] * SPECTATORS]
+            sockets = [await session.ws_connect(url, max_msg_size=0) for _ in links]
+            table = Table(sockets[:4], sockets[4:])
+            for index, (ws, link) in enumerate(zip(sockets, links, strict=True)):
+                await ws.send_str(json.dumps({"type": "hello", "link": link}))
+                readers.append(asyncio.create_task(table.read(index)))
+            tables.append(table)
+        for table in tables:
+            await table.until(lambda t=table: min(t.versions) >= 0)
+        opened = await _ask(ready)
+        latencies: list[float] = []
+        press_id = 0
+        left = args.presses
+        lock = asyncio.Lock()
+
+        async def player(table: Table) -> None:
+            nonlocal press_id, left
+            while True:
+                async with lock:
+                    if left <= 0:
+                        return
+                    left -= 1
+                    press_id += 1
+                    number = press_id
+                view = table.views[0]
+                assert view is not None
+                turn = view["turn"]["seat"] if view["turn"] else None
+                if turn is None:
+                    return  # the game is over
+                version = max(table.versions)
+                await table.until(lambda v=version: min(table.versions) >= v)
+                mine = table.views[turn]
+                assert mine is not None and mine["actions"], mine
+                action = next((a for a in mine["actions"] if a["cards"]), mine["actions"][0])
+                sent = time.perf_counter()
+                await table.players[turn].send_str(
+                    json.dumps({"type": "press", "id": number, "token": action["token"]})
+                )
+                await table.until(lambda n=number: n in table.answers)
+                if table.answers[number]["ok"]:
+                    await table.until(lambda v=version: min(table.versions) > v)
+                    latencies.append(time.perf_counter() - sent)
+
+        busy = tables[: args.concurrency]
+        started, cpu = time.perf_counter(), opened["cpu"]
+        await asyncio.gather(*(player(table) for table in busy))
+        elapsed = time.perf_counter() - started
+        after = await _ask(ready)
+        for table in tables:
+            for ws in table.sockets:
+                await ws.close()
+        for task in readers:
+            task.cancel()
+        sockets = opened["sockets"]
+        return {
+            "games": len(tables),
+            "sockets": sockets,
+            "presses": len(latencies),
+            "p50_ms": 1000 * percentile(latencies, 50),
+            "p99_ms": 1000 * percentile(latencies, 99),
+            "mean_ms": 1000 * statistics.fmean(latencies),
+            "presses_per_s": len(latencies) / elapsed,
+            "cpu_ms_per_press": 1000 * (after["cpu"] - cpu) / max(len(latencies), 1),
+            "kb_per_socket": (opened["rss"] - ready["rss"]) / max(sockets, 1),
+        }
+
+
+_CONN: Connection | None = None
+
+
+async def _ask(ready: dict[str, Any]) -> dict[str, Any]:
+    assert _CONN is not None
+    _CONN.send("figures")
+    loop = asyncio.get_running_loop()
+    answer: dict[str, Any] = await loop.run_in_executor(None, _CONN.recv)
+    return answer
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    global _CONN
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe()
+    process = ctx.Process(target=serve_main, args=(child, args.games), daemon=True)
+    process.start()
+    _CONN = parent
+    try:
+        ready = parent.recv()
+        return asyncio.run(_pages(args, ready))
+    finally:
+        parent.send("stop")
+        process.join(timeout=30)
+        if process.is_alive():
+            process.kill()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.web_sockets", description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--presses", type=int, default=2000)
+    parser.add_argument("--concurrency", type=int, default=20,
+                        help="games pressing at once (default 20)")  # fmt: skip
+    parser.add_argument("--runs", type=int, default=1)
+    args = parser.parse_args(argv)
+    for _ in range(args.runs):
+        figures = run(args)
+        print(json.dumps({**figures, "concurrency": args.concurrency}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
