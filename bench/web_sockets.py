@@ -5,9 +5,10 @@ web hub and its aiohttp server, ``--games`` yard games of four human players, ea
 started. This process opens, for every game, six sockets (its four players and two
 spectators, each with its signed link), then presses: each press is the turn's
 player's first action, sent on his socket; it is done when all six sockets of that
-game have received the state of the new version. ``--concurrency`` games press at
-once (each again as soon as its last press is done), so the server always has that
-many presses to handle.
+game have received the state of the new version. ``--concurrency`` presses are in
+flight at once, each in another game (the games are dealt out to that many players
+who press in their games in turn, again as soon as their last press is done), so
+the server always has that many presses to handle.
 
 Reported: the press → every view updated latency (p50, p99), presses a second, the
 server's CPU time per press (from ``/proc``: user + system), and its memory per open
@@ -155,37 +156,42 @@ async def _pages(args: argparse.Namespace, ready: dict[str, Any]) -> dict[str, A
         left = args.presses
         lock = asyncio.Lock()
 
-        async def player(table: Table) -> None:
+        async def player(mine: list[Table]) -> None:
+            """Presses in its games in turn, one press at a time."""
             nonlocal press_id, left
-            while True:
+            rounds = 0
+            while mine:
+                table = mine[rounds % len(mine)]
+                rounds += 1
+                view = table.views[0]
+                assert view is not None
+                turn = view["turn"]["seat"] if view["turn"] else None
+                if turn is None:
+                    mine.remove(table)  # the game is over
+                    continue
                 async with lock:
                     if left <= 0:
                         return
                     left -= 1
                     press_id += 1
                     number = press_id
-                view = table.views[0]
-                assert view is not None
-                turn = view["turn"]["seat"] if view["turn"] else None
-                if turn is None:
-                    return  # the game is over
                 version = max(table.versions)
-                await table.until(lambda v=version: min(table.versions) >= v)
-                mine = table.views[turn]
-                assert mine is not None and mine["actions"], mine
-                action = next((a for a in mine["actions"] if a["cards"]), mine["actions"][0])
+                await table.until(lambda t=table, v=version: min(t.versions) >= v)
+                own = table.views[turn]
+                assert own is not None and own["actions"], own
+                action = next((a for a in own["actions"] if a["cards"]), own["actions"][0])
                 sent = time.perf_counter()
                 await table.players[turn].send_str(
                     json.dumps({"type": "press", "id": number, "token": action["token"]})
                 )
-                await table.until(lambda n=number: n in table.answers)
+                await table.until(lambda t=table, n=number: n in t.answers)
                 if table.answers[number]["ok"]:
-                    await table.until(lambda v=version: min(table.versions) > v)
+                    await table.until(lambda t=table, v=version: min(t.versions) > v)
                     latencies.append(time.perf_counter() - sent)
 
-        busy = tables[: args.concurrency]
+        workers = [tables[i :: args.concurrency] for i in range(min(args.concurrency, len(tables)))]
         started, cpu = time.perf_counter(), opened["cpu"]
-        await asyncio.gather(*(player(table) for table in busy))
+        await asyncio.gather(*(player(mine) for mine in workers))
         elapsed = time.perf_counter() - started
         after = await _ask(ready)
         for table in tables:
