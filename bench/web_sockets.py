@@ -8,7 +8,9 @@ player's first action, sent on his socket; it is done when all six sockets of th
 game have received the state of the new version. ``--concurrency`` presses are in
 flight at once, each in another game (the games are dealt out to that many players
 who press in their games in turn, again as soon as their last press is done), so
-the server always has that many presses to handle.
+the server always has that many presses to handle. ``--rate R`` instead starts R
+presses a second on time (an open loop, as players press whatever the others do),
+each in the next game that has none in flight.
 
 Reported: the press → every view updated latency (p50, p99), presses a second, the
 server's CPU time per press (from ``/proc``: user + system), and its memory per open
@@ -104,33 +106,47 @@ def _cpu() -> float:
 
 
 class Table:
-    """One game's six sockets."""
+    """One game's six sockets. A state's view is read (parsed) only when a press needs
+    it: the pages' side reads the version from the frame's head, so that it is not
+    the bottleneck of what is measured."""
 
     def __init__(self, players: list[aiohttp.ClientWebSocketResponse],
                  spectators: list[aiohttp.ClientWebSocketResponse]) -> None:  # fmt: skip
         self.players = players
         self.sockets = [*players, *spectators]
-        self.views: list[dict[str, Any] | None] = [None] * len(self.sockets)
+        self.frames: list[str | None] = [None] * len(self.sockets)
         self.versions = [-1] * len(self.sockets)
         self.answers: dict[int, dict[str, Any]] = {}
         self.changed = asyncio.Event()
+
+    def view(self, index: int) -> dict[str, Any]:
+        frame = self.frames[index]
+        assert frame is not None
+        view: dict[str, Any] = json.loads(frame)["view"]
+        return view
 
     async def read(self, index: int) -> None:
         async for message in self.sockets[index]:
             if message.type is not aiohttp.WSMsgType.TEXT:
                 break
-            data = json.loads(message.data)
-            if data["type"] == "state":
-                self.views[index] = data["view"]
-                self.versions[index] = data["version"]
-            elif data["type"] == "answer":
-                self.answers[data["id"]] = data
+            text: str = message.data
+            if text.startswith(_STATE):
+                self.frames[index] = text
+                self.versions[index] = int(text[len(_STATE) : text.index(",", len(_STATE))])
+            else:
+                data = json.loads(text)
+                if data["type"] == "answer":
+                    self.answers[data["id"]] = data
             self.changed.set()
 
     async def until(self, done: Any) -> None:
         while not done():
             self.changed.clear()
             await self.changed.wait()
+
+
+#: How a state frame begins (the hub's compact JSON), its version next.
+_STATE = '{"type":"state","version":'
 
 
 async def _pages(args: argparse.Namespace, ready: dict[str, Any]) -> dict[str, Any]:
@@ -154,44 +170,73 @@ async def _pages(args: argparse.Namespace, ready: dict[str, Any]) -> dict[str, A
         latencies: list[float] = []
         press_id = 0
         left = args.presses
-        lock = asyncio.Lock()
+
+        async def press(table: Table) -> bool:
+            """One press in the game (its turn's player's first action), done when all
+            its pages show the new version; False when the game is over."""
+            nonlocal press_id
+            version = max(table.versions)
+            await table.until(lambda t=table, v=version: min(t.versions) >= v)
+            view = table.view(0)
+            turn = view["turn"]["seat"] if view["turn"] else None
+            if turn is None:
+                return False
+            press_id += 1
+            number = press_id
+            own = table.view(turn)
+            assert own["actions"], own
+            action = next((a for a in own["actions"] if a["cards"]), own["actions"][0])
+            sent = time.perf_counter()
+            await table.players[turn].send_str(
+                json.dumps({"type": "press", "id": number, "token": action["token"]})
+            )
+            await table.until(lambda t=table, n=number: n in t.answers)
+            if table.answers[number]["ok"]:
+                await table.until(lambda t=table, v=version: min(t.versions) > v)
+                latencies.append(time.perf_counter() - sent)
+            return True
 
         async def player(mine: list[Table]) -> None:
-            """Presses in its games in turn, one press at a time."""
-            nonlocal press_id, left
+            """Presses in its games in turn, one press at a time (closed loop)."""
+            nonlocal left
             rounds = 0
-            while mine:
+            while mine and left > 0:
                 table = mine[rounds % len(mine)]
                 rounds += 1
-                view = table.views[0]
-                assert view is not None
-                turn = view["turn"]["seat"] if view["turn"] else None
-                if turn is None:
+                left -= 1
+                if not await press(table):
                     mine.remove(table)  # the game is over
-                    continue
-                async with lock:
-                    if left <= 0:
-                        return
-                    left -= 1
-                    press_id += 1
-                    number = press_id
-                version = max(table.versions)
-                await table.until(lambda t=table, v=version: min(t.versions) >= v)
-                own = table.views[turn]
-                assert own is not None and own["actions"], own
-                action = next((a for a in own["actions"] if a["cards"]), own["actions"][0])
-                sent = time.perf_counter()
-                await table.players[turn].send_str(
-                    json.dumps({"type": "press", "id": number, "token": action["token"]})
-                )
-                await table.until(lambda t=table, n=number: n in t.answers)
-                if table.answers[number]["ok"]:
-                    await table.until(lambda t=table, v=version: min(t.versions) > v)
-                    latencies.append(time.perf_counter() - sent)
+
+        async def paced() -> None:
+            """Presses at ``--rate`` a second in the games in turn (open loop: a press
+            starts on time whatever the others do; a game has one press at a time)."""
+            busy: set[Table] = set()
+            tasks: set[asyncio.Task[bool]] = set()
+            interval, due, index = 1.0 / args.rate, time.perf_counter(), 0
+            for _ in range(args.presses):
+                due += interval
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                for _ in range(len(tables)):
+                    table = tables[index % len(tables)]
+                    index += 1
+                    if table not in busy:
+                        break
+                else:
+                    continue  # every game is busy: this press is skipped
+                busy.add(table)
+                task = asyncio.create_task(press(table))
+                tasks.add(task)
+                task.add_done_callback(lambda _, t=table: busy.discard(t))
+                task.add_done_callback(tasks.discard)
+            if tasks:
+                await asyncio.gather(*tasks)
 
         workers = [tables[i :: args.concurrency] for i in range(min(args.concurrency, len(tables)))]
         started, cpu = time.perf_counter(), opened["cpu"]
-        await asyncio.gather(*(player(mine) for mine in workers))
+        if args.rate:
+            await paced()
+        else:
+            await asyncio.gather(*(player(mine) for mine in workers))
         elapsed = time.perf_counter() - started
         after = await _ask(ready)
         for table in tables:
@@ -247,11 +292,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--presses", type=int, default=2000)
     parser.add_argument("--concurrency", type=int, default=20,
                         help="games pressing at once (default 20)")  # fmt: skip
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="presses a second, started on time (open loop) instead")  # fmt: skip
     parser.add_argument("--runs", type=int, default=1)
     args = parser.parse_args(argv)
     for _ in range(args.runs):
         figures = run(args)
-        print(json.dumps({**figures, "concurrency": args.concurrency}), flush=True)
+        load = {"rate": args.rate} if args.rate else {"concurrency": args.concurrency}
+        print(json.dumps({**figures, **load}), flush=True)
     return 0
 
 
