@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import multiprocessing
 import os
@@ -34,6 +35,7 @@ from typing import Any
 import aiohttp
 
 from bench.stats import percentile
+from bot.loop import THRESHOLDS
 
 SPECTATORS = 2
 PAGES = 4 + SPECTATORS
@@ -43,13 +45,16 @@ PAGES = 4 + SPECTATORS
 
 
 def serve_main(conn: Connection, games: int) -> None:
-    asyncio.run(_serve(conn, games))
+    from bot import loop
+
+    loop.run(_serve(conn, games))  # uvloop where installed, as python -m bot runs
 
 
 async def _serve(conn: Connection, games: int) -> None:
     from adapters.web.connection import Limits
     from adapters.web.hub import WebHub
     from adapters.web.server import WebServer
+    from bot import loop
     from bot.i18n import Translator
     from bot.interactions import Interactions
     from bot.memory import MemoryStorage
@@ -78,10 +83,10 @@ async def _serve(conn: Connection, games: int) -> None:
         game = (await service.start(game.id, None, users[0].ref)).game
         seats = [hub.link(game, seat) for seat in range(4)]
         made.append({"id": game.id, "players": seats, "spectator": hub.link(game, None)})
+    loop.settle_heap()  # as python -m bot does once its games are restored
     conn.send({"port": server.port, "games": made, "rss": _rss_kb(), "cpu": _cpu()})
-    loop = asyncio.get_running_loop()
     while True:  # the parent asks for the figures, then says stop
-        request = await loop.run_in_executor(None, conn.recv)
+        request = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
         if request == "stop":
             break
         conn.send({"rss": _rss_kb(), "cpu": _cpu(), "sockets": hub.sockets})
@@ -166,6 +171,8 @@ async def _pages(args: argparse.Namespace, ready: dict[str, Any]) -> dict[str, A
             tables.append(table)
         for table in tables:
             await table.until(lambda t=table: min(t.versions) >= 0)
+        gc.freeze()  # the pages' side: what it holds for the run, out of the collector's way
+        gc.set_threshold(*THRESHOLDS)
         opened = await _ask(ready)
         latencies: list[float] = []
         press_id = 0
@@ -278,7 +285,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     _CONN = parent
     try:
         ready = parent.recv()
-        return asyncio.run(_pages(args, ready))
+        from bot import loop
+
+        return loop.run(_pages(args, ready))
     finally:
         parent.send("stop")
         process.join(timeout=30)
