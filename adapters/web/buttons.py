@@ -8,14 +8,40 @@
 - a Telegram player's DM hand: a ``web_app`` button (a Mini App, private chats only)
   opening his own signed link (a plain link where the page is not https);
 - a Discord player's DM hand: "Open the table in the browser", his signed link.
+
+Telegram refuses a button whose link leads to this machine or a private network
+(``http://127.0.0.1:8081/``, the default without ``WEB_PUBLIC_URL``), and a message
+with a refused button is not sent at all: so Telegram's messages carry the buttons
+only when the page's address is a public one (:func:`public`).
 """
 
 from __future__ import annotations
+
+import ipaddress
+from urllib.parse import urlsplit
 
 from adapters.web.hub import WebHub
 from bot.i18n import Translator
 from bot.models import Game, GameStatus, Platform
 from bot.presenters import Button
+
+
+def public(url: str) -> bool:
+    """Whether ``url`` leads elsewhere than this machine or a private network.
+
+    >>> public("https://kozel.example.org/"), public("http://127.0.0.1:8081/")
+    (True, False)
+    >>> public("http://localhost:8081/"), public("http://192.168.1.2/"), public("http://[::1]/")
+    (False, False, False)
+    """
+    host = (urlsplit(url).hostname or "").lower()
+    if not host or host == "localhost" or host.endswith((".localhost", ".local")):
+        return False
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return True  # a name
+    return address.is_global
 
 
 class WebButtons:
@@ -53,6 +79,8 @@ class WebButtons:
     def table_button(self, game: Game, locale: str) -> Button | None:
         if game.chat.platform is not Platform.TELEGRAM or game.status is not GameStatus.PLAYING:
             return None
+        if not public(self.url):
+            return None
         return Button(self.tr.t(locale, "web-table-button"), url=self.spectator_url(game))
 
     def link_button(self, game: Game, seat: int | None, locale: str) -> Button | None:
@@ -66,6 +94,8 @@ class WebButtons:
         if url is None or game.status is not GameStatus.PLAYING:
             return None
         if game.chat.platform is Platform.TELEGRAM:
+            if not public(url):
+                return None
             app = url.startswith("https://")
             return Button(self.tr.t(locale, "web-hand-button"), url=url, app=app)
         if game.chat.platform is Platform.DISCORD:

@@ -38,6 +38,9 @@ class Limits:
     #: Open sockets at once of one user (a player or a Telegram user), of one game.
     per_user: int = 8
     per_game: int = 64
+    #: Open sockets at once in all (bound to a game or still to say ``hello``): past
+    #: it a new one is refused before it is opened (HTTP 503).
+    total: int = 20_000
     #: Seconds a socket has to say ``hello``.
     hello_timeout: float = 10.0
     #: Frames waiting to go out to one socket before it is closed as too slow.

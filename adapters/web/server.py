@@ -97,6 +97,8 @@ class WebServer:
         self.port = port
         self.static = static
         self._runner: web.AppRunner | None = None
+        #: Sockets open now (said ``hello`` or not).
+        self.open = 0
         self._strings = {locale: strings(tr, locale) for locale in LOCALES}
 
     def app(self) -> web.Application:
@@ -137,9 +139,12 @@ class WebServer:
         return web.json_response(self._strings[locale])
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        hub = self.hub
+        if self.open >= hub.limits.total:
+            raise web.HTTPServiceUnavailable(text="too many open tables\n")
         ws = web.WebSocketResponse(max_msg_size=READ_LIMIT, heartbeat=30.0)
         await ws.prepare(request)
-        hub = self.hub
+        self.open += 1
         conn = Connection(ws, hub.limits, hub.service.default_locale)
         writer = asyncio.create_task(conn.run())
         try:
@@ -156,6 +161,7 @@ class WebServer:
                 else:
                     break  # closing, closed or an error (a frame over READ_LIMIT)
         finally:
+            self.open -= 1
             hub.drop(conn)
             if not conn.closing:
                 await conn.close(1000)

@@ -70,6 +70,16 @@ async def test_the_table_opens_the_mini_app_and_the_hand_carries_a_web_app_butto
 
 
 @pytest.mark.parametrize("web", [{}], indirect=True)
+async def test_no_button_leads_telegram_users_to_this_machine(h: Harness) -> None:
+    # Without WEB_PUBLIC_URL the page is at http://127.0.0.1:<port>/: Telegram would
+    # refuse the message that carries a button there (the table would not show).
+    game = await started(h)
+    table, hand = h.table_message(game), h.hand_message(game, 0)
+    assert table is not None and hand is not None
+    assert urls(h, GROUP, table.message_id) == [] and urls(h, hand.chat_id, hand.message_id) == []
+
+
+@pytest.mark.parametrize("web", [{"web_public_url": "http://kozel.example.org/"}], indirect=True)
 async def test_a_move_made_on_the_web_shows_in_the_chat_and_in_the_dms(h: Harness) -> None:
     game = await started(h)
     game = await h.play_until(game.id, lambda g: g.play.turn == 0)

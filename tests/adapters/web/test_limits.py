@@ -13,6 +13,7 @@ import string
 from collections.abc import AsyncIterator
 from typing import Any
 
+import aiohttp
 import pytest
 
 from adapters.web.connection import Limits
@@ -190,3 +191,18 @@ async def test_fuzzed_frames_change_no_game_but_by_a_current_own_action(web: Web
         assert page.closed is None
         versions = [state["version"] for state in page.states]
         assert versions == sorted(versions)
+
+
+@pytest.mark.parametrize("web", [Limits(total=2)], indirect=True)
+async def test_sockets_past_the_total_are_refused_before_they_open(web: Web) -> None:
+    game = await web.game()
+    first, second = await web.page(), await opened(web, game, 0)
+    assert web.client is not None
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await web.client.ws_connect("/ws")
+    assert refused.value.status == 503
+    await first.ws.close()  # one that never said hello counts too, until it closes
+    await first.wait(lambda r: first.closed is not None)
+    await web.settle()
+    third = await opened(web, game, 1)
+    assert third.view["you"] == 1 and second.closed is None
