@@ -48,7 +48,7 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(DEV_STAMP)
-	$(BIN)/mypy core bot adapters/postgres adapters/migrations.py adapters/sqlite/migrations adapters/storage.py adapters/sql.py
+	$(BIN)/mypy core bot adapters/postgres adapters/migrations.py adapters/sqlite/migrations adapters/storage.py adapters/sql.py adapters/web
 
 pytest: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q

@@ -93,6 +93,7 @@ async def run_platforms(
             ready["discord"] = lambda: False
             runs.append(("Discord", discord))
         health = None
+        web = None
         timers: asyncio.Task[None] | None = None
         try:
             if settings.metrics_port is not None:
@@ -106,6 +107,11 @@ async def run_platforms(
             # publisher is up (GameService.add_publisher), also after a restart of it.
             games = await service.restore()
             log.info("resumed %d open %s", len(games), "game" if len(games) == 1 else "games")
+            if settings.web_port is not None:
+                from adapters.web import WebApp
+
+                web = WebApp(settings, interactions, tr)
+                await web.start()
             loop.settle_heap()
             timers = asyncio.create_task(service.run_timers())
             await supervise_all(runs, backoff or Backoff())
@@ -114,6 +120,8 @@ async def run_platforms(
                 timers.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await timers
+            if web is not None:
+                await web.stop()
             await service.close()
             if health is not None:
                 await health.stop()

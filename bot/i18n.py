@@ -175,6 +175,16 @@ class Translator:
             return bundle is not None and bundle.has_message(msg_id)
         return any(bundle.has_message(msg_id) for bundle in self._bundles.values())
 
+    def message_ids(self, locale: str, prefix: str = "") -> list[str]:
+        """The ids of every message of ``locale`` that start with ``prefix``, sorted.
+
+        >>> Translator.from_sources({"en": "a-1 = A\\nb-1 = B\\na-2 = C"}).message_ids("en", "a-")
+        ['a-1', 'a-2']
+        """
+        bundle = self._bundles.get(locale)
+        messages: dict[str, object] = getattr(bundle, "_messages", {})
+        return sorted(msg_id for msg_id in messages if msg_id.startswith(prefix))
+
     def resolve(self, locale: str | None) -> str:
         """The language used for ``locale``: itself if loaded, else its normal form,
         else the default."""

@@ -12,6 +12,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot import pictures, presenters
 from bot.codec import CodecError, decode, join_payload, parse_join_payload
@@ -19,14 +20,37 @@ from bot.errors import ErrorCode, ServiceError
 from bot.flood import Admission, FloodGuard
 from bot.i18n import Translator, normalize_locale
 from bot.metrics import Metrics
-from bot.models import ChatRef, Game, GameStatus, Seat, User, UserRef
+from bot.models import ChatRef, Game, GameStatus, Platform, Seat, User, UserRef
 from bot.outputs import Output, PressReply, Target
 from bot.ports import Change, ChangeKind, Owed, OwedKind, UserStats
-from bot.presenters import Screen
+from bot.presenters import Button, Screen
 from bot.presenters import achievements as achievement_words
 from bot.presses import PRESSES, CanMessage, ChatCheck, Press, Pressed, place_refusal, refused
 from bot.service import LOCALES, GameService
 from core.seats import Team
+
+
+class WebLinks(Protocol):
+    """The way to a game's live table in the browser (``adapters.web``), when the
+    bot runs one: the buttons its messages carry there. None: no button."""
+
+    def table_button(self, game: Game, locale: str) -> Button | None:
+        """The button of a game's public table (a spectator's way in)."""
+        ...
+
+    def hand_button(self, game: Game, seat: int, locale: str) -> Button | None:
+        """The button of a seat's private hand (signed for its player)."""
+        ...
+
+    def link_button(self, game: Game, seat: int | None, locale: str) -> Button | None:
+        """A plain link to the game's web table for the player at ``seat`` (signed
+        for him), or for a spectator (``seat`` None)."""
+        ...
+
+    def bot_named(self, platform: Platform, username: str) -> None:
+        """The bot's username on a platform, as its adapter learned it (a link into
+        the platform's app names it)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +99,8 @@ class Interactions:
         #: What each seat's hand last showed, and from which game version on: by game
         #: id, then seat. A hand whose content did not change is not shown again.
         self._hands: dict[int, dict[int, _Shown]] = {}
+        #: The web table, when the bot runs one: its buttons on tables and hands.
+        self.web: WebLinks | None = None
 
     # --- Locales -------------------------------------------------------------------
 
@@ -253,7 +279,7 @@ class Interactions:
         seat = game.seat_of(user.ref)
         if seat is None or game.status is not GameStatus.PLAYING:
             return Reply(game=game, seat=seat)
-        hand = presenters.hand(game, seat, 0, self.tr, locale)
+        hand = self.hand_view(game, seat, 0, locale)
         return Reply(game=game, seat=seat, hand=hand, private=True)
 
     # --- Commands ------------------------------------------------------------------
@@ -308,6 +334,22 @@ class Interactions:
                 game = await self.service.add_computer(game.id, None, user.ref, team)
             game = (await self.service.start(game.id, None, user.ref)).game
         return Reply(game=game)
+
+    async def web_table(self, chat: ChatRef, user: UserRef) -> Reply:
+        """``/kozel web``: the user's own link to the chat's open game on the web table
+        (a spectator's when he does not sit at it), to be shown to him only."""
+        locale = await self.chat_locale(chat)
+        if self.web is None:
+            return Reply(alert=self.tr.t(locale, "web-link-off"))
+        game = await self.service.open_game(chat)
+        if game is None:
+            return Reply(alert=self.tr.t(locale, "web-link-none"))
+        seat = game.seat_of(user)
+        button = self.web.link_button(game, seat, locale)
+        if button is None:
+            return Reply(alert=self.tr.t(locale, "web-link-none"))
+        text = self.tr.t(locale, "web-link-spectator" if seat is None else "web-link-text")
+        return Reply(screen=Screen(text, ((button,),)), private=True, game=game, seat=seat)
 
     async def stop(self, chat: ChatRef, user: UserRef, *, is_admin: bool = False) -> Reply:
         """``/stop``: ask the creator or an admin to confirm ending the chat's game."""
@@ -457,7 +499,9 @@ class Interactions:
         out: list[Output] = []
         if change.kind is ChangeKind.LOBBY or game.status is GameStatus.LOBBY:
             return [Output(Target.TABLE, presenters.lobby(game, tr, locale))]
-        table = presenters.table(game, tr, locale, now, with_hand_button=hand_button)
+        table = self._table_link(
+            game, presenters.table(game, tr, locale, now, with_hand_button=hand_button), locale
+        )
         if change.kind is ChangeKind.REMINDER:
             # The table's "time left" is refreshed too, and the player is reminded.
             seat = change.seat
@@ -476,7 +520,7 @@ class Interactions:
             if game.status is GameStatus.CANCELLED:
                 hand = presenters.cancelled(tr, user_locale)
             else:
-                hand = presenters.hand(game, seat, 0, tr, user_locale)
+                hand = self.hand_view(game, seat, 0, user_locale)
             out.append(Output(Target.HAND, hand, seat, player.user))
         out.extend(owed)
         if change.seat is not None and change.kind in (ChangeKind.AWAY, ChangeKind.BACK):
@@ -551,7 +595,8 @@ class Interactions:
         if game.status is GameStatus.LOBBY:
             return presenters.lobby(game, self.tr, locale)
         now = self.service.clock.now()
-        return presenters.table(game, self.tr, locale, now, with_hand_button=hand_button)
+        table = presenters.table(game, self.tr, locale, now, with_hand_button=hand_button)
+        return self._table_link(game, table, locale)
 
     async def hand_screen(self, game: Game, seat: int) -> Screen | None:
         """A seat's private hand now (None if no human sits there)."""
@@ -561,7 +606,21 @@ class Interactions:
         locale = await self.user_locale(player.user, game.settings.locale)
         if game.status is GameStatus.CANCELLED:
             return presenters.cancelled(self.tr, locale)
-        return presenters.hand(game, seat, 0, self.tr, locale)
+        return self.hand_view(game, seat, 0, locale)
+
+    def hand_view(self, game: Game, seat: int, selection: int, locale: str) -> Screen:
+        """A seat's hand (:func:`presenters.hand`), with the way to the web table
+        when the bot runs one."""
+        screen = presenters.hand(game, seat, selection, self.tr, locale)
+        if self.web is None or game.status is not GameStatus.PLAYING:
+            return screen
+        return _with_button(game, screen, self.web.hand_button(game, seat, locale))
+
+    def _table_link(self, game: Game, screen: Screen, locale: str) -> Screen:
+        """A started game's table, with the way to the web table when there is one."""
+        if self.web is None or game.status is not GameStatus.PLAYING:
+            return screen
+        return _with_button(game, screen, self.web.table_button(game, locale))
 
     def lazy_outputs(
         self, game: Game, change: Change
@@ -652,6 +711,19 @@ _OFF_WORDS = frozenset({"off", "no", "выкл", "нет", "0"})
 def _folded(word: str) -> str:
     """A word as commands compare it: trimmed, lowercase, ё as е."""
     return " ".join(word.split()).lower().replace("ё", "е")
+
+
+def _with_button(game: Game, screen: Screen, button: Button | None) -> Screen:
+    """The screen with one more button on a row of its own (Discord takes 5 rows: the
+    last row's end there, when it has room; else none is added)."""
+    if button is None:
+        return screen
+    rows = screen.rows
+    if game.chat.platform is Platform.TELEGRAM or len(rows) < presenters.MAX_ROWS:
+        return Screen(screen.text, (*rows, (button,)))
+    if rows and len(rows[-1]) < presenters.MAX_ROW:
+        return Screen(screen.text, (*rows[:-1], (*rows[-1], button)))
+    return screen
 
 
 def _alert(text: str) -> PressReply:

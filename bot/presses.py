@@ -70,9 +70,8 @@ class Pressed:
     def is_hand_of(self, game_id: int) -> bool:
         """Whether the pressed message is a hand of the game: its buttons are all of
         that game, a card or a move among them."""
-        return {_game_of(token) for token in self.tokens} == {game_id} and presenters.is_hand(
-            self.tokens, game_id
-        )
+        games = {_game_of(token) for token in self.tokens if token is not None}  # not links
+        return games == {game_id} and presenters.is_hand(self.tokens, game_id)
 
     @property
     def is_question(self) -> bool:
@@ -257,7 +256,7 @@ async def show_hand(press: Press) -> PressReply:
     if select and press.ui.current_version(game, seat, command.version) != game.version:
         raise ServiceError(ErrorCode.STALE, game.id)
     selection = presenters.parse_selection(command.arg) if select else 0
-    screen = presenters.hand(game, seat, selection, press.ui.tr, press.locale)
+    screen = press.ui.hand_view(game, seat, selection, press.locale)
     return PressReply((press.hand_output(game, seat, screen),), game)
 
 
@@ -323,7 +322,7 @@ async def refused(press: Press, error: ServiceError) -> PressReply:
         return PressReply((alert,), game)
     hand = None
     if error.code == ErrorCode.STALE and game.status is GameStatus.PLAYING:
-        hand = presenters.hand(game, seat, 0, press.ui.tr, press.locale)
+        hand = press.ui.hand_view(game, seat, 0, press.locale)
     elif error.code == ErrorCode.GAME_OVER and game.status is not GameStatus.LOBBY:
         hand = await press.ui.hand_screen(game, seat)
     if hand is None:

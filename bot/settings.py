@@ -32,6 +32,8 @@ DATABASE_URL_FORMS = (
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 #: A Telegram bot token: the bot's id, a colon, then the secret part.
 _TELEGRAM_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
+#: A Telegram Mini App's short name (BotFather's /newapp).
+_WEB_APP_NAME = re.compile(r"[A-Za-z0-9_]{3,30}")
 #: A Discord bot token: printable ASCII without spaces (an HTTP header's value).
 _DISCORD_TOKEN = re.compile(r"[\x21-\x7e]+")
 #: The levels ``LOG_LEVEL`` takes (in any case).
@@ -173,6 +175,26 @@ class Settings(BaseSettings):
         default=None, ge=0, le=65535, description="/healthz, /readyz, /metrics; unset: off"
     )
     metrics_host: str = Field(default="127.0.0.1", description="address the metrics listen on")
+    web_port: int | None = Field(
+        default=None, ge=0, le=65535, description="the web table's HTTP port; unset: no web table"
+    )
+    web_host: str = Field(default="127.0.0.1", description="address the web table listens on")
+    web_public_url: str | None = Field(
+        default=None,
+        description="the https URL players open (a reverse proxy's); unset:"
+        " http://WEB_HOST:WEB_PORT/",
+    )
+    web_app_name: str | None = Field(
+        default=None,
+        description="the Telegram Mini App's short name (BotFather's /newapp); unset: Telegram"
+        " tables carry a signed link instead",
+    )
+    web_auth_max_age: int = Field(
+        default=3600,
+        ge=10,
+        le=7 * 24 * 3600,
+        description="seconds a Telegram Mini App's launch data (initData) stays good",
+    )
     event_loop: Literal["uvloop", "asyncio"] = Field(
         default="uvloop", description="uvloop (where installed) or asyncio's own loop"
     )
@@ -195,6 +217,21 @@ class Settings(BaseSettings):
     @classmethod
     def _webhook_url(cls, value: str | None) -> str | None:
         return None if value is None else _http_url(value)
+
+    @field_validator("web_public_url")
+    @classmethod
+    def _web_public_url(cls, value: str | None) -> str | None:
+        """An http(s) URL, kept with one trailing slash (the page's own address)."""
+        if value is None:
+            return None
+        return _http_url(value, "https://kozel.example.org/") + "/"
+
+    @field_validator("web_app_name")
+    @classmethod
+    def _web_app_name(cls, value: str | None) -> str | None:
+        if value is not None and not _WEB_APP_NAME.fullmatch(value):
+            raise ValueError("the Mini App's short name: 3-30 characters of A-Z, a-z, 0-9 and _")
+        return value
 
     @field_validator("discord_api_url")
     @classmethod
@@ -286,6 +323,16 @@ class Settings(BaseSettings):
     @property
     def has_platform(self) -> bool:
         return bool(self.telegram_bot_token or self.discord_bot_token)
+
+    @property
+    def web_url(self) -> str | None:
+        """The URL the web table's page is opened at (with a trailing slash), or None
+        when the web table is off (no ``WEB_PORT``)."""
+        if self.web_port is None:
+            return None
+        if self.web_public_url is not None:
+            return self.web_public_url
+        return f"http://{self.web_host}:{self.web_port}/"
 
     @property
     def telegram_webhook(self) -> bool:

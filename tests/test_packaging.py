@@ -108,6 +108,11 @@ def test_the_wheel_holds_the_packages_and_the_locales_but_not_the_benchmarks(
     assert {f"{package}/__init__.py" for package in packages} <= names
     for locale in ("ru", "en"):
         assert f"bot/locales/{locale}/kozel.ftl" in names
+    # The web table's page: package data beside its server.
+    static = ROOT / "adapters" / "web" / "static"
+    page = {f"adapters/web/static/{path.name}" for path in static.iterdir() if path.is_file()}
+    assert "adapters/web/static/index.html" in page
+    assert page <= names, page - names
     repository_only = ("bench/", "tests/", "testing/", "locales/")
     assert not [name for name in names if name.startswith(repository_only)]
     assert "kozel-0.1.0.dist-info/licenses/LICENSE" in names

@@ -32,6 +32,10 @@ log = logging.getLogger(__name__)
 AnyCommand = app_commands.Command[Any, Any, Any]
 
 
+#: ``/kozel web``: the choice that asks for a link to the web table.
+WEB_CHOICE = "web"
+
+
 class KozelCommands(commands.Cog):
     """The bot's slash commands (see the module docstring)."""
 
@@ -57,11 +61,21 @@ class KozelCommands(commands.Cog):
             app_commands.Choice(name=text(tr, f"rules-name-{name}"), value=name)
             for name in rule_set_ids()
         ]
+        # With the web table on, ``/kozel web`` gives the user his link to it.
+        kozel_choices = rule_set_choices + (
+            [app_commands.Choice(name=text(tr, "web-choice"), value=WEB_CHOICE)]
+            if self.interactions.web is not None
+            else []
+        )
 
         @app_commands.rename(rule_set=text(tr, "cmd-option-rules"))
         @app_commands.describe(rule_set=text(tr, "cmd-option-rules-about"))
-        @app_commands.choices(rule_set=rule_set_choices)
+        @app_commands.choices(rule_set=kozel_choices)
         async def kozel(interaction: discord.Interaction[Any], rule_set: str | None = None) -> None:
+            if rule_set == WEB_CHOICE:
+                work = self.interactions.web_table(chat_of(interaction), user_ref(interaction.user))
+                await self._answer(interaction, work, ephemeral=True)
+                return
             await self.kozel(interaction, rule_set)
 
         @app_commands.rename(

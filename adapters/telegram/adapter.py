@@ -150,6 +150,9 @@ class TelegramAdapter:
                 raise  # no server to play on: the caller tries again later, or gives up
             except TelegramAPIError as error:  # the menus are a nicety: play anyway
                 log.warning("could not register the command menus: %s", error.message)
+            if self.interactions.web is not None:  # its Mini App's links name the bot
+                me = await self.bot.me()
+                self.interactions.web.bot_named(Platform.TELEGRAM, me.username or "")
             if self.webhook is not None:
                 await self.webhook.run()
             else:

@@ -15,7 +15,7 @@ from typing import Any
 
 from aiogram import types
 from aiogram.enums import ChatType
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.models import ChatRef, Platform, User, UserRef
 from bot.presenters import Button, Screen
@@ -35,6 +35,7 @@ def text_of(screen: Screen) -> str:
 # (the tests compare them), at half the cost; a hand has up to a dozen buttons.
 _CALLBACK_BUTTON = InlineKeyboardButton(text="-", callback_data="-")
 _URL_BUTTON = InlineKeyboardButton(text="-", url="https://t.me")
+_APP_BUTTON = InlineKeyboardButton(text="-", web_app=WebAppInfo(url="https://t.me"))
 _KEYBOARD = InlineKeyboardMarkup(inline_keyboard=[])
 
 
@@ -54,12 +55,18 @@ def keyboard_json(screen: Screen) -> dict[str, Any] | None:
 
 
 def _button_json(button: Button) -> dict[str, Any]:
+    if button.url and button.app:
+        return {"text": button.label, "web_app": {"url": button.url}}
     if button.url:
         return {"text": button.label, "url": button.url}
     return {"text": button.label, "callback_data": button.token}
 
 
 def _button(button: Button) -> InlineKeyboardButton:
+    if button.url and button.app:
+        return _APP_BUTTON.model_copy(
+            update={"text": button.label, "web_app": WebAppInfo(url=button.url)}
+        )
     if button.url:
         return _URL_BUTTON.model_copy(update={"text": button.label, "url": button.url})
     return _CALLBACK_BUTTON.model_copy(update={"text": button.label, "callback_data": button.token})

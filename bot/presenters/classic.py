@@ -78,6 +78,7 @@ from bot.presenters.common import (
     text_screen,
     turn_line,
 )
+from bot.presenters.web import WebAction, WebTable, team_score
 from core.cards import Card, Suit
 from core.classic.actions import ClassicAction, ClassicActionKind
 from core.classic.cards import CARDS, DECK_SIZE, trumps_for
@@ -695,6 +696,106 @@ def _cut_choices(
     return out
 
 
+# --- The web table ------------------------------------------------------------------------------
+
+#: The actions a web page plays with a card of the hand selected (the others are buttons).
+_WEB_CARD_KINDS = (ClassicActionKind.PLAY, ClassicActionKind.ACCEPT_TRUMP)
+
+
+def web_table(game: Game, viewer: int | None, tr: Translator, locale: str, now: float) -> WebTable:
+    """The classic game's part of the web view (:func:`bot.presenters.web.web_view`):
+    the hands as counts, the trick (or the laid cards, the pants declarer's face
+    down), the trump suit, the pairs, the dealer and the declarer, every public line
+    of the table as notes, whose decision; the viewer's own cards, pants pair, laid
+    card and exchange and his choices (from his seat's view only); the end of a
+    dealing or of the game."""
+    play = classic_view(game)
+    if play is None or not play.deals:
+        cancelled = game.status is GameStatus.CANCELLED
+        return WebTable(status=tr.t(locale, "table-cancelled" if cancelled else "table-no-deal"))
+    view: ClassicTableView = game.play.spectator_view()
+    names = seat_names(game, tr, locale)
+    playing = view.result is None and game.status is GameStatus.PLAYING
+    trick: tuple[tuple[int, tuple[str | None, ...]], ...]
+    if view.phase is Phase.PLAY or view.trick:
+        trick = tuple((p.seat, (p.card.code,)) for p in view.trick)
+    else:
+        trick = tuple(
+            (lay.seat, (None if lay.card is None else lay.card.code,)) for lay in view.laid
+        )
+    marks = tuple(
+        tuple(
+            mark
+            for mark, holder in (("dealer", view.dealer), ("declarer", view.declarer))
+            if holder == seat
+        )
+        for seat in range(4)
+    )
+    score = tuple(
+        team_score(
+            team,
+            tr.t(locale, "webview-score-classic", pairs=play.pairs[team], limit=PAIR_LIMIT),
+            tr,
+            locale,
+        )
+        for team in Team
+    )
+    notes = [
+        options_line(play.options, tr, locale),
+        _fixed_suits_line(view, names, tr, locale),
+        _declarer_line(view.declarer, view.praise, names, tr, locale, viewer),
+        *_public_lines(view, names, tr, locale, viewer),
+    ]
+    if play.egg_pairs:
+        notes.append(tr.t(locale, "classic-egg-pairs", count=play.egg_pairs))
+    hand: tuple[str, ...] | None = None
+    actions: tuple[WebAction, ...] = ()
+    if viewer is not None:
+        content = hand_content(game, viewer)
+        hand = tuple(card.code for card in content.cards)
+        notes.extend(_private_lines(content, tr, locale)[1:])  # the cards are the hand
+        if playing:
+            actions = tuple(
+                WebAction(
+                    _press(game, choice.action),
+                    choice.label(tr, locale),
+                    (choice.action.card.code,)
+                    if choice.action.card is not None and choice.action.kind in _WEB_CARD_KINDS
+                    else (),
+                )
+                for choice in choices(game, content)
+            )
+    status = _decision_line(game, view, names, tr, locale, now, viewer) if playing else ""
+    result = None
+    if view.result is not None:
+        lines = _result_lines(view.number, view.result, tr, locale)
+        title = tr.t(locale, "classic-result-title", number=view.number + 1)
+        result = (title, (*lines, *_pairs_lines(play.pairs, play.egg_pairs, tr, locale)))
+        status = tr.t(locale, "table-next-deal") if game.status is GameStatus.PLAYING else ""
+        if play.result is not None:
+            goats = _goats_lines(game, play.result, tr, locale)
+            result = (goats[0], (*goats[1:], *result[1]))
+            status = tr.t(locale, "classic-game-over", deals=play.result.deals)
+    if game.status is GameStatus.CANCELLED:
+        status = tr.t(locale, "table-cancelled")
+    return WebTable(
+        status=status,
+        cards=view.hand_sizes,
+        marks=marks,
+        turn=view.turn if playing else None,
+        trump={"suit": None if view.trump is None else view.trump.letter}
+        if view.trump_set
+        else None,
+        trump_text=trump_line(view.trump_set, view.trump, play.options, tr, locale),
+        trick=trick,
+        score=score,
+        hand=hand,
+        actions=actions,
+        notes=tuple(line for line in notes if line),
+        result=result,
+    )
+
+
 # --- The terminal ------------------------------------------------------------------------------
 
 
@@ -1023,6 +1124,7 @@ class ClassicPresenter:
     console_action = staticmethod(console_action)
     console_summary = staticmethod(console_summary)
     option_word = staticmethod(option_word)
+    web_table = staticmethod(web_table)
 
     def deal_result(self, game: Game, number: int, tr: Translator, locale: str) -> Screen | None:
         """The last dealing of deal ``number`` that ended (a redeal, or the deal's end)."""

@@ -52,11 +52,14 @@ CARDS_PER_ROW = 4
 
 @dataclass(frozen=True, slots=True)
 class Button:
-    """A button: ``token`` for an action (see :mod:`bot.codec`), or ``url`` for a link."""
+    """A button: ``token`` for an action (see :mod:`bot.codec`), or ``url`` for a link;
+    ``app``: a link the platform opens in its own web view where it has one (a
+    Telegram Mini App's ``web_app`` button, in a private chat only), else a plain link."""
 
     label: str
     token: str | None = None
     url: str | None = None
+    app: bool = False
 
 
 Row = tuple[Button, ...]

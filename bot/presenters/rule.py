@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from bot.i18n import Translator
     from bot.models import Game
     from bot.presenters.common import Screen
+    from bot.presenters.web import WebTable
     from core.ruleset import GameOutcome
 
 
@@ -70,6 +71,14 @@ class RulePresenter(Protocol):
     def hand(self, game: Game, seat: int, selection: int, tr: Translator, locale: str) -> Screen:
         """One seat's private screen: his cards (SELECT buttons toggle one in the
         ``selection`` bitmask), and the PLAY buttons of his legal actions."""
+        ...
+
+    def web_table(
+        self, game: Game, viewer: int | None, tr: Translator, locale: str, now: float
+    ) -> WebTable:
+        """The rule set's part of the web table's view of a started game
+        (:func:`bot.presenters.web.web_view`), for the player at ``viewer`` (None: a
+        spectator): built from his seat's view of the core, or the public one."""
         ...
 
     def hand_content(self, game: Game, seat: int) -> Hashable:

@@ -52,6 +52,7 @@ from bot.presenters.common import (
     text_screen,
     turn_line,
 )
+from bot.presenters.web import WebAction, WebTable, team_score
 from core.cards import Card, Suit, mask_of
 from core.errors import KozelError
 from core.ruleset import GameOutcome
@@ -393,6 +394,88 @@ def series_result(game: Game, result: SeriesResult, tr: Translator, locale: str)
     return game_over(game, lines, tr, locale)
 
 
+# --- The web table ------------------------------------------------------------------------
+
+
+def web_table(game: Game, viewer: int | None, tr: Translator, locale: str, now: float) -> WebTable:
+    """The yard game's part of the web view (:func:`bot.presenters.web.web_view`):
+    the hands as counts, the trick (discards face down), the trump card, the stock,
+    the loss points and tricks, whose turn; the viewer's own hand and legal actions
+    (from his seat's view only); a deal's or the series' end."""
+    series = _series_view(game)
+    if not series.deals:
+        cancelled = game.status is GameStatus.CANCELLED
+        return WebTable(status=tr.t(locale, "table-cancelled" if cancelled else "table-no-deal"))
+    view: TableView = game.play.spectator_view()
+    names = seat_names(game, tr, locale)
+    playing = view.result is None and game.status is GameStatus.PLAYING
+    trick = tuple(
+        (play.seat, (None,) * play.count if play.face_down else tuple(c.code for c in play.cards))
+        for play in (view.plays if view.result is None else ())
+    )
+    marks = tuple(("dealer",) if seat == view.dealer else () for seat in range(4))
+    score = tuple(
+        team_score(
+            team,
+            tr.t(
+                locale,
+                "webview-score-yard",
+                loss=series.loss_points[team],
+                limit=LOSS_LIMIT,
+                tricks=view.tricks[team],
+            ),
+            tr,
+            locale,
+        )
+        for team in Team
+    )
+    hand: tuple[str, ...] | None = None
+    actions: tuple[WebAction, ...] = ()
+    if viewer is not None:
+        own: SeatView = game.play.seat_view(viewer)
+        hand = tuple(card.code for card in sorted_hand(own.hand))
+        if playing:
+            actions = tuple(_web_action(game, action, tr, locale) for action in own.legal)
+    result = None
+    status = ""
+    if playing and view.turn is not None:
+        status = turn_line(game, view.turn, names, tr, locale, now, viewer)
+    if view.result is not None:
+        number = view.number
+        screen = deal_result(game, number, view.result, tr, locale)
+        title, *lines = screen.text.split("\n")
+        result = (title, tuple(lines))
+        status = tr.t(locale, "table-next-deal") if game.status is GameStatus.PLAYING else ""
+        if series.result is not None:
+            goats = _goats_lines(game, series.result, tr, locale)
+            result = (goats[0], (*goats[1:], *lines))
+            status = tr.t(locale, "table-series-over")
+    if game.status is GameStatus.CANCELLED:
+        status = tr.t(locale, "table-cancelled")
+    return WebTable(
+        status=status,
+        cards=view.hand_sizes,
+        marks=marks,
+        turn=view.turn if playing else None,
+        trump={"card": view.trump_card.code, "suit": view.trump.letter},
+        trump_text=_trump_line(view, names, tr, locale, viewer),
+        stock=view.stock_size,
+        trick=trick,
+        score=score,
+        hand=hand,
+        actions=actions,
+        result=result,
+    )
+
+
+def _web_action(game: Game, action: Action, tr: Translator, locale: str) -> WebAction:
+    token = game_token(game, Verb.PLAY, action_arg(action))
+    if action.kind is ActionKind.MOLODKA:
+        return WebAction(token, tr.t(locale, "hand-molodka"))
+    label = tr.t(locale, f"hand-{action.kind.value}", cards=cards_label(action.cards, locale))
+    return WebAction(token, label, tuple(card.code for card in action.cards))
+
+
 # --- The play log: one line per public event ---------------------------------------------
 
 
@@ -642,6 +725,11 @@ class YardPresenter:
 
     def action_arg(self, action: Action) -> str:
         return action_arg(action)
+
+    def web_table(
+        self, game: Game, viewer: int | None, tr: Translator, locale: str, now: float
+    ) -> WebTable:
+        return web_table(game, viewer, tr, locale, now)
 
     def console_hand(self, game: Game, seat: int, tr: Translator, locale: str) -> list[str]:
         return console_hand(game, seat, tr, locale)

@@ -124,6 +124,10 @@ class GameService:
         # The adapters' calls, each answered by its job.
         self.add_publisher = publishing.add_publisher
         self.remove_publisher = publishing.remove_publisher
+        self.add_watcher = publishing.add_watcher
+        self.remove_watcher = publishing.remove_watcher
+        self.showing = publishing.showing
+        self.owns = tables.owns
         self.set_message = publishing.set_message
         self.message_sent = publishing.message_sent
         self.send_times = publishing.send_times

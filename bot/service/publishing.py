@@ -5,8 +5,9 @@ keeps (edited in place, also after a restart) or still owes."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
 from bot.errors import ServiceError
@@ -50,6 +51,27 @@ class Publishing:
         self.restored = False
         #: By platform: the saved games its latest publisher still has to show.
         self.redraws: dict[Platform, Redraw] = {}
+        #: Publishers shown every change of every platform's games, after the game's
+        #: own platform's (the web table): they show games live, so a restart owes
+        #: them nothing to redraw.
+        self.watchers: list[Publisher] = []
+
+    def add_watcher(self, publisher: Publisher) -> None:
+        """Show every change of every game through ``publisher`` too, from now on."""
+        if publisher not in self.watchers:
+            self.watchers.append(publisher)
+
+    def remove_watcher(self, publisher: Publisher) -> None:
+        if publisher in self.watchers:
+            self.watchers.remove(publisher)
+
+    @contextlib.asynccontextmanager
+    async def showing(self, game_id: int) -> AsyncIterator[Game]:
+        """The game as it was last published, under its lock (no change is published
+        meanwhile): for a watcher that shows it to a new viewer, in order with the
+        changes it publishes. Raises :class:`ServiceError` for an unknown game."""
+        async with self.tables.locked(game_id) as game:
+            yield game
 
     def add_publisher(self, platform: Platform, publisher: Publisher) -> None:
         """Show a platform's games through ``publisher`` from now on. Once the saved
@@ -151,20 +173,22 @@ class Publishing:
         await self._show(redraw.publisher, game, Change(ChangeKind.RESTORED, owed=owed))
 
     async def publish(self, game: Game, change: Change) -> None:
-        """Show a change through the game's platform's publisher (if it has one). A
-        saved game that publisher has not shown yet is shown first (:meth:`redraw`):
-        the messages it owed before come before the ones of this change."""
+        """Show a change through the game's platform's publisher (if it has one), then
+        through every watcher. A saved game that publisher has not shown yet is shown
+        first (:meth:`redraw`): the messages it owed before come before the ones of
+        this change."""
         platform = game.chat.platform
         publisher = self.publishers.get(platform)
-        if publisher is None:
-            return
-        redraw = self.redraws.get(platform)
-        if redraw is not None:
-            redraw.handed.update(change.owed)
-            if game.id in redraw.games:
-                await redraw.loaded.wait()
-                await self._redraw_game(game, redraw)
-        await self._show(publisher, game, change)
+        if publisher is not None:
+            redraw = self.redraws.get(platform)
+            if redraw is not None:
+                redraw.handed.update(change.owed)
+                if game.id in redraw.games:
+                    await redraw.loaded.wait()
+                    await self._redraw_game(game, redraw)
+            await self._show(publisher, game, change)
+        for watcher in self.watchers:
+            await self._show(watcher, game, change)
 
     async def _show(self, publisher: Publisher, game: Game, change: Change) -> None:
         try:

@@ -364,8 +364,12 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: message is too long")
         return text
 
+    def _is_private(self, chat_id: int) -> bool:
+        chat = self.chats.get(chat_id)
+        return chat is None or chat.type == "private"
+
     @staticmethod
-    def _check_markup(markup: Any) -> Json | None:
+    def _check_markup(markup: Any, *, private: bool = True) -> Json | None:
         if not isinstance(markup, dict):
             return None
         for row in markup.get("inline_keyboard", []):
@@ -373,6 +377,11 @@ class FakeTelegram:
                 data = button.get("callback_data")
                 if data is not None and not 1 <= len(str(data).encode()) <= 64:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                app = button.get("web_app")
+                if app is not None and not private:  # Mini App buttons: private chats only
+                    raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+                if app is not None and not str(app.get("url", "")).startswith("https://"):
+                    raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
         return markup
 
     def _check_global(self, chat: FakeChat) -> None:
@@ -452,7 +461,7 @@ class FakeTelegram:
         if chat.type == "private" and not self.users[chat.id].started:
             raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         text = self._check_text(params.get("text"))
-        markup = self._check_markup(params.get("reply_markup"))
+        markup = self._check_markup(params.get("reply_markup"), private=chat.type == "private")
         self._check_global(chat)
         self._check_flood(chat.id)
         reply = params.get("reply_to_message_id") or params.get("reply_parameters", {}).get(
@@ -467,11 +476,17 @@ class FakeTelegram:
     async def _m_editmessagetext(self, params: Json) -> Json:
         msg = self._message(params)
         text = self._check_text(params.get("text"))
-        return self._edit(msg, text, self._check_markup(params.get("reply_markup")))
+        private = self._is_private(msg.chat_id)
+        return self._edit(
+            msg, text, self._check_markup(params.get("reply_markup"), private=private)
+        )
 
     async def _m_editmessagereplymarkup(self, params: Json) -> Json:
         msg = self._message(params)
-        return self._edit(msg, msg.text, self._check_markup(params.get("reply_markup")))
+        private = self._is_private(msg.chat_id)
+        return self._edit(
+            msg, msg.text, self._check_markup(params.get("reply_markup"), private=private)
+        )
 
     def _edit(self, msg: FakeMessage, text: str | None, markup: Json | None) -> Json:
         # Like Telegram, an edit without reply_markup removes the inline keyboard.
@@ -897,11 +912,12 @@ class FakeTelegram:
         return None
 
     def buttons(self, chat_id: int, message_id: int) -> list[tuple[str, str | None]]:
-        """Flat list of (text, callback_data or url) of the message's inline keyboard."""
+        """Flat list of (text, callback_data or url) of the message's inline keyboard
+        (a Mini App's ``web_app`` button: its url)."""
         msg = self._messages.get(chat_id, {}).get(message_id)
         rows = (msg.reply_markup or {}).get("inline_keyboard", []) if msg else []
         return [
-            (b["text"], b.get("callback_data", b.get("url")))
+            (b["text"], b.get("callback_data", b.get("url", (b.get("web_app") or {}).get("url"))))
             for b in itertools.chain.from_iterable(rows)
         ]
 

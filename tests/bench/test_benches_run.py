@@ -94,3 +94,15 @@ def test_the_telegram_benchmark_sums_up_numbers_of_games(
     lines = capsys.readouterr().out.splitlines()
     assert lines[1] == "100 | 30.0 | 5.0 / 50.0 | 9.0 / 90.0 | 3.00 | 200"
     assert lines[-1] == "headline: 200 games answered with p99 under 100 ms"
+
+
+def test_the_web_sockets_benchmark_counts_every_press_and_socket() -> None:
+    from argparse import Namespace
+
+    from bench import web_sockets
+
+    figures = web_sockets.run(Namespace(games=3, presses=20, concurrency=2, rate=0.0))
+    assert figures["games"] == 3 and figures["sockets"] == 3 * web_sockets.PAGES
+    assert figures["presses"] == 20  # every press of the turn's player is applied
+    assert 0 < figures["p50_ms"] <= figures["p99_ms"]
+    assert figures["cpu_ms_per_press"] >= 0 and figures["kb_per_socket"] > 0

@@ -16,6 +16,7 @@ from typing import Any
 
 from adapters.discord import DiscordAdapter
 from adapters.discord.client import KozelBot
+from adapters.web import WebApp
 from bot.codec import CodecError, Verb, decode
 from bot.flood import FloodGuard
 from bot.i18n import Translator
@@ -74,6 +75,9 @@ class Harness:
     interactions: Interactions = field(init=False)
     adapter: DiscordAdapter = field(init=False)
     task: asyncio.Task[None] | None = field(init=False, default=None)
+    #: Whether the web table runs beside the bot (as with ``WEB_PORT``).
+    web: bool = False
+    web_app: WebApp | None = field(init=False, default=None)
 
     # --- Lifecycle -------------------------------------------------------------------
 
@@ -90,6 +94,10 @@ class Harness:
         flood = FloodGuard(presses=None)
         self.interactions = Interactions(self.service, self.tr, flood=flood)
         settings = Settings(discord_bot_token="fake-token", _env_file=None)
+        if self.web:  # it starts before the platforms, as in python -m bot
+            web = Settings(web_port=0, _env_file=None)
+            self.web_app = WebApp(web, self.interactions, self.tr)
+            await self.web_app.start()
 
         def client(adapter: DiscordAdapter) -> KozelBot:
             return KozelBot(adapter, guild_ready_timeout=0.01)
@@ -118,6 +126,8 @@ class Harness:
         await self.settled()
         await self.adapter.close()
         await self.task
+        if self.web_app is not None:
+            await self.web_app.stop()
         await self.service.close()
         self.task = None
 

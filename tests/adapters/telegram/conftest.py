@@ -54,14 +54,26 @@ def webhook(request: pytest.FixtureRequest) -> bool:
 
 
 @pytest.fixture
+def web(request: pytest.FixtureRequest) -> dict[str, Any] | None:
+    """No web table, unless a test parametrizes its settings (``WEB_*``)."""
+    settings: dict[str, Any] | None = getattr(request, "param", None)
+    return settings
+
+
+@pytest.fixture
 async def h(
-    tg: FakeTelegram, storage: Storage, tr: Translator, pacing: Pacing, webhook: bool
+    tg: FakeTelegram,
+    storage: Storage,
+    tr: Translator,
+    pacing: Pacing,
+    webhook: bool,
+    web: dict[str, Any] | None,
 ) -> AsyncIterator[Harness]:
     """The adapter polling the fake (or serving its webhook); fails the test on any
     handler exception, failed message, ERROR log or unanswered callback query."""
     errors = ErrorLog()
     logging.getLogger().addHandler(errors)
-    harness = Harness(tg, storage, tr, pacing, webhook)
+    harness = Harness(tg, storage, tr, pacing, webhook, web=web)
     tg.add_group(GROUP, "Kozel club", admins=[1])
     try:
         await harness.start()

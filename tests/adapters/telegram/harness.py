@@ -16,6 +16,7 @@ import random
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiogram import Bot
 from aiogram.client.telegram import TelegramAPIServer
@@ -24,6 +25,7 @@ from aiogram.types import ErrorEvent
 from adapters.telegram import Pacing, TelegramAdapter
 from adapters.telegram.publisher import TABLE, hand_key
 from adapters.telegram.session import LeanSession
+from adapters.web import WebApp
 from bot import presenters
 from bot.codec import CodecError, Command, Verb, decode, encode
 from bot.flood import FloodGuard
@@ -74,6 +76,10 @@ class Harness:
     #: The service's random source (kept over restarts); None: seeded with ``seed``.
     rng: random.Random | None = None
     errors: list[BaseException] = field(default_factory=list)
+    #: The web table's settings (``web_public_url``, ``web_app_name``...), or None:
+    #: no web table (the bot as it runs without ``WEB_PORT``).
+    web: dict[str, Any] | None = None
+    web_app: WebApp | None = field(init=False, default=None)
     service: GameService = field(init=False)
     interactions: Interactions = field(init=False)
     adapter: TelegramAdapter = field(init=False)
@@ -93,6 +99,10 @@ class Harness:
         # person's presses are limited by bot.flood.PRESSES: tests/bot/test_flood.py).
         flood = FloodGuard(presses=None)
         self.interactions = Interactions(self.service, self.tr, flood=flood)
+        if self.web is not None:  # it starts before the platforms, as in python -m bot
+            web = Settings(telegram_bot_token=TOKEN, web_port=0, _env_file=None, **self.web)
+            self.web_app = WebApp(web, self.interactions, self.tr)
+            await self.web_app.start()
         settings = Settings(
             telegram_api_url=self.tg.base_url, telegram_webhook_url=None, _env_file=None
         )
@@ -129,6 +139,9 @@ class Harness:
         await self.adapter.stop()
         await self.task
         self.task = None
+        if self.web_app is not None:
+            await self.web_app.stop()
+            self.web_app = None
         await self.service.close()
         failed = self.adapter.outbox.stats.failures
         self.errors.extend(RuntimeError(f"outbox: {f}") for f in failed)
@@ -258,7 +271,9 @@ class Harness:
         hand = self.hand_message(game, seat)
         if hand is None:
             return None
-        versions = {_version(data) for _, data in self.tg.buttons(hand.chat_id, hand.message_id)}
+        buttons = self.tg.buttons(hand.chat_id, hand.message_id)
+        # A link button (the web table's) carries no version.
+        versions = {_version(data) for _, data in buttons} - {None}
         return hand if versions == {game.version} else None
 
     async def play_until(self, game_id: int, done: Callable[[Game], bool], seed: int = 1) -> Game:

@@ -1,0 +1,255 @@
+// The web table: says who it is (Telegram's initData or a signed link) in the socket's
+// first message, draws every state the bot pushes, sends the presses of its actions and
+// reconnects after a drop, catching up from the last version it showed. WEB.md is the
+// contract with the server (adapters/web).
+
+import { backButton, haptic, initData, loadTelegramScript, startTheme } from "./theme.js";
+import { draw, drawClock, resultKey } from "./view.js";
+
+// The closes after which the server will not take this page back (WEB.md).
+const FINAL_CLOSES = new Set([4401, 4403, 4404, 4429]);
+const FINAL_ERRORS = new Set(["auth", "expired", "revoked", "not-found", "too-many"]);
+const BACKOFF_FIRST = 500;
+const BACKOFF_LAST = 8000;
+const PING_EVERY = 25000;
+
+const $ = (id) => document.getElementById(id);
+
+// --- Words ---------------------------------------------------------------------------
+
+const strings = {
+  locale: null,
+  table: {},
+  t(id) {
+    return this.table[id] ?? "";
+  },
+  async load(locale) {
+    if (locale === this.locale) return;
+    this.locale = locale;
+    try {
+      const url = new URL(`api/strings?locale=${encodeURIComponent(locale)}`, document.baseURI);
+      const response = await fetch(url, { credentials: "omit" });
+      if (response.ok && this.locale === locale) this.table = await response.json();
+    } catch {
+      // Keep the words we have; the next state asks again only for another locale.
+    }
+  },
+};
+
+function browserLocale() {
+  return (navigator.language || "").toLowerCase().startsWith("ru") ? "ru" : "en";
+}
+
+// --- Who this page is ----------------------------------------------------------------
+
+function hello(version) {
+  const message = { type: "hello" };
+  // A signed link decides where there is one (a DM's web_app button carries both).
+  const link = new URLSearchParams(location.search).get("t");
+  const data = initData();
+  if (link) message.link = link;
+  else if (data) message.init_data = data;
+  else return null;
+  if (version !== null) message.version = version;
+  return message;
+}
+
+// --- The page's state ----------------------------------------------------------------
+
+const ui = {
+  view: null,
+  version: null,
+  selection: new Set(),
+  locked: false,
+  resultShown: null,
+  pressId: 0,
+  pending: null,
+  received: 0, // performance.now() of the last state: the clock counts from it
+  toggle(code) {
+    if (this.locked || !this.view) return;
+    if (this.selection.has(code)) this.selection.delete(code);
+    else this.selection.add(code);
+    haptic.select();
+    redraw();
+  },
+  press(action) {
+    if (this.locked || !socket.send({ type: "press", id: ++this.pressId, token: action.token })) {
+      return;
+    }
+    this.pending = this.pressId;
+    this.locked = true;
+    haptic.press();
+    redraw();
+  },
+};
+
+function clock() {
+  const turn = ui.view?.turn;
+  if (!turn || turn.seconds_left === null || turn.seconds_left === undefined) {
+    return { clockText: "", hurry: false };
+  }
+  const left = Math.max(0, Math.ceil(turn.seconds_left - (performance.now() - ui.received) / 1000));
+  const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  return { clockText: text, hurry: left <= 10 };
+}
+
+function redraw() {
+  if (ui.view) draw(ui.view, ui, strings, clock());
+  backButton(!$("result").classList.contains("hidden"), closeResult);
+}
+
+function closeResult() {
+  if (ui.view) ui.resultShown = resultKey(ui.view);
+  redraw();
+}
+
+async function onState(frame) {
+  if (ui.version !== null && frame.version < ui.version) return;
+  const mineBefore = ui.view?.turn?.seat === ui.view?.you;
+  ui.view = frame.view;
+  ui.version = frame.version;
+  ui.received = performance.now();
+  // A selection lives on while some action still plays all of its cards.
+  const actions = ui.view.actions ?? [];
+  const chosen = [...ui.selection];
+  if (!actions.some((action) => chosen.every((code) => (action.cards ?? []).includes(code)))) {
+    ui.selection.clear();
+  }
+  if (ui.pending === null) ui.locked = false;
+  await strings.load(ui.view.locale || browserLocale());
+  banner("");
+  drawBanner();
+  redraw();
+  const mine = ui.view.turn && ui.view.you !== null && ui.view.turn.seat === ui.view.you;
+  if (mine && !mineBefore) haptic.notify("success");
+}
+
+function onAnswer(frame) {
+  if (frame.id !== ui.pending) return;
+  ui.pending = null;
+  ui.locked = false;
+  if (frame.ok) ui.selection.clear();
+  else haptic.notify("error");
+  if (frame.text) toast(frame.text);
+  redraw();
+}
+
+// --- Messages to the person ----------------------------------------------------------
+
+let toastTimer = null;
+
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.classList.remove("hidden");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.add("hidden"), 3500);
+}
+
+// The line on top: a message id of the page's words (drawn again once they load) or
+// the server's text; a final one stays.
+const shownBanner = { id: "", text: "", final: false };
+
+function banner(id, { text = "", final = false } = {}) {
+  if (shownBanner.final) return;
+  Object.assign(shownBanner, { id, text, final });
+  drawBanner();
+}
+
+function drawBanner() {
+  const box = $("banner");
+  const words = shownBanner.text || (shownBanner.id ? strings.t(shownBanner.id) : "");
+  box.textContent = words;
+  box.classList.toggle("hidden", !words);
+  box.classList.toggle("final", shownBanner.final);
+}
+
+// --- The socket ----------------------------------------------------------------------
+
+const socket = {
+  ws: null,
+  backoff: BACKOFF_FIRST,
+  final: false,
+  pinger: null,
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  },
+  open() {
+    const first = hello(ui.version);
+    if (!first) {
+      this.stop("", "web-no-link");
+      return;
+    }
+    const url = new URL("ws", document.baseURI);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify(first));
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_EVERY);
+    });
+    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("close", (event) => this.closed(ws, event.code));
+  },
+  receive(data) {
+    let frame;
+    try {
+      frame = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (frame.type === "state") {
+      this.backoff = BACKOFF_FIRST;
+      onState(frame);
+    } else if (frame.type === "answer") {
+      onAnswer(frame);
+    } else if (frame.type === "error") {
+      if (FINAL_ERRORS.has(frame.code)) this.stop(frame.text);
+      else if (frame.text) toast(frame.text);
+    }
+  },
+  closed(ws, code) {
+    if (ws !== this.ws) return;
+    clearInterval(this.pinger);
+    this.ws = null;
+    // A press in flight is lost with the socket: the next state shows what happened.
+    ui.pending = null;
+    ui.locked = true;
+    redraw();
+    if (this.final) return;
+    if (FINAL_CLOSES.has(code)) {
+      this.stop("");
+      return;
+    }
+    banner("web-reconnecting");
+    setTimeout(() => this.open(), this.backoff);
+    this.backoff = Math.min(this.backoff * 2, BACKOFF_LAST);
+  },
+  stop(text, id = "web-closed") {
+    this.final = true;
+    banner(id, { text, final: true });
+    this.ws?.close();
+  },
+};
+
+// --- Start ---------------------------------------------------------------------------
+
+function start() {
+  startTheme();
+  loadTelegramScript(() => startTheme());
+  $("result-close").addEventListener("click", closeResult);
+  setInterval(() => {
+    if (ui.view?.turn) drawClock(ui.view, strings, clock());
+  }, 1000);
+  if (!ui.view) banner("web-connecting");
+  strings.load(browserLocale()).then(() => {
+    $("result-close").textContent = strings.t("web-close");
+    drawBanner();
+  });
+  socket.open();
+}
+
+start();

@@ -1,0 +1,30 @@
+## The web table (adapters/web): the server's words. The page's own words are the
+## other "web-" messages; GET /api/strings gives every "web-" message to the page.
+
+# Badges of a seat.
+webview-mark-dealer = сдаёт
+webview-mark-declarer = хвалился
+
+# A team's line of the score.
+webview-score-yard = { $loss } из { $limit } · взяток: { $tricks }
+webview-score-classic = пар: { $pairs } из { $limit }
+
+# Why a page cannot show a table (the page shows the line and does not reconnect).
+web-error-auth = Ссылка не подходит. Откройте стол заново из чата.
+web-error-expired = Ссылка устарела. Откройте стол заново из чата.
+web-error-revoked = Эта ссылка отозвана. Попросите новую в чате.
+web-error-not-found = Такой игры нет (или она давно закончилась).
+web-error-rate = Слишком много сообщений: подождите немного.
+web-error-too-big = Слишком длинное сообщение.
+web-error-bad-message = Непонятное сообщение.
+web-error-too-many = Слишком много открытых окон этого стола.
+
+# The buttons and messages that lead to the web table.
+web-table-button = 🃏 Стол
+web-hand-button = 🃏 Стол в браузере
+web-link-button = Открыть стол в браузере
+web-link-text = Ваша ссылка на стол (только для вас):
+web-link-spectator = Ссылка для зрителей:
+web-choice = 🃏 Стол в браузере (ссылка только для вас)
+web-link-off = Стол в браузере не включён на этом боте.
+web-link-none = Сейчас вы не сидите ни за одним столом.

@@ -1,0 +1,111 @@
+"""The web table beside the Telegram bot: the group's table carries "🃏 Table" (the
+Mini App on this game, or the spectators' link), a player's DM hand a ``web_app``
+button with his own link; a move made on the page shows in the chat and the DMs."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import aiohttp
+import pytest
+
+from bot.codec import Verb
+from bot.models import ChatRef, Game, Platform
+from tests.adapters.telegram.harness import GROUP, Harness
+
+CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
+MINI_APP = {"web_public_url": "https://kozel.example.org/", "web_app_name": "table"}
+
+
+async def started(h: Harness, humans: int = 2) -> Game:
+    """A started game of ``humans`` players (Alice, Bob) and computers."""
+    alice, bob = h.user(1, "Alice"), h.user(2, "Bob")
+    lobby = await h.command(alice, GROUP, "/kozel")
+    await h.press_lobby(alice, lobby, Verb.JOIN, "A")
+    if humans > 1:
+        await h.press_lobby(bob, lobby, Verb.JOIN, "B")
+    for team in ("A", "B") if humans > 1 else ("A", "B", "B"):
+        await h.press_lobby(alice, lobby, Verb.ADD_COMPUTER, team)
+    await h.press_lobby(alice, lobby, Verb.START)
+    await h.settle()
+    game = await h.service.open_game(CHAT)
+    assert game is not None
+    return game
+
+
+def urls(h: Harness, chat: int, message_id: int) -> list[tuple[str, str]]:
+    return [
+        (label, str(data))
+        for label, data in h.tg.buttons(chat, message_id)
+        if str(data).startswith(("https://", "http://"))
+    ]
+
+
+def raw_buttons(h: Harness, chat: int, message_id: int) -> list[dict[str, Any]]:
+    message = next(m for m in h.tg.messages(chat) if m.message_id == message_id)
+    rows = (message.reply_markup or {}).get("inline_keyboard", [])
+    return [b for row in rows for b in row]
+
+
+@pytest.mark.parametrize("web", [MINI_APP], indirect=True)
+async def test_the_table_opens_the_mini_app_and_the_hand_carries_a_web_app_button(
+    h: Harness,
+) -> None:
+    game = await started(h)
+    table = h.table_message(game)
+    assert table is not None
+    [(label, url)] = urls(h, GROUP, table.message_id)
+    assert label in ("🃏 Стол", "🃏 Table")
+    assert url.startswith("https://t.me/kozel_test_bot/table?startapp=w")
+    assert all("web_app" not in b for b in raw_buttons(h, GROUP, table.message_id))
+    hand = h.hand_message(game, 0)
+    assert hand is not None
+    [app] = [b for b in raw_buttons(h, hand.chat_id, hand.message_id) if "web_app" in b]
+    link = app["web_app"]["url"]
+    assert link.startswith("https://kozel.example.org/?t=w")
+    assert h.web_app is not None and h.web_app.hub is not None
+    assert link.endswith(h.web_app.hub.link(game, 0) or "-")
+
+
+@pytest.mark.parametrize("web", [{}], indirect=True)
+async def test_no_button_leads_telegram_users_to_this_machine(h: Harness) -> None:
+    # Without WEB_PUBLIC_URL the page is at http://127.0.0.1:<port>/: Telegram would
+    # refuse the message that carries a button there (the table would not show).
+    game = await started(h)
+    table, hand = h.table_message(game), h.hand_message(game, 0)
+    assert table is not None and hand is not None
+    assert urls(h, GROUP, table.message_id) == [] and urls(h, hand.chat_id, hand.message_id) == []
+
+
+@pytest.mark.parametrize("web", [{"web_public_url": "http://kozel.example.org/"}], indirect=True)
+async def test_a_move_made_on_the_web_shows_in_the_chat_and_in_the_dms(h: Harness) -> None:
+    game = await started(h)
+    game = await h.play_until(game.id, lambda g: g.play.turn == 0)
+    hand = h.hand_message(game, 0)
+    assert hand is not None
+    # The page is not https here: a plain link (Telegram opens web_app buttons on https only).
+    [(_, url)] = urls(h, hand.chat_id, hand.message_id)
+    token = parse_qs(urlsplit(url).query)["t"][0]
+    assert h.web_app is not None and h.web_app.port is not None
+    version = game.version
+    async with aiohttp.ClientSession() as session:
+        ws = await session.ws_connect(f"http://127.0.0.1:{h.web_app.port}/ws")
+        await ws.send_str(json.dumps({"type": "hello", "link": token}))
+        state = json.loads((await ws.receive()).data)
+        assert state["type"] == "state" and state["view"]["you"] == 0
+        action = next(a for a in state["view"]["actions"] if a["cards"])
+        await ws.send_str(json.dumps({"type": "press", "id": 7, "token": action["token"]}))
+        messages = [json.loads((await ws.receive()).data) for _ in range(2)]
+        answer = next(m for m in messages if m["type"] == "answer")
+        assert answer == {"type": "answer", "id": 7, "ok": True, "text": ""}
+        await ws.close()
+    await h.settle()
+    game = await h.game(game.id)
+    assert game.version > version
+    table = h.table_message(game)
+    assert table is not None
+    assert table.text == h.expected_table(game)
+    hand = h.hand_message(game, 0)
+    assert hand is not None and hand.text == h.hand_text(game, 0, game.settings.locale)
