@@ -101,7 +101,14 @@ from core.classic.events import (
     TrumpNamed,
     TrumpOffered,
 )
-from core.classic.options import PRAISE_KINDS, ClassicOptions, Praise, TrumpSuit
+from core.classic.options import (
+    DEFAULT_PRESET,
+    PRAISE_KINDS,
+    ClassicOptions,
+    Praise,
+    TrumpSuit,
+    closest_preset,
+)
 from core.classic.scoring import PAIR_LIMIT
 from core.classic.views import (
     ClassicGameView,
@@ -173,7 +180,7 @@ def trump_line(
 
 def praise_name(kind: Praise, tr: Translator, locale: str) -> str:
     """A praise kind in words."""
-    return tr.t(locale, f"classic-praise-{kind.value}")
+    return tr.t(locale, f"classic-praise-{kind.value.replace('_', '-')}")
 
 
 def _who(seat: int, names: Sequence[str], viewer: int | None, tr: Translator, locale: str) -> str:
@@ -318,7 +325,7 @@ def option_word(name: str, value: object, tr: Translator, locale: str) -> str:
 
     >>> tr = Translator.from_dir()
     >>> option_word("trump_suit", "H", tr, "en"), option_word("kocherga", False, tr, "en")
-    ('trump always ♥ hearts', 'no kocherga')
+    ('trump: ♥ hearts', 'no kocherga')
     """
     stem = "classic-option-" + name.replace("_", "-")
     if name == "trump_suit" and value is not None:
@@ -345,11 +352,23 @@ def option_words(options: ClassicOptions, tr: Translator, locale: str) -> list[s
 
 
 def options_line(options: ClassicOptions, tr: Translator, locale: str) -> str:
-    """One line: the options that differ from the default, or "the usual rules"."""
-    words = option_words(options, tr, locale)
-    if not words:
+    """One line: the preset the options equal, else the closest one and what differs.
+
+    >>> from core.classic.options import PRESETS
+    >>> tr = Translator.from_dir()
+    >>> options_line(PRESETS["001"], tr, "en")
+    'Rules 001: queens, jacks and diamonds'
+    >>> options_line(ClassicOptions.from_json({"kocherga": False}), tr, "en")
+    'Rules 003: Gamesberg, but: no kocherga'
+    """
+    name, changed = closest_preset(options)
+    if name == DEFAULT_PRESET and not changed:
         return tr.t(locale, "classic-options-default")
-    return tr.t(locale, "classic-options", options=", ".join(words))
+    preset = tr.t(locale, f"classic-preset-{name}")
+    if not changed:
+        return tr.t(locale, "classic-options-preset", preset=preset)
+    words = [option_word(key, value, tr, locale) for key, value in changed.items()]
+    return tr.t(locale, "classic-options-preset-but", preset=preset, options=", ".join(words))
 
 
 # --- The public table ------------------------------------------------------------------------
@@ -584,7 +603,7 @@ def choices(game: Game, content: ClassicHandContent) -> list[Choice]:
         return [Choice(a, "classic-button-deal") for a in _of(legal, ClassicActionKind.DEAL)] + [
             Choice(
                 a,
-                f"classic-button-praise-{a.praise.value}"
+                f"classic-button-praise-{a.praise.value.replace('_', '-')}"
                 if several and a.praise
                 else "classic-button-praise",
             )
