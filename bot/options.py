@@ -34,7 +34,7 @@ from enum import Enum
 from typing import Any
 
 from core.errors import KozelError
-from core.ruleset import get_rule_set
+from core.ruleset import get_rule_set, rule_set_ids
 
 #: What an option button's argument looks like: ``o<key><value index>``.
 _ARG = re.compile(r"o([a-z]{1,30})([0-9]{1,2})")
@@ -227,12 +227,36 @@ def option_value_words(option: Option) -> str:
     return ", ".join(_word(value) for value in option.values)
 
 
-def parse_option_words(rule_set_id: str, words: list[str]) -> dict[str, Any]:
-    """Options from ``name=value`` words (``kozel play --option``): a bool takes
-    ``on``/``off`` (or true/false, yes/no, 1/0), an optional one ``none``; raise
-    :class:`OptionWordError` saying what is wrong."""
+def rule_set_of_preset(name: str) -> str | None:
+    """The rule set that has a preset of this name, when exactly one has it."""
+    found = [rule_set for rule_set in rule_set_ids() if name in dict(presets_of(rule_set))]
+    return found[0] if len(found) == 1 else None
+
+
+def parse_option_words(
+    rule_set_id: str, words: list[str], preset: str | None = None
+) -> dict[str, Any]:
+    """Options from a preset's (``kozel play --preset``), then ``name=value`` words
+    (``--option``): a bool takes ``on``/``off`` (or true/false, yes/no, 1/0), an
+    optional one ``none``; raise :class:`OptionWordError` saying what is wrong.
+
+    >>> parse_option_words("classic", ["lucy=reset"], preset="001")["deal_by"]
+    4
+    """
     known = {option.name: option for option in options_of(rule_set_id)}
     options: dict[str, Any] = {}
+    if preset is not None:
+        presets = dict(presets_of(rule_set_id))
+        if preset not in presets:
+            names = ", ".join(presets) or "none"
+            raise OptionWordError(
+                f"--preset {preset}: {rule_set_id} has no such preset ({names})",
+                "cli-unknown-preset",
+                name=preset,
+                rules=rule_set_id,
+                names=names,
+            )
+        options = dict(presets[preset])
     for word in words:
         name, separator, text = word.partition("=")
         name, text = name.strip().replace("-", "_"), text.strip()

@@ -482,6 +482,7 @@ cli-required = missing: { $arguments }
 cli-bad-seats = --seats takes four of you and bot, you at one seat at most, e.g. you,bot,bot,bot, bot,you,bot,bot or bot,bot,bot,bot
 cli-unknown-option = --option “{ $word }”: not name=value of an option of { $rules } ({ $names })
 cli-option-value = --option { $name }={ $value }: { $name } takes { $values }
+cli-unknown-preset = --preset { $name }: { $rules } has no such preset (there are: { $names })
 console-needs-sqlite = The terminal game keeps its games in SQLite, not in PostgreSQL: give it a file with --db sqlite:///kozel.sqlite3.
 console-database-unavailable = The game cannot start: { $reason }.
 

@@ -515,6 +515,7 @@ cli-required = не хватает: { $arguments }
 cli-bad-seats = --seats — это четыре слова you или bot, you не больше одного раза, например you,bot,bot,bot, bot,you,bot,bot или bot,bot,bot,bot
 cli-unknown-option = --option «{ $word }»: это не имя=значение настройки правил { $rules } ({ $names })
 cli-option-value = --option { $name }={ $value }: { $name } принимает { $values }
+cli-unknown-preset = --preset { $name }: у правил { $rules } нет такого набора (есть: { $names })
 console-needs-sqlite = Игра в терминале хранит партии в SQLite, а не в PostgreSQL: укажите файл через --db sqlite:///kozel.sqlite3.
 console-database-unavailable = Игра не может начаться: { $reason }.
 

@@ -89,7 +89,7 @@ def test_a_human_plays_classic_with_typed_moves(tmp_path: Path) -> None:
     assert "Classic Kozel" in text
     # "?" shows how to type classic's numbered choices, not the yard game's card sets.
     assert "take choice 3" in text and "declare a molodka" not in text
-    assert "trump always ♥ hearts" in text
+    assert "trump: ♥ hearts" in text
     assert "The game is over" in text
 
 
