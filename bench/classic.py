@@ -25,7 +25,6 @@ from core.classic.dealing import Dealing
 from core.classic.game import ClassicGame
 from core.classic.options import ClassicOptions, Follow, Praise, TrumpLead, TrumpSuit
 
-
 #: The praise option's values of §2.1 (``one_by_one``, §2.16, needs a trump suit).
 _PRAISES = [Praise.SIMPLE, Praise.PANTS, Praise.MIRROR, Praise.CHOOSE]
 #: The trump-lead values of §2.1.

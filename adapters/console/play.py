@@ -545,7 +545,7 @@ def record_path_problem(path: Path) -> str | None:
 def rules_text(rule_set: str, options: Mapping[str, Any], *, tr: Translator, locale: str) -> str:
     """The rules of a rule set for a player in the terminal, in his language, and the
     table's options, every one with its value (``r`` at the prompt, ``kozel rules``)."""
-    text = presenters.rules(tr, locale, rule_set, platform=Platform.CONSOLE).text
+    text = presenters.rules(tr, locale, rule_set, platform=Platform.CONSOLE, options=options).text
     offered = options_of(rule_set)
     if not offered:
         return text

@@ -44,9 +44,9 @@ names a classic action; only the canonical form is read back.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.codec import CodecError, Verb
 from bot.i18n import Translator
@@ -105,9 +105,13 @@ from core.classic.options import (
     DEFAULT_PRESET,
     PRAISE_KINDS,
     ClassicOptions,
+    DealBy,
+    Dealers,
+    FirstLeader,
     Praise,
     TrumpSuit,
     closest_preset,
+    preset_of,
 )
 from core.classic.scoring import PAIR_LIMIT
 from core.classic.views import (
@@ -369,6 +373,47 @@ def options_line(options: ClassicOptions, tr: Translator, locale: str) -> str:
         return tr.t(locale, "classic-options-preset", preset=preset)
     words = [option_word(key, value, tr, locale) for key, value in changed.items()]
     return tr.t(locale, "classic-options-preset-but", preset=preset, options=", ".join(words))
+
+
+def _usual(options: ClassicOptions) -> str:
+    """``yes``: the usual rules (the default preset); ``p`` and a preset's name; else
+    ``no``."""
+    name = preset_of(options)
+    return "yes" if name == DEFAULT_PRESET else "no" if name is None else f"p{name}"
+
+
+def rules_args(options: ClassicOptions, tr: Translator, locale: str) -> dict[str, str]:
+    """The variables of the rules text (``rules-classic``) that make it tell the game
+    the options make: who deals and leads, the trumps, eggs, Люся and the rest.
+
+    >>> tr = Translator.from_dir()
+    >>> args = rules_args(ClassicOptions.from_json({"trump_suit": "D", "deal_by": 4}), tr, "en")
+    >>> args["trump"], args["suit"], args["by"], args["dealers"]
+    ('fixed', '♦ diamonds', 'four', 'jc')
+    """
+    fixed = options.fixed_suit
+    if fixed is not None:
+        trump = "fixed"
+    else:
+        trump = "roulette" if options.trump_roulette else "none"
+    on = {True: "on", False: "off"}
+    return {
+        "kocherga": on[options.kocherga],
+        "trump": trump,
+        "suit": "" if fixed is None else suit_name(fixed, tr, locale),
+        "by": "four" if options.deal_by is DealBy.FOUR else "one",
+        "usual": _usual(options),
+        "first": "ad" if options.first_leader is FirstLeader.AD_HOLDER else "jc",
+        "dealers": "clockwise" if options.dealers is Dealers.CLOCKWISE else "jc",
+        "eggs": options.eggs.value,
+        "obo": "yes" if Praise.ONE_BY_ONE in options.praise_kinds else "no",
+        "lead": options.trump_lead.value,
+        "aceban": on[options.ace_ban],
+        "lasttrump": on[options.last_trump],
+        "redeal": on[options.redeal],
+        "queens": on[options.redeal_queens],
+        "lucy": options.lucy.value,
+    }
 
 
 # --- The public table ------------------------------------------------------------------------
@@ -1020,6 +1065,9 @@ class ClassicPresenter:
 
     def option_lines(self, game: Game, tr: Translator, locale: str) -> list[str]:
         return [options_line(classic_options(game), tr, locale)]
+
+    def rules_args(self, options: Mapping[str, Any], tr: Translator, locale: str) -> dict[str, str]:
+        return rules_args(ClassicOptions.from_json(options), tr, locale)
 
 
 #: The classic game's presenter, as :func:`bot.presenters.rule.rule_presenter` finds it.

@@ -20,9 +20,10 @@ set's presenter (:mod:`bot.presenters.rule`), from these pieces.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from bot.codec import HAND_ONLY_VERBS, CodecError, Command, Verb, decode, encode
 from bot.i18n import LOCALES, Translator
@@ -39,7 +40,7 @@ from bot.options import (
     presets_of,
 )
 from bot.ports import LeaderboardRow, UserStats
-from bot.presenters.rule import presenter_of, rule_presenter_ids
+from bot.presenters.rule import presenter_of, rule_presenter, rule_presenter_ids
 from core.cards import CARDS, Card, Rank, Suit
 from core.ruleset import LEVEL_NAMES, get_rule_set, rule_set_ids
 from core.seats import Team
@@ -727,13 +728,15 @@ def rules(
     *,
     platform: Platform = Platform.TELEGRAM,
     others: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> Screen:
     """The rules text of a rule set (:attr:`core.ruleset.RuleSet.rules_text`; the
-    yard game's for an unknown id); ``others``: then how to read every other rule
-    set's."""
+    yard game's for an unknown id), as a table's ``options`` make the game (default:
+    every default); ``others``: then how to read every other rule set's."""
     rule_set = rule_set if rule_set in rule_set_ids() else "yard"
     args = command_args(platform, tr, locale)
-    lines = [tr.t(locale, get_rule_set(rule_set).rules_text, **args)]
+    told = rule_presenter(rule_set).rules_args(options or {}, tr, locale)
+    lines = [tr.t(locale, get_rule_set(rule_set).rules_text, **args, **told)]
     if others:
         lines.append("")
         for other in rule_set_ids():
@@ -749,7 +752,8 @@ def table_rules(
     game: Game, tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM
 ) -> Screen:
     """The rules a table plays, with its options (``/rules`` while it is open)."""
-    text = rules(tr, locale, game.settings.rule_set, platform=platform).text
+    settings = game.settings
+    text = rules(tr, locale, settings.rule_set, platform=platform, options=settings.options).text
     options = presenter_of(game).option_lines(game, tr, locale)
     return text_screen([text, *(["", *options] if options else [])])
 

@@ -96,25 +96,88 @@ rules-classic =
 
     Four players, two teams of two, partners opposite. 32 cards (7 to A). Points: A 11, 10 10, K 4, Q 3, J 2; 120 in all.
 
-    Trumps. Queens and jacks are always trumps: Q♣ Q♠ Q♥ Q♦ J♣ J♠ J♥ J♦, below the kocherga 7♣. Then the trump suit, if any. In a suit: A, 10, K, 9, 8, 7.
+    Trumps. Queens and jacks are always trumps: Q♣ Q♠ Q♥ Q♦ J♣ J♠ J♥ J♦{ $kocherga ->
+        [off] .
+       *[on] , below the kocherga 7♣.
+    } Then { $trump ->
+        [fixed] { $suit }, in every deal
+       *[other] the trump suit, if any
+    }. In a suit: A, 10, K, 9, 8, 7.
 
-    Deal: 8 cards each. The first deal has no praise: the J♣ holder leads, clubs are trumps, and each player gets a suit (the roulette): the J♣ holder ♣, his partner ♠, the next player ♥, the previous ♦. Later the last J♣ holder deals, and the new J♣ holder's suit is trump.
+    Deal: 8 cards each{ $by ->
+        [four] , one at a time in the first deal, later without praise four at a time
+       *[one] {""}
+    }. The first deal has no praise: the { $first ->
+        [ad] A♦
+       *[jc] J♣
+    } holder leads{ $trump ->
+        [fixed] .
+        [none] , with no trump suit.
+       *[roulette] , clubs are trumps, and each player gets a suit (the roulette): the J♣ holder ♣, his partner ♠, the next player ♥, the previous ♦.
+    } Later { $dealers ->
+        [clockwise] the next player clockwise deals
+       *[jc] the last J♣ holder deals
+    }{ $eggs ->
+        [replay] {" "}(after eggs the same one)
+       *[carry] {""}
+    }{ $trump ->
+        [fixed] .
+        [none] .
+       *[roulette] , and the new J♣ holder's suit is trump.
+    }
 
-    Praise. Before the deal the player after the dealer says “deal” or praises. Simple: the declarer gets cards face up while trumps or aces come; the first other card is the trump, and he leads. Pants: each draws pairs (top and bottom) while trumps or aces come, and lays a card of his last pair. Mirror: each cuts and draws from the bottom while permanent trumps come, laying the last. Then the declarer names the trump (or no trump); the laid cards are the first trick.
+    Praise. Before the deal the player after the dealer says “deal” or praises. Simple: the declarer gets cards face up while trumps or aces come; { $trump ->
+        [fixed] his cards stop at the first other one, and he leads.
+       *[other] the first other card is the trump, and he leads.
+    } Pants: each draws pairs (top and bottom) while trumps or aces come, and lays a card of his last pair. Mirror: each cuts and draws from the bottom while permanent trumps come, laying the last. { $trump ->
+        [fixed] The laid cards are the first trick.
+       *[other] Then the declarer names the trump (or no trump); the laid cards are the first trick.
+    }{ $obo ->
+        [yes] {" "}One by one: the cards are dealt one at a time from the declarer, who leads.
+       *[no] {""}
+    }
 
-    Play. Only the declarer leads trumps. Follow suit, a trump with a trump; with none, any card but the ace of a suit not led yet. The highest trump wins, else the highest card of the suit led.
+    Play. { $lead ->
+        [team] Only the declarer's pair leads trumps.
+        [non_dealers] Only the pair that did not deal leads trumps, with or without praise.
+       *[declarer] Only the declarer leads trumps.
+    } Follow suit, a trump with a trump; with none, any card{ $aceban ->
+        [off] .
+       *[on] {" "}but the ace of a suit not led yet.
+    } The highest trump wins, else the highest card of the suit led.
 
-    Without praise, before the first card: a single trump may be given to the partner (who gives back a plain card or declines); with 12 points or less, or four nines, ask for a redeal; the third request gives 1 pair to the dealer's opponents.
+    Without praise, before the first card: { $lasttrump ->
+        [off] no trump is given to the partner
+       *[on] a single trump may be given to the partner (who gives back a plain card or declines)
+    }; { $redeal ->
+        [off] no redeals.
+       *[on] with 12 points or less, or four nines{ $queens ->
+            [on] , or a pair without queens but Q♦,
+           *[off] ,
+        } ask for a redeal; the third request gives 1 pair to the dealer's opponents.
+    }
 
-    Kocherga: 7♣ on a trick with an opponent's Q♣ ends the deal: 4 pairs.
+    { $kocherga ->
+        [off] No kocherga: 7♣ is a plain club.
+       *[on] Kocherga: 7♣ on a trick with an opponent's Q♣ ends the deal: 4 pairs.
+    }
 
-    Scoring: 61–89 points give 1 pair, 90–120 give 2. 60 all is eggs: a pair for the next deal's winners. Lucy: losers without a trick lose all their pairs.
+    Scoring: 61–89 points give 1 pair, 90–120 give 2. 60 all is eggs: { $eggs ->
+        [replay] no pairs, and the same dealer deals again.
+       *[carry] a pair for the next deal's winners.
+    } Lucy: losers without a trick lose all their pairs{ $lucy ->
+        [win] ; if they had none, the game is over.
+       *[reset] .
+    }
 
     The game goes to 6 pairs. The losers are the goats: with eggs (if there were eggs), with tails (the winners won from 5 pairs with 90+).
 
     { $platform ->
         [console] Start: kozel play --rules classic; kozel play --help names every option.
-       *[other] Start: { $kozel } { $classic }. The lobby shows the table's options.
+       *[other] Start: { $kozel } { $classic }{ $usual ->
+            [p001] {" "}001
+           *[other] {""}
+        }. The lobby shows the table's options.
     }
 
 ## The table before the game (lobby)
