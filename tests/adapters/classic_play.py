@@ -246,7 +246,7 @@ def token(game: Game, action: ClassicAction) -> str:
 def shown_decisions(table: Table, game: Game) -> dict[int, list[ClassicAction]]:
     """Each seat's decisions as its DM shows them, checked: every one a legal action of
     that seat at the game's version; the seat whose turn it is has one at least."""
-    play = classic(game)
+    classic(game)  # a classic table
     shown: dict[int, list[ClassicAction]] = {}
     for seat, player in enumerate(game.seats):
         if player is None or player.is_computer:
@@ -259,10 +259,12 @@ def shown_decisions(table: Table, game: Game) -> dict[int, list[ClassicAction]]:
                 continue
             assert command.version == game.version, (seat, data, game.version)
             action = screens.parse_action_arg(seat, command.arg)
-            assert action in play.legal_actions(seat), (seat, action)
+            # The seat's view: its legal actions, and a request for its team's queens
+            # (RULES §2.16) as far as its own hand shows, which the engine may refuse.
+            assert action in game.play.seat_view(seat).legal, (seat, action)
             actions.append(action)
         if game.status is GameStatus.PLAYING:
-            legal = play.legal_actions(seat)
+            legal = game.play.seat_view(seat).legal
             if not legal:
                 assert actions == [], (seat, actions)
             elif game.play.turn == seat and not player.plays_itself:
