@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from bot.codec import CodecError, Command, Verb, decode, encode
 from bot.i18n import Translator
 from bot.models import Game, GameStatus
-from bot.options import current_value, option_arg, options_of
+from bot.options import PAGE_OPTIONS, current_value, option_arg, option_pages, options_of
 from bot.presenters import classic as screens
 from bot.service import GameService
 from core.cards import Card
@@ -190,11 +190,17 @@ OPEN_HOUSE_RULES, CLOSE_HOUSE_RULES = "po", "p"
 
 def house_rule_presses(game: Game, wanted: Mapping[str, Any]) -> list[str]:
     """The SETTING arguments a lobby's creator presses, in order, on its house-rules
-    page to set ``wanted`` (each option's button cycles its values)."""
+    pages to set ``wanted`` (each option's button cycles its values; an option on
+    another page is reached by that page's button first)."""
     presses = []
-    for option in options_of(game.settings.rule_set):
+    pages, shown = option_pages(game.settings.rule_set), OPEN_HOUSE_RULES[1:]
+    for index, option in enumerate(options_of(game.settings.rule_set)):
         if option.name not in wanted:
             continue
+        page = pages[index // PAGE_OPTIONS]
+        if page != shown:
+            presses.append("p" + page)
+            shown = page
         value = current_value(option, game.settings.options)
         for _ in option.values:
             if value == wanted[option.name]:
