@@ -76,11 +76,14 @@ class RandomPlayer:
         self.rng = rng or random.Random()
 
     def choose(self, view: ClassicSeatView, options: ClassicOptions) -> ClassicAction | None:
-        if not view.legal:
+        # A request for the team's queens (RULES §2.16) may be refused: never made.
+        sure = redeal_qualifies(mask_of(view.hand))
+        legal = [a for a in view.legal if a.kind is not K.REDEAL or sure]
+        if not legal:
             return None
         if not must_act(view) and self.rng.random() < 0.5:
             return None
-        return self.rng.choice(view.legal)
+        return self.rng.choice(legal)
 
 
 def _value(table: Trumps, card: int) -> tuple[int, int, int]:

@@ -10,7 +10,7 @@ import pytest
 
 from core.cards import Suit
 from core.classic.actions import ClassicAction, ClassicActionKind
-from core.classic.ai import ClassicComputer, play_dealing, play_game
+from core.classic.ai import ClassicComputer, RandomPlayer, play_dealing, play_game
 from core.classic.dealing import Dealing, Phase, trump_leaders
 from core.classic.errors import ClassicReason
 from core.classic.events import ClassicTitle, DealEnd
@@ -404,3 +404,16 @@ def test_the_computers_play_preset_deals_with_legal_moves_only() -> None:
         players = [ClassicComputer(random.Random(seed)) for _ in range(4)]
         result = play_dealing(dealing, players)
         assert dealing.is_over and result.end in (DealEnd.PLAYED, DealEnd.REDEAL)
+
+
+def test_random_player_never_asks_a_queen_redeal_that_may_be_refused() -> None:
+    """Regression: the random player chose the queen request its view offers, which the
+    engine refused (an illegal move in a whole game under the preset)."""
+    hands = {0: NO_QUEEN, 2: "QC 8S 9H 7D 8D 9D TD KD"}
+    dealing = later(opts(redeal_queens=True), plain_deck(hands, dealer=3), dealer=3)
+    dealing.apply(act("0:deal"))
+    view = dealing.view(0)
+    assert ClassicAction(0, REDEAL) in view.legal
+    for seed in range(200):
+        action = RandomPlayer(random.Random(seed)).choose(view, dealing.options)
+        assert action is None or action.kind is not REDEAL
