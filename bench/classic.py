@@ -25,11 +25,17 @@ from core.classic.dealing import Dealing
 from core.classic.game import ClassicGame
 from core.classic.options import ClassicOptions, Follow, Praise, TrumpLead, TrumpSuit
 
+#: The praise option's values of §2.1 (``one_by_one``, §2.16, needs a trump suit).
+_PRAISES = [Praise.SIMPLE, Praise.PANTS, Praise.MIRROR, Praise.CHOOSE]
+#: The trump-lead values of §2.1.
+_TRUMP_LEADS = [TrumpLead.DECLARER, TrumpLead.TEAM]
+
 
 def random_options(rng: random.Random) -> ClassicOptions:
-    """Every option uniformly at random (the trump suit: none or one of four)."""
+    """Every option of RULES §2.1 uniformly at random (the trump suit: none or one of
+    four); §2.16's keep their defaults, so the figures compare with earlier runs."""
     return ClassicOptions(
-        praise=rng.choice(list(Praise)),
+        praise=rng.choice(_PRAISES),
         kocherga=rng.random() < 0.5,
         trump_roulette=rng.random() < 0.5,
         ace_ban=rng.random() < 0.5,
@@ -37,7 +43,7 @@ def random_options(rng: random.Random) -> ClassicOptions:
         redeal=rng.random() < 0.5,
         trump_suit=rng.choice([None, *TrumpSuit]),
         follow=rng.choice(list(Follow)),
-        trump_lead=rng.choice(list(TrumpLead)),
+        trump_lead=rng.choice(_TRUMP_LEADS),
     )
 
 

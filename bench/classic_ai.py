@@ -3,7 +3,8 @@
 
 Level ``--x`` (``easy``, ``normal``, ``strong``; yard's ``baseline`` is ``normal``)
 plays against level ``--y`` (by default the random player, :mod:`core.classic.ai`)
-with the default options (or ``--options JSON``). Every shuffle is played twice, once
+with the default options (or ``--options JSON``, or ``--preset 001`` for seed 001's
+game, RULES §2.16; ``--options`` then changes the preset's). Every shuffle is played twice, once
 with x as team A (seats 0 and 2) and once as team B, from the same dealer; the
 dealings are later deals (with the praise decision), the dealer rotating from shuffle
 to shuffle. Then whole games are played, x's team alternating. Shuffles and the
@@ -41,7 +42,7 @@ from core.classic.actions import ClassicAction, ClassicActionKind
 from core.classic.ai import LEVELS, ClassicPlayer, new_player, play_dealing, play_game
 from core.classic.dealing import Dealing
 from core.classic.events import DealEnd
-from core.classic.options import ClassicOptions
+from core.classic.options import PRESETS, ClassicOptions
 from core.classic.views import ClassicSeatView
 
 #: Yard's level names as classic knows them.
@@ -160,9 +161,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--x", "--player", dest="x", choices=levels, default="baseline")
     parser.add_argument("--y", "--opponent", dest="y", choices=levels, default="random")
     parser.add_argument("--options", default=None, help="the options as JSON")
+    parser.add_argument(
+        "--preset", choices=sorted(PRESETS), default=None, help="a preset of the options"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    options = ClassicOptions.from_json(json.loads(args.options) if args.options else {})
+    base = PRESETS[args.preset].to_json() if args.preset else {}
+    changed = json.loads(args.options) if args.options else {}
+    options = ClassicOptions.from_json(base | changed)
     lines, timing = measure(args.deals, args.games, args.seed, options, args.x, args.y)
     for line in lines:
         print(line)

@@ -12,7 +12,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot import pictures, presenters
 from bot.codec import CodecError, decode, join_payload, parse_join_payload
@@ -21,6 +21,7 @@ from bot.flood import Admission, FloodGuard
 from bot.i18n import Translator, normalize_locale
 from bot.metrics import Metrics
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, User, UserRef
+from bot.options import presets_of
 from bot.outputs import Output, PressReply, Target
 from bot.ports import Change, ChangeKind, Owed, OwedKind, UserStats
 from bot.presenters import Button, Screen
@@ -308,22 +309,57 @@ class Interactions:
                 return rule_set
         return None
 
+    def rules_of(self, words: str) -> tuple[str, dict[str, Any]] | None:
+        """The rule set and options a command's words name: the rules (as
+        :meth:`rule_set_of` reads them) and optionally one of their presets after them
+        (``classic 001``), or a preset alone when one rule set has it (``001``); None
+        for words that name none.
+
+        >>> ui = Interactions.__new__(Interactions)
+        >>> ui.tr = Translator.from_dir()
+        >>> ui.rules_of("classic")
+        ('classic', {})
+        >>> rules, options = ui.rules_of("Хвалёный козёл 001")
+        >>> rules, options["trump_suit"]
+        ('classic', 'D')
+        >>> ui.rules_of("001")[0], ui.rules_of("classic 002"), ui.rules_of("yard 001")
+        ('classic', None, None)
+        """
+        rule_set = self.rule_set_of(words)
+        if rule_set is not None:
+            return rule_set, {}
+        head, _, last = words.strip().rpartition(" ")
+        rule_sets = [self.rule_set_of(head)] if head else list(presenters.rule_presenter_ids())
+        found = [
+            (rule_set, dict(options))
+            for rule_set in rule_sets
+            if rule_set is not None
+            for name, options in presets_of(rule_set)
+            if name == last
+        ]
+        return found[0] if len(found) == 1 else None
+
     async def kozel(
         self, chat: ChatRef, user: User, *, private: bool = False, rules: str | None = None
     ) -> Reply:
-        """``/kozel [classic|yard]``: open a lobby (of the rules named, else of the
-        default ones), or point to the running game. In a private chat it starts a solo
-        game against three computer players at once. A word that names no rules opens
-        nothing: the answer says so, with the help."""
+        """``/kozel [classic|yard] [preset]``: open a lobby (of the rules named, with
+        the preset's options if one is named, else of the default ones), or point to the
+        running game. In a private chat it starts a solo game against three computer
+        players at once. Words that name no rules open nothing: the answer says so,
+        with the help."""
         locale = await self.chat_locale(chat)
         rule_set = None
+        options: dict[str, Any] = {}
         if rules is not None and rules.strip():
-            rule_set = self.rule_set_of(rules)
-            if rule_set is None:
+            named = self.rules_of(rules)
+            if named is None:
                 screen = presenters.unknown_rules(rules.strip(), self.tr, locale, chat.platform)
                 return Reply(screen=screen)
+            rule_set, options = named
         try:
-            game = await self.service.open_table(chat, user, join=private, rule_set=rule_set)
+            game = await self.service.open_table(
+                chat, user, join=private, rule_set=rule_set, options=options
+            )
         except ServiceError as error:
             if error.code != ErrorCode.GAME_RUNNING or error.game_id is None:
                 raise

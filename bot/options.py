@@ -13,7 +13,7 @@ offered (it keeps its default). A button names a field by its :attr:`Option.key`
 within the codec's ``[0-9A-Za-z]`` (:mod:`bot.codec`).
 
 >>> [(option.name, option.values) for option in options_of("classic")][:2]
-[('praise', ('simple', 'pants', 'mirror', 'choose')), ('kocherga', (False, True))]
+[('praise', ('simple', 'pants', 'mirror', 'choose', 'one_by_one')), ('kocherga', (False, True))]
 >>> options_of("yard")
 ()
 >>> option_arg(options_of("classic")[6], "H"), parse_option_arg("classic", "otrumpsuit3")
@@ -34,7 +34,7 @@ from enum import Enum
 from typing import Any
 
 from core.errors import KozelError
-from core.ruleset import get_rule_set
+from core.ruleset import get_rule_set, rule_set_ids
 
 #: What an option button's argument looks like: ``o<key><value index>``.
 _ARG = re.compile(r"o([a-z]{1,30})([0-9]{1,2})")
@@ -96,6 +96,82 @@ def options_of(rule_set_id: str) -> tuple[Option, ...]:
     return tuple(out)
 
 
+def next_allowed(rule_set_id: str, option: Option, options: Mapping[str, Any]) -> Any:
+    """The value after the one ``options`` give ``option`` that the rule set accepts with
+    the others (a value it refuses with them is skipped: ``praise`` ``one_by_one``
+    without a ``trump_suit``); the current value when no other is accepted.
+
+    >>> praise = options_of("classic")[0]
+    >>> next_allowed("classic", praise, {"praise": "choose"})
+    'simple'
+    >>> next_allowed("classic", praise, {"praise": "choose", "trump_suit": "D"})
+    'one_by_one'
+    """
+    value = current = current_value(option, options)
+    for _ in option.values:
+        value = option.next_value(value)
+        try:
+            with_option(rule_set_id, options, option.name, value)
+        except KozelError:
+            continue
+        return value
+    return current
+
+
+@functools.cache
+def presets_of(rule_set_id: str) -> tuple[tuple[str, dict[str, Any]], ...]:
+    """The rule set's presets: each name with its options as a table keeps them (the
+    values that differ from the defaults), the default's first.
+
+    >>> [name for name, _ in presets_of("classic")], presets_of("yard")
+    (['003', '001'], ())
+    >>> dict(presets_of("classic"))["001"]["deal_by"]
+    4
+    """
+    rule_set = get_rule_set(rule_set_id)
+    defaults = rule_set.options().to_json()
+    return tuple(
+        (name, {k: v for k, v in preset.to_json().items() if defaults[k] != v})
+        for name, preset in rule_set.presets().items()
+    )
+
+
+def preset_arg(name: str) -> str:
+    """The SETTING argument that sets a preset: ``s`` and its name."""
+    return f"s{name}"
+
+
+def parse_preset_arg(rule_set_id: str, arg: str) -> dict[str, Any] | None:
+    """The options a :func:`preset_arg` sets, or None for one that names no preset of
+    the rule set."""
+    if not arg.startswith("s"):
+        return None
+    return dict(presets_of(rule_set_id)).get(arg[1:])
+
+
+def preset_named(rule_set_id: str, options: Mapping[str, Any]) -> str | None:
+    """The name of the preset a table's options equal, or None."""
+    for name, preset in presets_of(rule_set_id):
+        if preset == dict(options):
+            return name
+    return None
+
+
+#: Option buttons on one page of a lobby's house rules (three rows of two).
+PAGE_OPTIONS = 6
+
+
+def option_pages(rule_set_id: str) -> tuple[str, ...]:
+    """The ``lobby_page`` values of a rule set's house-rules pages: ``o``, ``o2``...
+    (none for a rule set without options).
+
+    >>> option_pages("classic"), option_pages("yard")
+    (('o', 'o2', 'o3'), ())
+    """
+    count = -(-len(options_of(rule_set_id)) // PAGE_OPTIONS)
+    return tuple("o" if page == 0 else f"o{page + 1}" for page in range(count))
+
+
 def option_arg(option: Option, value: Any) -> str:
     """The SETTING argument that sets ``option`` to ``value``."""
     return f"o{option.key}{option.values.index(value)}"
@@ -146,17 +222,41 @@ def option_value_words(option: Option) -> str:
     """The values an option takes as ``--option`` reads them: ``on, off``, ``none``...
 
     >>> option_value_words(options_of("classic")[0]), option_value_words(options_of("classic")[6])
-    ('simple, pants, mirror, choose', 'none, C, S, H, D')
+    ('simple, pants, mirror, choose, one_by_one', 'none, C, S, H, D')
     """
     return ", ".join(_word(value) for value in option.values)
 
 
-def parse_option_words(rule_set_id: str, words: list[str]) -> dict[str, Any]:
-    """Options from ``name=value`` words (``kozel play --option``): a bool takes
-    ``on``/``off`` (or true/false, yes/no, 1/0), an optional one ``none``; raise
-    :class:`OptionWordError` saying what is wrong."""
+def rule_set_of_preset(name: str) -> str | None:
+    """The rule set that has a preset of this name, when exactly one has it."""
+    found = [rule_set for rule_set in rule_set_ids() if name in dict(presets_of(rule_set))]
+    return found[0] if len(found) == 1 else None
+
+
+def parse_option_words(
+    rule_set_id: str, words: list[str], preset: str | None = None
+) -> dict[str, Any]:
+    """Options from a preset's (``kozel play --preset``), then ``name=value`` words
+    (``--option``): a bool takes ``on``/``off`` (or true/false, yes/no, 1/0), an
+    optional one ``none``; raise :class:`OptionWordError` saying what is wrong.
+
+    >>> parse_option_words("classic", ["lucy=reset"], preset="001")["deal_by"]
+    4
+    """
     known = {option.name: option for option in options_of(rule_set_id)}
     options: dict[str, Any] = {}
+    if preset is not None:
+        presets = dict(presets_of(rule_set_id))
+        if preset not in presets:
+            names = ", ".join(presets) or "none"
+            raise OptionWordError(
+                f"--preset {preset}: {rule_set_id} has no such preset ({names})",
+                "cli-unknown-preset",
+                name=preset,
+                rules=rule_set_id,
+                names=names,
+            )
+        options = dict(presets[preset])
     for word in words:
         name, separator, text = word.partition("=")
         name, text = name.strip().replace("-", "_"), text.strip()
@@ -192,6 +292,8 @@ def _parse_value(option: Option, text: str) -> Any:
         if value is None and lowered in ("none", "null", "-"):
             return None
         if isinstance(value, str) and lowered == value.lower():
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and lowered == str(value):
             return value
     words = option_value_words(option)
     raise OptionWordError(

@@ -99,6 +99,9 @@ def parse_options(model: type[OptionsT], raw: Mapping[str, Any] | None) -> Optio
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
+        if not where:  # a check across options (a model validator's ValueError)
+            message = str(first["msg"]).removeprefix("Value error, ")
+            raise KozelError(Reason.BAD_OPTIONS, f"options: {message}") from None
         raise KozelError(Reason.BAD_OPTIONS, f"options: {where}: {first['msg']}") from None
 
 
@@ -374,6 +377,11 @@ class RuleSet(Protocol):
     def options(self, raw: Mapping[str, Any] | None = None) -> RuleOptions:
         """Its options from ``raw`` (defaults for what is left out); raise
         :class:`KozelError` (:attr:`Reason.BAD_OPTIONS`) on a bad one."""
+        ...
+
+    def presets(self) -> Mapping[str, RuleOptions]:
+        """Its named bundles of options a lobby offers in one tap, the default's first
+        (none: no bundles)."""
         ...
 
     def new_game(

@@ -33,7 +33,13 @@ from bot.errors import ServiceError
 from bot.i18n import Translator, normalize_locale
 from bot.logs import TEXT_FORMAT
 from bot.models import ChatRef, Game, GameStatus, Platform, User, UserRef
-from bot.options import OptionWordError, option_value_words, options_of, parse_option_words
+from bot.options import (
+    OptionWordError,
+    option_value_words,
+    options_of,
+    parse_option_words,
+    rule_set_of_preset,
+)
 from bot.ports import Change, ChangeKind, Owed
 from bot.rows import DatabaseInUse, DatabaseUnavailable
 from bot.service import GameService
@@ -394,9 +400,9 @@ async def run(
     if len(seats) != 4 or humans > 1 or "?" in seats:
         out.write(tr.t(locale, "cli-bad-seats") + "\n")
         return 2
-    rule_set = args.rules or settings.default_rule_set
+    rule_set = _rule_set(args, settings)
     try:
-        options = parse_option_words(rule_set, args.option or [])
+        options = parse_option_words(rule_set, args.option or [], args.preset)
     except OptionWordError as problem:
         out.write(tr.t(locale, problem.msg_id, **problem.fields) + "\n")
         return 2
@@ -407,8 +413,8 @@ async def run(
             out.write(tr.t(locale, problem_id, path=args.record, folder=folder) + "\n")
             return 2
     asked = Asked(
-        rules_given=args.rules is not None,
-        options_given=bool(args.option),
+        rules_given=args.rules is not None or args.preset is not None,
+        options_given=bool(args.option) or args.preset is not None,
         level_given=args.level is not None,
         rule_set=rule_set,
         options=options,
@@ -539,7 +545,7 @@ def record_path_problem(path: Path) -> str | None:
 def rules_text(rule_set: str, options: Mapping[str, Any], *, tr: Translator, locale: str) -> str:
     """The rules of a rule set for a player in the terminal, in his language, and the
     table's options, every one with its value (``r`` at the prompt, ``kozel rules``)."""
-    text = presenters.rules(tr, locale, rule_set, platform=Platform.CONSOLE).text
+    text = presenters.rules(tr, locale, rule_set, platform=Platform.CONSOLE, options=options).text
     offered = options_of(rule_set)
     if not offered:
         return text
@@ -624,6 +630,14 @@ def options_help() -> str:
     return "; ".join(parts)
 
 
+def _rule_set(args: argparse.Namespace, settings: Settings) -> str:
+    """The rules of ``--rules``; without it, those that have the ``--preset`` named (a
+    preset names its rules), else the settings' default."""
+    if args.rules is None and args.preset is not None:
+        return rule_set_of_preset(args.preset) or settings.default_rule_set
+    return str(args.rules or settings.default_rule_set)
+
+
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``kozel rules``: which rules, options and language."""
     parser.add_argument(
@@ -637,6 +651,15 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="NAME=VALUE",
         help=f"an option of the rules (repeatable); {options_help()}",
+    )
+    parser.add_argument(
+        "--preset",
+        metavar="NAME",
+        default=None,
+        help=(
+            "a preset of the rules' options, before any --option: classic 003 (the"
+            " defaults) or 001 (seed 001's game: queens, jacks and diamonds)"
+        ),
     )
     parser.add_argument(
         "--lang", choices=("ru", "en"), default=None, help="language (default: DEFAULT_LOCALE)"
@@ -692,9 +715,9 @@ def print_rules(args: argparse.Namespace, out: TextIO, settings: Settings | None
         settings = Settings()
     tr = Translator.from_dir()
     locale = normalize_locale(args.lang or settings.default_locale)
-    rule_set = args.rules or settings.default_rule_set
+    rule_set = _rule_set(args, settings)
     try:
-        options = parse_option_words(rule_set, args.option or [])
+        options = parse_option_words(rule_set, args.option or [], args.preset)
     except OptionWordError as problem:
         out.write(tr.t(locale, problem.msg_id, **problem.fields) + "\n")
         return 2

@@ -21,6 +21,7 @@ from adapters.discord.answer import Answer
 from adapters.discord.refs import chat_of, in_dm, is_admin, jump_url, user_of, user_ref
 from adapters.discord.translator import text
 from bot.interactions import Reply
+from bot.options import presets_of
 from bot.presenters import Button, Screen
 from core.ruleset import rule_set_ids
 
@@ -67,6 +68,15 @@ class KozelCommands(commands.Cog):
             if self.interactions.web is not None
             else []
         )
+
+        # /kozel also offers each rule set's presets but the default ("classic 001").
+        kozel_choices = rule_set_choices + [
+            app_commands.Choice(
+                name=text(tr, f"{name}-preset-choice-{preset}"), value=f"{name} {preset}"
+            )
+            for name in rule_set_ids()
+            for preset, _ in presets_of(name)[1:]
+        ]
 
         @app_commands.rename(rule_set=text(tr, "cmd-option-rules"))
         @app_commands.describe(rule_set=text(tr, "cmd-option-rules-about"))

@@ -44,9 +44,9 @@ names a classic action; only the canonical form is read back.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.achievements import Moment
 from bot.codec import CodecError, Verb
@@ -104,7 +104,18 @@ from core.classic.events import (
     TrumpNamed,
     TrumpOffered,
 )
-from core.classic.options import PRAISE_KINDS, ClassicOptions, Praise, TrumpSuit
+from core.classic.options import (
+    DEFAULT_PRESET,
+    PRAISE_KINDS,
+    ClassicOptions,
+    DealBy,
+    Dealers,
+    FirstLeader,
+    Praise,
+    TrumpSuit,
+    closest_preset,
+    preset_of,
+)
 from core.classic.scoring import PAIR_LIMIT
 from core.classic.views import (
     ClassicGameView,
@@ -177,7 +188,7 @@ def trump_line(
 
 def praise_name(kind: Praise, tr: Translator, locale: str) -> str:
     """A praise kind in words."""
-    return tr.t(locale, f"classic-praise-{kind.value}")
+    return tr.t(locale, f"classic-praise-{kind.value.replace('_', '-')}")
 
 
 def _who(seat: int, names: Sequence[str], viewer: int | None, tr: Translator, locale: str) -> str:
@@ -322,7 +333,7 @@ def option_word(name: str, value: object, tr: Translator, locale: str) -> str:
 
     >>> tr = Translator.from_dir()
     >>> option_word("trump_suit", "H", tr, "en"), option_word("kocherga", False, tr, "en")
-    ('trump always ♥ hearts', 'no kocherga')
+    ('trump: ♥ hearts', 'no kocherga')
     """
     stem = "classic-option-" + name.replace("_", "-")
     if name == "trump_suit" and value is not None:
@@ -349,11 +360,64 @@ def option_words(options: ClassicOptions, tr: Translator, locale: str) -> list[s
 
 
 def options_line(options: ClassicOptions, tr: Translator, locale: str) -> str:
-    """One line: the options that differ from the default, or "the usual rules"."""
-    words = option_words(options, tr, locale)
-    if not words:
+    """One line: the preset the options equal, else the closest one and what differs.
+
+    >>> from core.classic.options import PRESETS
+    >>> tr = Translator.from_dir()
+    >>> options_line(PRESETS["001"], tr, "en")
+    'Rules 001: queens, jacks and diamonds'
+    >>> options_line(ClassicOptions.from_json({"kocherga": False}), tr, "en")
+    'Rules 003: Gamesberg, but: no kocherga'
+    """
+    name, changed = closest_preset(options)
+    if name == DEFAULT_PRESET and not changed:
         return tr.t(locale, "classic-options-default")
-    return tr.t(locale, "classic-options", options=", ".join(words))
+    preset = tr.t(locale, f"classic-preset-{name}")
+    if not changed:
+        return tr.t(locale, "classic-options-preset", preset=preset)
+    words = [option_word(key, value, tr, locale) for key, value in changed.items()]
+    return tr.t(locale, "classic-options-preset-but", preset=preset, options=", ".join(words))
+
+
+def _usual(options: ClassicOptions) -> str:
+    """``yes``: the usual rules (the default preset); ``p`` and a preset's name; else
+    ``no``."""
+    name = preset_of(options)
+    return "yes" if name == DEFAULT_PRESET else "no" if name is None else f"p{name}"
+
+
+def rules_args(options: ClassicOptions, tr: Translator, locale: str) -> dict[str, str]:
+    """The variables of the rules text (``rules-classic``) that make it tell the game
+    the options make: who deals and leads, the trumps, eggs, Люся and the rest.
+
+    >>> tr = Translator.from_dir()
+    >>> args = rules_args(ClassicOptions.from_json({"trump_suit": "D", "deal_by": 4}), tr, "en")
+    >>> args["trump"], args["suit"], args["by"], args["dealers"]
+    ('fixed', '♦ diamonds', 'four', 'jc')
+    """
+    fixed = options.fixed_suit
+    if fixed is not None:
+        trump = "fixed"
+    else:
+        trump = "roulette" if options.trump_roulette else "none"
+    on = {True: "on", False: "off"}
+    return {
+        "kocherga": on[options.kocherga],
+        "trump": trump,
+        "suit": "" if fixed is None else suit_name(fixed, tr, locale),
+        "by": "four" if options.deal_by is DealBy.FOUR else "one",
+        "usual": _usual(options),
+        "first": "ad" if options.first_leader is FirstLeader.AD_HOLDER else "jc",
+        "dealers": "clockwise" if options.dealers is Dealers.CLOCKWISE else "jc",
+        "eggs": options.eggs.value,
+        "obo": "yes" if Praise.ONE_BY_ONE in options.praise_kinds else "no",
+        "lead": options.trump_lead.value,
+        "aceban": on[options.ace_ban],
+        "lasttrump": on[options.last_trump],
+        "redeal": on[options.redeal],
+        "queens": on[options.redeal_queens],
+        "lucy": options.lucy.value,
+    }
 
 
 # --- The public table ------------------------------------------------------------------------
@@ -588,7 +652,7 @@ def choices(game: Game, content: ClassicHandContent) -> list[Choice]:
         return [Choice(a, "classic-button-deal") for a in _of(legal, ClassicActionKind.DEAL)] + [
             Choice(
                 a,
-                f"classic-button-praise-{a.praise.value}"
+                f"classic-button-praise-{a.praise.value.replace('_', '-')}"
                 if several and a.praise
                 else "classic-button-praise",
             )
@@ -1153,6 +1217,9 @@ class ClassicPresenter:
         result = play.result
         title = result.title.value
         return GameOutcome(result.loser, title, result.pairs, result.deals, result.eggs, result)
+
+    def rules_args(self, options: Mapping[str, Any], tr: Translator, locale: str) -> dict[str, str]:
+        return rules_args(ClassicOptions.from_json(options), tr, locale)
 
 
 #: The classic game's presenter, as :func:`bot.presenters.rule.rule_presenter` finds it.

@@ -20,16 +20,27 @@ set's presenter (:mod:`bot.presenters.rule`), from these pieces.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from bot.codec import HAND_ONLY_VERBS, CodecError, Command, Verb, decode, encode
 from bot.i18n import LOCALES, Translator
 from bot.models import TURN_TIMEOUTS, Game, GameStatus, Platform, Seat, UserRef
-from bot.options import current_value, option_arg, options_of
+from bot.options import (
+    PAGE_OPTIONS,
+    current_value,
+    next_allowed,
+    option_arg,
+    option_pages,
+    options_of,
+    preset_arg,
+    preset_named,
+    presets_of,
+)
 from bot.ports import LeaderboardRow, UserStats
-from bot.presenters.rule import presenter_of, rule_presenter_ids
+from bot.presenters.rule import presenter_of, rule_presenter, rule_presenter_ids
 from core.cards import CARDS, Card, Rank, Suit
 from core.ruleset import LEVEL_NAMES, get_rule_set, rule_set_ids
 from core.seats import Team
@@ -384,27 +395,52 @@ def _next_rule_set(current: str) -> str:
 
 def option_buttons(game: Game, tr: Translator, locale: str) -> list[Button]:
     """A button per option of the table's rule set, named by its current value in
-    words (the rule set's presenter's); a press sets the next value."""
+    words (the rule set's presenter's); a press sets the next value the rule set
+    accepts with the others."""
     rule_set, chosen = game.settings.rule_set, game.settings.options
     words = presenter_of(game)
     buttons = []
     for option in options_of(rule_set):
         value = current_value(option, chosen)
         label = words.option_word(option.name, value, tr, locale)
-        arg = option_arg(option, option.next_value(value))
+        arg = option_arg(option, next_allowed(rule_set, option, chosen))
         buttons.append(Button(label, game_token(game, Verb.SETTING, arg)))
     return buttons
 
 
+def preset_buttons(game: Game, tr: Translator, locale: str) -> list[Button]:
+    """A button per preset of the table's rule set (``<rules>-preset-button-<name>``),
+    the one the options equal ticked; a press sets its options in one tap."""
+    rule_set = game.settings.rule_set
+    chosen = preset_named(rule_set, game.settings.options)
+    buttons = []
+    for name, _ in presets_of(rule_set):
+        label = tr.t(locale, f"{rule_set}-preset-button-{name}")
+        if name == chosen:
+            label = tr.t(locale, "lobby-preset-chosen", label=label)
+        buttons.append(Button(label, game_token(game, Verb.SETTING, preset_arg(name))))
+    return buttons
+
+
 def _options_page(game: Game, lines: list[str], tr: Translator, locale: str) -> Screen:
-    """The lobby's second page, in the same message: the house rules, a button each,
-    and the way back to the seats."""
-    buttons = [
-        *option_buttons(game, tr, locale),
-        Button(tr.t(locale, "lobby-back"), game_token(game, Verb.SETTING, "p")),
-    ]
-    per_row = max(2, math.ceil(len(buttons) / MAX_ROWS))
-    rows = [buttons[start : start + per_row] for start in range(0, len(buttons), per_row)]
+    """A page of the lobby's house rules, in the same message: the presets (two to a
+    row), the options two to a row (:data:`bot.options.PAGE_OPTIONS` a page), the
+    other pages and the way back to the seats."""
+    pages = option_pages(game.settings.rule_set)
+    page = pages.index(game.settings.lobby_page)
+    options = option_buttons(game, tr, locale)
+    shown = options[page * PAGE_OPTIONS : (page + 1) * PAGE_OPTIONS]
+    rows = [row for row in (preset_buttons(game, tr, locale),) if row]
+    rows += [shown[start : start + 2] for start in range(0, len(shown), 2)]
+    nav = []
+    if page > 0:
+        label = tr.t(locale, "lobby-page-prev", page=page, pages=len(pages))
+        nav.append(Button(label, game_token(game, Verb.SETTING, "p" + pages[page - 1])))
+    if page + 1 < len(pages):
+        label = tr.t(locale, "lobby-page-next", page=page + 2, pages=len(pages))
+        nav.append(Button(label, game_token(game, Verb.SETTING, "p" + pages[page + 1])))
+    nav.append(Button(tr.t(locale, "lobby-back"), game_token(game, Verb.SETTING, "p")))
+    rows.append(nav)
     lines = [*lines, "", tr.t(locale, "lobby-house-rules-hint")]
     return text_screen(lines, button_rows(*rows))
 
@@ -440,8 +476,7 @@ def lobby(game: Game, tr: Translator, locale: str) -> Screen:
         lines.append(tr.t(locale, "table-cancelled"))
     if game.status is not GameStatus.LOBBY:
         return text_screen(lines)
-    has_options = bool(options_of(settings.rule_set))
-    if settings.lobby_page == "o" and has_options:
+    if settings.lobby_page in option_pages(settings.rule_set):
         return _options_page(game, lines, tr, locale)
 
     join: list[Button] = []
@@ -482,7 +517,7 @@ def lobby(game: Game, tr: Translator, locale: str) -> Screen:
             game_token(game, Verb.SETTING, f"r{_next_rule_set(settings.rule_set)}"),
         ),
     ]
-    if has_options:
+    if option_pages(settings.rule_set):
         setting_row.append(
             Button(tr.t(locale, "lobby-house-rules"), game_token(game, Verb.SETTING, "po"))
         )
@@ -696,13 +731,15 @@ def rules(
     *,
     platform: Platform = Platform.TELEGRAM,
     others: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> Screen:
     """The rules text of a rule set (:attr:`core.ruleset.RuleSet.rules_text`; the
-    yard game's for an unknown id); ``others``: then how to read every other rule
-    set's."""
+    yard game's for an unknown id), as a table's ``options`` make the game (default:
+    every default); ``others``: then how to read every other rule set's."""
     rule_set = rule_set if rule_set in rule_set_ids() else "yard"
     args = command_args(platform, tr, locale)
-    lines = [tr.t(locale, get_rule_set(rule_set).rules_text, **args)]
+    told = rule_presenter(rule_set).rules_args(options or {}, tr, locale)
+    lines = [tr.t(locale, get_rule_set(rule_set).rules_text, **args, **told)]
     if others:
         lines.append("")
         for other in rule_set_ids():
@@ -718,7 +755,8 @@ def table_rules(
     game: Game, tr: Translator, locale: str, *, platform: Platform = Platform.TELEGRAM
 ) -> Screen:
     """The rules a table plays, with its options (``/rules`` while it is open)."""
-    text = rules(tr, locale, game.settings.rule_set, platform=platform).text
+    settings = game.settings
+    text = rules(tr, locale, settings.rule_set, platform=platform, options=settings.options).text
     options = presenter_of(game).option_lines(game, tr, locale)
     return text_screen([text, *(["", *options] if options else [])])
 

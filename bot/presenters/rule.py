@@ -24,7 +24,7 @@ A new rule set adds its line to ``_REGISTRY`` below.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -117,6 +117,11 @@ class RulePresenter(Protocol):
 
     def option_lines(self, game: Game, tr: Translator, locale: str) -> list[str]:
         """The lobby's lines about the table's rule-set options (none: ``[]``)."""
+        ...
+
+    def rules_args(self, options: Mapping[str, Any], tr: Translator, locale: str) -> dict[str, str]:
+        """The variables its rules text takes from a table's options (JSON values, as
+        ``TableSettings.options`` keeps them), so that it tells the game they make."""
         ...
 
     def option_word(self, name: str, value: Any, tr: Translator, locale: str) -> str:

@@ -18,9 +18,9 @@ working, so it never changes:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.achievements import MOLODKA_POINTS, Moment
 from bot.codec import CodecError, Verb
@@ -718,6 +718,10 @@ class YardPresenter:
     def option_lines(self, game: Game, tr: Translator, locale: str) -> list[str]:
         """The yard game has no options."""
         return []
+
+    def rules_args(self, options: Mapping[str, Any], tr: Translator, locale: str) -> dict[str, str]:
+        """The yard game's rules text takes no options."""
+        return {}
 
     def option_word(self, name: str, value: object, tr: Translator, locale: str) -> str:
         """The yard game has no options: never asked."""

@@ -19,7 +19,7 @@ from bot.models import (
     User,
     UserRef,
 )
-from bot.options import options_of, parse_option_arg, with_option
+from bot.options import option_pages, parse_option_arg, parse_preset_arg, with_option
 from bot.ports import Change, ChangeKind, ChatInfo
 from bot.service.people import LOCALES, People
 from bot.service.publishing import Publishing
@@ -332,8 +332,11 @@ def _free_seat(game: Game, team: Team | None) -> int:
 def _parse_setting(settings: TableSettings, arg: str) -> TableSettings | None:
     if arg.startswith("r") and arg[1:] in rule_set_ids():
         return replace(settings, rule_set=arg[1:], options={}, lobby_page="")
-    if arg == "p" or (arg == "po" and options_of(settings.rule_set)):
+    if arg == "p" or arg[1:] in option_pages(settings.rule_set):
         return replace(settings, lobby_page=arg[1:])
+    preset = parse_preset_arg(settings.rule_set, arg)
+    if preset is not None:
+        return replace(settings, options=preset)
     option = parse_option_arg(settings.rule_set, arg)
     if option is not None:
         try:

@@ -15,7 +15,7 @@ to act and it lets the moment pass (an offer or a redeal it does not want).
   and asks for redeals by the strength of its hand.
 
 >>> import random
->>> from core.classic.dealing import Dealing
+>>> from core.classic.dealing import Dealing, redeal_qualifies
 >>> from core.classic.options import ClassicOptions
 >>> dealing = Dealing.shuffled(ClassicOptions(), 3, random.Random(2))
 >>> seat = dealing.turn
@@ -47,7 +47,7 @@ from core.classic.cards import (
     table_for,
     trick_winner,
 )
-from core.classic.dealing import Dealing
+from core.classic.dealing import Dealing, redeal_qualifies
 from core.classic.events import ClassicDealResult
 from core.classic.game import ClassicGame
 from core.classic.options import ClassicOptions, Follow, Praise
@@ -76,11 +76,14 @@ class RandomPlayer:
         self.rng = rng or random.Random()
 
     def choose(self, view: ClassicSeatView, options: ClassicOptions) -> ClassicAction | None:
-        if not view.legal:
+        # A request for the team's queens (RULES §2.16) may be refused: never made.
+        sure = redeal_qualifies(mask_of(view.hand))
+        legal = [a for a in view.legal if a.kind is not K.REDEAL or sure]
+        if not legal:
             return None
         if not must_act(view) and self.rng.random() < 0.5:
             return None
-        return self.rng.choice(view.legal)
+        return self.rng.choice(legal)
 
 
 def _value(table: Trumps, card: int) -> tuple[int, int, int]:
@@ -181,10 +184,12 @@ class ClassicComputer:
     def _wants_redeal(self, view: ClassicSeatView, options: ClassicOptions) -> bool:
         """A weak hand asks for a redeal, but never the third one against its own team."""
         table = view.table
+        hand = mask_of(view.hand)
+        if not redeal_qualifies(hand):
+            return False  # a request for the team's queens might be refused (§2.16)
         dealer_ours = table.dealer % 2 == view.seat % 2
         if table.attempt >= 2:
             return not dealer_ours
-        hand = mask_of(view.hand)
         if hand & NINES == NINES:
             return True
         return self._trumps_in_hand(view, options) <= 2

@@ -32,6 +32,7 @@ from enum import StrEnum
 from core.cards import Card, Suit
 from core.classic.actions import KIND_BY_CODE, ClassicAction, ClassicActionKind, Kind
 from core.classic.cards import (
+    ACE,
     ACES,
     CARDS,
     DECK_SIZE,
@@ -40,7 +41,9 @@ from core.classic.cards import (
     JACK_OF_CLUBS,
     KOCHERGA,
     NINES,
+    QUEEN,
     QUEEN_OF_CLUBS,
+    QUEENS,
     SUIT_MASKS,
     SUIT_SIZE,
     Trumps,
@@ -70,7 +73,17 @@ from core.classic.events import (
     TrumpNamed,
     TrumpOffered,
 )
-from core.classic.options import PRAISE_KINDS, ClassicOptions, Follow, Praise, TrumpLead
+from core.classic.options import (
+    PRAISE_KINDS,
+    ClassicOptions,
+    DealBy,
+    Dealers,
+    Eggs,
+    FirstLeader,
+    Follow,
+    Praise,
+    TrumpLead,
+)
 from core.classic.scoring import score_dealing
 from core.classic.views import (
     ClassicSeatView,
@@ -109,13 +122,13 @@ _PHASES = tuple(Phase)
     K_REDEAL,
     K_PLAY,
 ) = (int(k) for k in Kind)
-SIMPLE, PANTS, MIRROR = range(3)
+SIMPLE, PANTS, MIRROR, ONE_BY_ONE = range(4)
 #: The step each dealing action belongs to.
 _STEP_OF_KIND = {K_DEAL: PRAISE, K_PRAISE: PRAISE, K_LAY: LAY, K_CUT: CUT, K_NAME: NAME}
 
 #: The raw argument's range for the kinds whose argument indexes a table: a card
 #: index, a suit code (0: no trump suit) or a praise kind (0: the table's kind).
-_ARG_LIMITS = {K_PLAY: DECK_SIZE, K_LAY: DECK_SIZE, K_ACCEPT: DECK_SIZE, K_NAME: 5, K_PRAISE: 4}
+_ARG_LIMITS = {K_PLAY: DECK_SIZE, K_LAY: DECK_SIZE, K_ACCEPT: DECK_SIZE, K_NAME: 5, K_PRAISE: 5}
 
 #: Redeals a deal may have; the request after them costs the dealer's team the deal.
 MAX_REDEALS = 2
@@ -168,6 +181,26 @@ def redeal_qualifies(hand: int) -> bool:
     return points_in(hand) <= REDEAL_POINTS or hand & NINES == NINES
 
 
+#: The queens that make a team's hands "with queens" for ``redeal_queens`` (§2.16):
+#: every queen but Q♦.
+TEAM_QUEENS = QUEENS & ~(1 << (3 * SUIT_SIZE + QUEEN))
+ACE_OF_DIAMONDS = 3 * SUIT_SIZE + ACE
+
+
+def trump_leaders(options: ClassicOptions, dealer: int, declarer: int) -> int:
+    """The seats (a bit each) that may lead a trump while holding a plain card (§2.10,
+    §2.16): everybody in a deal without a declarer, else the declarer (and his partner
+    with ``team``); with ``non_dealers`` the team that did not deal, in every deal."""
+    rule = options.trump_lead
+    if rule is TrumpLead.NON_DEALERS:
+        return 0b1010 if dealer & 1 == 0 else 0b0101
+    if declarer < 0:
+        return 15
+    if rule is TrumpLead.TEAM:
+        return (1 << declarer) | (1 << ((declarer + 2) & 3))
+    return 1 << declarer
+
+
 ACES_OF_LED: tuple[int, ...] = tuple(
     sum(1 << (s * SUIT_SIZE + 7) for s in range(4) if led >> s & 1) for led in range(16)
 )
@@ -206,6 +239,7 @@ class Dealing:
 
     __slots__ = (
         "_ace_ban",
+        "_ad",
         "_chooser",
         "_deck",
         "_declarer",
@@ -215,6 +249,7 @@ class Dealing:
         "_end",
         "_exchanges",
         "_fixed",
+        "_free_leaders",
         "_good",
         "_hands",
         "_jc",
@@ -292,6 +327,8 @@ class Dealing:
         self._trump_set = options.trump_suit is not None
         self._set_table()
         self._jc = -1
+        self._ad = -1
+        self._free_leaders = trump_leaders(options, dealer, -1)
         self._shown = 0
         self._laid = [-1, -1, -1, -1]
         self._step = 0
@@ -387,16 +424,16 @@ class Dealing:
             self._jc = seat
 
     def _deal_plain(self, events: list[ClassicEvent] | None) -> None:
-        """§2.5: one at a time clockwise from the player after the dealer; the trump
-        by the option, the roulette or none; the leader."""
+        """§2.5: one at a time (or, §2.16 ``deal_by``, four at a time in a later deal)
+        clockwise from the player after the dealer; the trump by the option, the
+        roulette or none; the leader."""
         first = (self.dealer + 1) & 3
         deck, hands = self._rest, self._hands
-        for seat in range(4):
-            mask = 0
-            for card in deck[(seat - first) & 3 :: 4]:
-                mask |= 1 << card
-            hands[seat] |= mask
-        self._jc = (first + deck.index(JACK_OF_CLUBS)) & 3
+        by = 4 if self._options.deal_by is DealBy.FOUR and not self.first else 1
+        for position, card in enumerate(deck):
+            hands[(first + position // by) & 3] |= 1 << card
+        self._jc = (first + deck.index(JACK_OF_CLUBS) // by) & 3
+        self._ad = (first + deck.index(ACE_OF_DIAMONDS) // by) & 3
         self._rest = []
         options = self._options
         if options.trump_suit is None and options.trump_roulette:
@@ -409,7 +446,12 @@ class Dealing:
             self._trump = self._fixed[jc]
             self._set_table()
         self._trump_set = True
-        self._leader = self._turn = self._jc if self.first else first
+        if not self.first:
+            self._leader = self._turn = first
+        elif self._options.first_leader is FirstLeader.AD_HOLDER:
+            self._leader = self._turn = self._ad
+        else:
+            self._leader = self._turn = self._jc
         self._phase = PLAY
         self._dealt(events)
 
@@ -451,6 +493,18 @@ class Dealing:
         for i, card in enumerate(rest[pos:]):
             self._give((declarer + i) & 3, card)
         self._rest = []
+        self._leader = self._turn = declarer
+        self._phase = PLAY
+        self._dealt(events)
+
+    def _deal_one_by_one(self, events: list[ClassicEvent] | None) -> None:
+        """§2.16 ``one_by_one``: one at a time clockwise from the declarer; the trump
+        suit is the option's; the declarer leads."""
+        declarer = self._declarer
+        for position, card in enumerate(self._rest):
+            self._give((declarer + position) & 3, card)
+        self._rest = []
+        self._trump_set = True
         self._leader = self._turn = declarer
         self._phase = PLAY
         self._dealt(events)
@@ -695,10 +749,7 @@ class Dealing:
         hand = self._hands[seat]
         trick = self._trick
         if not trick:
-            declarer = self._declarer
-            if declarer < 0 or seat == declarer:
-                return hand
-            if seat == (declarer + 2) & 3 and self._options.trump_lead is TrumpLead.TEAM:
+            if self._free_leaders >> seat & 1:
                 return hand
             plain = hand & ~self._table.trumps
             return plain or hand
@@ -723,6 +774,28 @@ class Dealing:
             and (self._hands[seat] & self._table.trumps).bit_count() == 1
         )
 
+    def _redeal_ok(self, seat: int) -> bool:
+        """Whether ``seat`` qualifies for a redeal now (§2.9, and §2.16's team without
+        a queen but Q♦), whoever's hands that takes."""
+        hand = self._hands[seat]
+        if redeal_qualifies(hand):
+            return True
+        team = hand | self._hands[(seat + 2) & 3]
+        return self._options.redeal_queens and not team & TEAM_QUEENS
+
+    def may_ask_redeal(self, seat: int) -> bool:
+        """Whether ``seat`` may ask for a redeal as far as its own hand shows (§2.16: a
+        request for the team's queens is checked against the partner's hand, which the
+        seat does not see, and may be refused)."""
+        if not self._options.redeal or self._phase != PLAY or self._played:
+            return False
+        if self._declarer >= 0:
+            return False
+        hand = self._hands[seat]
+        if redeal_qualifies(hand):
+            return True
+        return self._options.redeal_queens and not hand & TEAM_QUEENS
+
     def _give_back_mask(self, seat: int) -> int:
         hand = self._hands[seat]
         plain = hand & ~self._table.trumps
@@ -745,7 +818,7 @@ class Dealing:
                 for s in range(4) if seat is None else (seat,):
                     if self._offer_ok(s):
                         out.append((s, K_OFFER, 0))
-                    if options.redeal and redeal_qualifies(self._hands[s]):
+                    if options.redeal and self._redeal_ok(s):
                         out.append((s, K_REDEAL, 0))
             return out
         if phase == OVER:
@@ -756,10 +829,9 @@ class Dealing:
             return out
         if phase == PRAISE:
             out.append((who, K_DEAL, 0))
-            if self._options.praise is Praise.CHOOSE:
-                out.extend((who, K_PRAISE, kind + 1) for kind in range(3))
-            else:
-                out.append((who, K_PRAISE, PRAISE_KINDS.index(self._options.praise) + 1))
+            out.extend(
+                (who, K_PRAISE, PRAISE_KINDS.index(kind) + 1) for kind in self._options.praise_kinds
+            )
         elif phase == LAY:
             top, bottom = self._pair
             out.append((who, K_LAY, top))
@@ -815,8 +887,10 @@ class Dealing:
             if self._played:
                 return ClassicReason.PLAY_STARTED
             if kind == K_REDEAL:
-                if redeal_qualifies(self._hands[seat]):
+                if self._redeal_ok(seat):
                     return None
+                if self._options.redeal_queens and not self._hands[seat] & TEAM_QUEENS:
+                    return ClassicReason.TEAM_HAS_QUEEN
                 return ClassicReason.REDEAL_NOT_ALLOWED
             if self._offered >> seat & 1:
                 return ClassicReason.ALREADY_OFFERED
@@ -845,7 +919,7 @@ class Dealing:
             praise = self._options.praise
             if arg == 0:
                 return ClassicReason.PRAISE_KIND_REQUIRED if praise is Praise.CHOOSE else None
-            if praise is not Praise.CHOOSE and PRAISE_KINDS[arg - 1] is not praise:
+            if PRAISE_KINDS[arg - 1] not in self._options.praise_kinds:
                 return ClassicReason.PRAISE_KIND_MISMATCH
         elif kind == K_LAY:
             if arg not in self._pair:
@@ -931,9 +1005,12 @@ class Dealing:
             self._praise = arg - 1
             if events is not None:
                 events.append(Praised(seat, PRAISE_KINDS[arg - 1]))
+            self._free_leaders = trump_leaders(self._options, self.dealer, seat)
             if self._praise == MIRROR:
                 self._good = mirror_keep_mask(self._options)
                 self._phase = CUT
+            elif self._praise == ONE_BY_ONE:
+                self._deal_one_by_one(events)
             else:
                 self._good = good_mask(self._options)
                 if self._praise == SIMPLE:
@@ -1037,13 +1114,25 @@ class Dealing:
         """The dealing is over: work out what it gives (§2.12)."""
         self._phase = OVER
         self._end = end
+        options = self._options
+        replay_eggs = options.eggs is Eggs.REPLAY
+        points = self.points
+        if end is DealEnd.REDEAL or (
+            replay_eggs and end is DealEnd.PLAYED and points[0] == points[1]
+        ):
+            next_dealer = self.dealer
+        elif options.dealers is Dealers.CLOCKWISE:
+            next_dealer = (self.dealer + 1) & 3
+        else:
+            next_dealer = self._jc
         self._result = score_dealing(
             end,
-            self.points,
+            points,
             self.tricks,
             winner,
             self._egg_pairs,
-            self.dealer if end is DealEnd.REDEAL else self._jc,
+            next_dealer,
+            egg_pair=not replay_eggs,
         )
 
     # --- Random playouts ----------------------------------------------------------------
@@ -1073,10 +1162,7 @@ class Dealing:
         banned_aces = table.plain_aces if self._ace_ban else 0
         duty1, duty2 = self._duty1, self._duty2
         kocherga = table.kocherga
-        declarer = self._declarer
-        free_leaders = 15 if declarer < 0 else 1 << declarer
-        if declarer >= 0 and self._options.trump_lead is TrumpLead.TEAM:
-            free_leaders |= 1 << ((declarer + 2) & 3)
+        free_leaders = self._free_leaders
         turn, leader = self._turn, self._leader
         win_seat, win_card, qc_seat, led = self._win_seat, self._win_card, self._qc_seat, self._led
         trick_no = self._trick_no
@@ -1216,11 +1302,16 @@ class Dealing:
         own_laid = None
         if self._laid[seat] >= 0 and self._trick_no == 0:
             own_laid = CARDS[self._laid[seat]]
+        legal = self.legal_actions(seat)
+        # A request for the team's queens is offered as far as the seat's own hand shows
+        # (its partner's hand would show in the button otherwise); it may be refused.
+        if self.may_ask_redeal(seat) and not any(a.kind.code == K_REDEAL for a in legal):
+            legal.append(ClassicAction(seat, KIND_BY_CODE[K_REDEAL]))
         return ClassicSeatView(
             seat=seat,
             table=self.table_view(),
             hand=cards_of(self._hands[seat]),
-            legal=tuple(self.legal_actions(seat)),
+            legal=tuple(legal),
             pair=pair,
             laid=own_laid,
             exchange=exchange,

@@ -39,6 +39,7 @@ class ClassicReason(ReasonCode):
     WITH_DECLARER = "with-declarer"
     OPTION_OFF = "option-off"
     REDEAL_NOT_ALLOWED = "redeal-not-allowed"
+    TEAM_HAS_QUEEN = "team-has-queen"
 
     @property
     def words(self) -> str:
@@ -74,4 +75,5 @@ _WORDS: dict[ClassicReason, str] = {
     ClassicReason.REDEAL_NOT_ALLOWED: (
         "a redeal needs a hand worth 12 points or less, or all four nines"
     ),
+    ClassicReason.TEAM_HAS_QUEEN: "the team's hands hold a queen other than the queen of diamonds",
 }

@@ -31,7 +31,7 @@ from core.classic.events import (
     DealScored,
     GameFinished,
 )
-from core.classic.options import ClassicOptions
+from core.classic.options import ClassicOptions, Lucy
 from core.classic.scoring import PAIR_LIMIT, is_tails, settle, title_for
 from core.errors import KozelError, Reason
 from core.seats import Team
@@ -248,15 +248,23 @@ class ClassicGame:
         assert result is not None
         winner = result.winner
         before = -1 if winner is None else self._pairs[winner]
+        # §2.16 lucy = win: a Люся against a team with no pairs ends the game.
+        lucy_win = (
+            winner is not None
+            and result.lucy
+            and self.options.lucy is Lucy.WIN
+            and self._pairs[winner.other] == 0
+        )
         self._pairs = list(settle(self.pairs, result))
         if events is not None:
             events.append(DealScored(dealing.number, dealing.attempt, result))
-        if winner is not None and self._pairs[winner] >= PAIR_LIMIT:
+        if winner is not None and (self._pairs[winner] >= PAIR_LIMIT or lucy_win):
             eggs = self.eggs
+            tails = not lucy_win and is_tails(before, result)
             self._result = ClassicGameResult(
                 winner=winner,
                 loser=winner.other,
-                title=title_for(eggs=eggs > 0, tails=is_tails(before, result)),
+                title=title_for(eggs=eggs > 0, tails=tails),
                 pairs=self.pairs,
                 deals=dealing.number + 1,
                 eggs=eggs,

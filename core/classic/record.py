@@ -127,7 +127,7 @@ def _card(raw: Mapping[str, Any], deal: int, index: int, seat: int) -> Card:
     return Card.parse(code)
 
 
-def _parse_action(raw: object, deal: int, index: int) -> ClassicAction:
+def _parse_action(raw: object, deal: int, index: int, kinds: frozenset[str]) -> ClassicAction:
     if not isinstance(raw, Mapping):
         raise ClassicRecordError("an action must be an object", deal, index)
     seat = raw.get("seat")
@@ -160,15 +160,21 @@ def _parse_action(raw: object, deal: int, index: int) -> ClassicAction:
         if "kind" not in raw:
             return ClassicAction.praise_with(seat)
         praise = raw["kind"]
-        if not isinstance(praise, str) or praise not in {k.value for k in PRAISE_KINDS}:
+        if not isinstance(praise, str) or praise not in kinds:
             raise ClassicRecordError(
-                f"kind must be simple, pants or mirror, not {praise!r}", deal, index, seat
+                f"kind must be {_or_words(kinds)}, not {praise!r}", deal, index, seat
             )
         return ClassicAction.praise_with(seat, Praise(praise))
     return ClassicAction(seat, kind)
 
 
-def _parse_entry(raw: object, number: int) -> _Entry:
+def _or_words(kinds: frozenset[str]) -> str:
+    """The praise kinds a record may name, in words: "simple, pants or mirror"."""
+    words = [kind.value for kind in PRAISE_KINDS if kind.value in kinds]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _parse_entry(raw: object, number: int, kinds: frozenset[str]) -> _Entry:
     if not isinstance(raw, Mapping):
         raise ClassicRecordError("a deal entry must be an object", number)
     dealer = raw.get("dealer")
@@ -192,7 +198,7 @@ def _parse_entry(raw: object, number: int) -> _Entry:
     actions = raw.get("actions")
     if not isinstance(actions, list):
         raise ClassicRecordError("actions must be a list", number)
-    parsed = tuple(_parse_action(action, number, i) for i, action in enumerate(actions))
+    parsed = tuple(_parse_action(action, number, i, kinds) for i, action in enumerate(actions))
     return _Entry(dealer, tuple(indexes), parsed)
 
 
@@ -208,7 +214,13 @@ def check_form(data: Mapping[str, Any]) -> tuple[ClassicOptions, list[_Entry]]:
     deals = data.get("deals")
     if not isinstance(deals, list):
         raise ClassicRecordError("deals must be a list")
-    return options, [_parse_entry(entry, number) for number, entry in enumerate(deals)]
+    # A praise of the kind one_by_one is a form error without a fixed trump suit (§2.16).
+    kinds = frozenset(
+        kind.value
+        for kind in PRAISE_KINDS
+        if kind is not Praise.ONE_BY_ONE or options.trump_suit is not None
+    )
+    return options, [_parse_entry(entry, number, kinds) for number, entry in enumerate(deals)]
 
 
 # --- Replay --------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from core.classic.events import (
     GameFinished,
 )
 from core.classic.game import ClassicGame
-from core.classic.options import ClassicOptions
+from core.classic.options import DEFAULT_PRESET, PRESETS, ClassicOptions
 from core.classic.views import ClassicGameView, ClassicSeatView, ClassicTableView
 from core.errors import KozelError, Reason
 from core.ruleset import (
@@ -251,6 +251,10 @@ class ClassicRuleSet:
 
     def options(self, raw: Mapping[str, Any] | None = None) -> ClassicOptions:
         return ClassicOptions.from_json(raw)
+
+    def presets(self) -> Mapping[str, ClassicOptions]:
+        """``003`` (the defaults) and ``001`` (§2.16)."""
+        return {DEFAULT_PRESET: PRESETS[DEFAULT_PRESET]} | PRESETS
 
     def new_game(
         self,

@@ -29,17 +29,19 @@ def score_dealing(
     winner: Team | None,
     egg_pairs: int,
     next_dealer: int,
+    egg_pair: bool = True,
 ) -> ClassicDealResult:
     """What a finished dealing gives. ``winner`` is the catching team of a kocherga
     catch or the non-dealing team of a redeal penalty (None otherwise: a played deal's
-    winner comes from its points); ``egg_pairs`` are those put aside before it."""
+    winner comes from its points); ``egg_pairs`` are those put aside before it;
+    ``egg_pair`` False: eggs put no egg pair aside (§2.16 ``eggs`` = ``replay``)."""
     eggs = lucy = False
     pairs = [0, 0]
     if end is DealEnd.PLAYED:
         winner = None
         if points[0] == points[1]:
             eggs = True
-            egg_pairs += 1
+            egg_pairs += 1 if egg_pair else 0
         else:
             winner = Team.A if points[0] > points[1] else Team.B
             lucy = tricks[winner.other] == 0

@@ -46,8 +46,8 @@ from core.classic.cards import (
     mask_of,
     table_for,
 )
-from core.classic.dealing import ACES_OF_LED, duties
-from core.classic.options import ClassicOptions, Follow, TrumpLead
+from core.classic.dealing import ACES_OF_LED, duties, trump_leaders
+from core.classic.options import ClassicOptions, Follow
 from core.classic.scoring import KOCHERGA_PAIRS, TWO_PAIR_POINTS
 from core.classic.views import ClassicSeatView
 
@@ -88,11 +88,7 @@ class Rules:
         table = table_for(-1 if trump is None else int(trump), options.kocherga)
         duty1, duty2 = duties(table, options.follow is Follow.ANY_TRUMP)
         declarer = view.table.declarer
-        free = 15
-        if declarer is not None:
-            free = 1 << declarer
-            if options.trump_lead is TrumpLead.TEAM:
-                free |= 1 << ((declarer + 2) & 3)
+        free = trump_leaders(options, view.table.dealer, -1 if declarer is None else declarer)
         return cls(table, duty1, duty2, table.plain_aces if options.ace_ban else 0, free)
 
 

@@ -202,6 +202,9 @@ class YardRuleSet:
     def options(self, raw: Mapping[str, Any] | None = None) -> YardOptions:
         return parse_options(YardOptions, raw)
 
+    def presets(self) -> Mapping[str, YardOptions]:
+        return {}
+
     def new_game(
         self,
         rng: random.Random | None = None,

@@ -96,25 +96,88 @@ rules-classic =
 
     Four players, two teams of two, partners opposite. 32 cards (7 to A). Points: A 11, 10 10, K 4, Q 3, J 2; 120 in all.
 
-    Trumps. Queens and jacks are always trumps: Q♣ Q♠ Q♥ Q♦ J♣ J♠ J♥ J♦, below the kocherga 7♣. Then the trump suit, if any. In a suit: A, 10, K, 9, 8, 7.
+    Trumps. Queens and jacks are always trumps: Q♣ Q♠ Q♥ Q♦ J♣ J♠ J♥ J♦{ $kocherga ->
+        [off] .
+       *[on] , below the kocherga 7♣.
+    } Then { $trump ->
+        [fixed] { $suit }, in every deal
+       *[other] the trump suit, if any
+    }. In a suit: A, 10, K, 9, 8, 7.
 
-    Deal: 8 cards each. The first deal has no praise: the J♣ holder leads, clubs are trumps, and each player gets a suit (the roulette): the J♣ holder ♣, his partner ♠, the next player ♥, the previous ♦. Later the last J♣ holder deals, and the new J♣ holder's suit is trump.
+    Deal: 8 cards each{ $by ->
+        [four] , one at a time in the first deal, later without praise four at a time
+       *[one] {""}
+    }. The first deal has no praise: the { $first ->
+        [ad] A♦
+       *[jc] J♣
+    } holder leads{ $trump ->
+        [fixed] .
+        [none] , with no trump suit.
+       *[roulette] , clubs are trumps, and each player gets a suit (the roulette): the J♣ holder ♣, his partner ♠, the next player ♥, the previous ♦.
+    } Later { $dealers ->
+        [clockwise] the next player clockwise deals
+       *[jc] the last J♣ holder deals
+    }{ $eggs ->
+        [replay] {" "}(after eggs the same one)
+       *[carry] {""}
+    }{ $trump ->
+        [fixed] .
+        [none] .
+       *[roulette] , and the new J♣ holder's suit is trump.
+    }
 
-    Praise. Before the deal the player after the dealer says “deal” or praises. Simple: the declarer gets cards face up while trumps or aces come; the first other card is the trump, and he leads. Pants: each draws pairs (top and bottom) while trumps or aces come, and lays a card of his last pair. Mirror: each cuts and draws from the bottom while permanent trumps come, laying the last. Then the declarer names the trump (or no trump); the laid cards are the first trick.
+    Praise. Before the deal the player after the dealer says “deal” or praises. Simple: the declarer gets cards face up while trumps or aces come; { $trump ->
+        [fixed] his cards stop at the first other one, and he leads.
+       *[other] the first other card is the trump, and he leads.
+    } Pants: each draws pairs (top and bottom) while trumps or aces come, and lays a card of his last pair. Mirror: each cuts and draws from the bottom while permanent trumps come, laying the last. { $trump ->
+        [fixed] The laid cards are the first trick.
+       *[other] Then the declarer names the trump (or no trump); the laid cards are the first trick.
+    }{ $obo ->
+        [yes] {" "}One by one: the cards are dealt one at a time from the declarer, who leads.
+       *[no] {""}
+    }
 
-    Play. Only the declarer leads trumps. Follow suit, a trump with a trump; with none, any card but the ace of a suit not led yet. The highest trump wins, else the highest card of the suit led.
+    Play. { $lead ->
+        [team] Only the declarer's pair leads trumps.
+        [non_dealers] Only the pair that did not deal leads trumps, with or without praise.
+       *[declarer] Only the declarer leads trumps.
+    } Follow suit, a trump with a trump; with none, any card{ $aceban ->
+        [off] .
+       *[on] {" "}but the ace of a suit not led yet.
+    } The highest trump wins, else the highest card of the suit led.
 
-    Without praise, before the first card: a single trump may be given to the partner (who gives back a plain card or declines); with 12 points or less, or four nines, ask for a redeal; the third request gives 1 pair to the dealer's opponents.
+    Without praise, before the first card: { $lasttrump ->
+        [off] no trump is given to the partner
+       *[on] a single trump may be given to the partner (who gives back a plain card or declines)
+    }; { $redeal ->
+        [off] no redeals.
+       *[on] with 12 points or less, or four nines{ $queens ->
+            [on] , or a pair without queens but Q♦,
+           *[off] ,
+        } ask for a redeal; the third request gives 1 pair to the dealer's opponents.
+    }
 
-    Kocherga: 7♣ on a trick with an opponent's Q♣ ends the deal: 4 pairs.
+    { $kocherga ->
+        [off] No kocherga: 7♣ is a plain club.
+       *[on] Kocherga: 7♣ on a trick with an opponent's Q♣ ends the deal: 4 pairs.
+    }
 
-    Scoring: 61–89 points give 1 pair, 90–120 give 2. 60 all is eggs: a pair for the next deal's winners. Lucy: losers without a trick lose all their pairs.
+    Scoring: 61–89 points give 1 pair, 90–120 give 2. 60 all is eggs: { $eggs ->
+        [replay] no pairs, and the same dealer deals again.
+       *[carry] a pair for the next deal's winners.
+    } Lucy: losers without a trick lose all their pairs{ $lucy ->
+        [win] ; if they had none, the game is over.
+       *[reset] .
+    }
 
     The game goes to 6 pairs. The losers are the goats: with eggs (if there were eggs), with tails (the winners won from 5 pairs with 90+).
 
     { $platform ->
         [console] Start: kozel play --rules classic; kozel play --help names every option.
-       *[other] Start: { $kozel } { $classic }. The lobby shows the table's options.
+       *[other] Start: { $kozel } { $classic }{ $usual ->
+            [p001] {" "}001
+           *[other] {""}
+        }. The lobby shows the table's options.
     }
 
 ## The table before the game (lobby)
@@ -143,8 +206,11 @@ lobby-language = 🌐 { $lang }
 lobby-level = 🤖 { $level }
 lobby-rules = 📜 { $rules }
 lobby-house-rules = ⚙ House rules
-lobby-house-rules-hint = House rules: each button shows an option as it is now; press it to change it.
+lobby-house-rules-hint = House rules: a preset (001 or 003) sets them all in one tap; each other button shows an option as it is now; press it to change it.
 lobby-back = ↩ Back to the seats
+lobby-preset-chosen = ✓ { $label }
+lobby-page-prev = ◂ { $page }/{ $pages }
+lobby-page-next = { $page }/{ $pages } ▸
 level-easy = easy
 level-normal = normal
 level-strong = strong
@@ -450,6 +516,7 @@ err-play-started = Not once the first card has been played.
 err-with-declarer = Not in a deal with a declarer.
 err-option-off = This table's rules do not allow that.
 err-redeal-not-allowed = A redeal needs a hand worth 12 points or less, or four nines.
+err-team-has-queen = Your pair holds a queen other than Q♦: no redeal.
 
 ## Play log: one line per public event (console, and the table's last-move line).
 log-lead = { $name } leads { $cards }
@@ -536,6 +603,7 @@ cli-required = missing: { $arguments }
 cli-bad-seats = --seats takes four of you and bot, you at one seat at most, e.g. you,bot,bot,bot, bot,you,bot,bot or bot,bot,bot,bot
 cli-unknown-option = --option “{ $word }”: not name=value of an option of { $rules } ({ $names })
 cli-option-value = --option { $name }={ $value }: { $name } takes { $values }
+cli-unknown-preset = --preset { $name }: { $rules } has no such preset (there are: { $names })
 console-needs-sqlite = The terminal game keeps its games in SQLite, not in PostgreSQL: give it a file with --db sqlite:///kozel.sqlite3.
 console-database-unavailable = The game cannot start: { $reason }.
 
@@ -588,6 +656,7 @@ classic-praise-simple = simple
 classic-praise-pants = pants
 classic-praise-mirror = mirror
 classic-praise-choose = the declarer's choice
+classic-praise-one-by-one = one by one
 classic-declarer = { $name } praises: { $kind }
 classic-declarer-you = You praise: { $kind }
 classic-shown = Dealt face up to the declarer: { $cards }
@@ -636,6 +705,7 @@ classic-button-praise = 📣 Praise
 classic-button-praise-simple = 📣 Praise: simple
 classic-button-praise-pants = 📣 Praise: pants
 classic-button-praise-mirror = 📣 Praise: mirror
+classic-button-praise-one-by-one = 📣 Praise: one by one
 classic-button-card = { $card }
 classic-button-lay = Lay { $card }
 classic-button-cut =
@@ -670,27 +740,48 @@ classic-game-over =
 classic-goats-tails = 🐐 Goats with tails: { $names }!
 classic-goats-eggs-tails = 🐐🥚 Goats with eggs and tails: { $names }!
 classic-options = Options: { $options }
-classic-options-default = Usual rules
-classic-option-praise-simple = simple praise
+classic-options-default = Rules 003: Gamesberg
+classic-options-preset = Rules { $preset }
+classic-options-preset-but = Rules { $preset }, but: { $options }
+classic-preset-001 = 001: queens, jacks and diamonds
+classic-preset-003 = 003: Gamesberg
+classic-preset-choice-001 = Classic Kozel 001: queens, jacks and diamonds
+classic-preset-button-001 = 001: queens, jacks ♦
+classic-preset-button-003 = 003: Gamesberg
+classic-option-praise-simple = praise: simple
 classic-option-praise-pants = praise: pants
 classic-option-praise-mirror = praise: mirror
-classic-option-praise-choose = the declarer chooses the praise
-classic-option-kocherga-on = with the kocherga
+classic-option-praise-choose = praise: choose
+classic-option-praise-one-by-one = praise: one by one
+classic-option-kocherga-on = kocherga
 classic-option-kocherga-off = no kocherga
 classic-option-trump-roulette-on = trump roulette
-classic-option-trump-roulette-off = no trump roulette
-classic-option-ace-ban-on = aces may not be thrown away
-classic-option-ace-ban-off = aces may be thrown away
-classic-option-last-trump-on = the last trump may be given
-classic-option-last-trump-off = no giving the last trump
-classic-option-redeal-on = redeals allowed
+classic-option-trump-roulette-off = no roulette
+classic-option-ace-ban-on = ace ban
+classic-option-ace-ban-off = no ace ban
+classic-option-last-trump-on = last trump given
+classic-option-last-trump-off = no trump giving
+classic-option-redeal-on = redeals
 classic-option-redeal-off = no redeals
-classic-option-trump-suit = trump always { $suit }
-classic-option-trump-suit-none = a trump suit per deal
-classic-option-follow-suit-first = trump suit first on a trump-suit lead
-classic-option-follow-any-trump = any trump on a trump lead
-classic-option-trump-lead-declarer = only the declarer leads trumps
-classic-option-trump-lead-team = the declarer's team leads trumps
+classic-option-trump-suit = trump: { $suit }
+classic-option-trump-suit-none = trump: per deal
+classic-option-follow-suit-first = trump suit first
+classic-option-follow-any-trump = any trump follows
+classic-option-trump-lead-declarer = trumps led: declarer
+classic-option-trump-lead-team = trumps led: his pair
+classic-option-trump-lead-non-dealers = trumps led: others
+classic-option-dealers-jc-holder = J♣ holder deals
+classic-option-dealers-clockwise = deal in turn
+classic-option-first-leader-jc-holder = first lead: J♣
+classic-option-first-leader-ad-holder = first lead: A♦
+classic-option-deal-by-1 = deal one by one
+classic-option-deal-by-4 = deal by four
+classic-option-eggs-carry = eggs: a pair aside
+classic-option-eggs-replay = eggs: replayed
+classic-option-lucy-reset = Lucy: reset
+classic-option-lucy-win = Lucy: wins game
+classic-option-redeal-queens-on = redeal: no queens
+classic-option-redeal-queens-off = no queen redeal
 classic-log-dealing = Deal { $number }{ $attempt ->
     [1] {""}
    *[other] , dealing { $attempt }

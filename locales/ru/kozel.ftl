@@ -99,25 +99,98 @@ rules-classic =
 
     Четверо, две команды по двое, напарники напротив. 32 карты (7–Т). Очки: Т 11, 10 10, К 4, Д 3, В 2 — всего 120.
 
-    Козыри. Дамы и валеты — постоянные козыри, старше всех: Д♣ Д♠ Д♥ Д♦ В♣ В♠ В♥ В♦; выше только кочерга 7♣. Ниже — козырная масть. В масти: Т, 10, К, 9, 8, 7. Бескозырка — кон без козырной масти.
+    Козыри. Дамы и валеты — постоянные козыри, старше всех: Д♣ Д♠ Д♥ Д♦ В♣ В♠ В♥ В♦{ $kocherga ->
+        [off] .
+       *[on] ; выше только кочерга 7♣.
+    } Ниже — { $trump ->
+        [fixed] { $suit }, в каждом коне
+       *[other] козырная масть
+    }. В масти: Т, 10, К, 9, 8, 7.{ $trump ->
+        [fixed] {""}
+       *[other] {" "}Бескозырка — кон без козырной масти.
+    }
 
-    Раздача — по 8 карт. Первый кон без хвалёнки: ходит держатель В♣, козырь — трефы, и каждому закрепляется масть (рулетка): держателю В♣ ♣, напарнику ♠, соседу слева ♥, справа ♦. Дальше сдаёт прошлый держатель В♣, козырь — масть нового.
+    Раздача — по 8 карт{ $by ->
+        [four] , в первом коне по одной, дальше без хвалёнки — по четыре
+       *[one] {""}
+    }. Первый кон без хвалёнки: ходит держатель { $first ->
+        [ad] Т♦
+       *[jc] В♣
+    }{ $trump ->
+        [fixed] .
+        [none] , козырной масти нет.
+       *[roulette] , козырь — трефы, и каждому закрепляется масть (рулетка): держателю В♣ ♣, напарнику ♠, соседу слева ♥, справа ♦.
+    } Дальше сдаёт { $dealers ->
+        [clockwise] следующий по часовой стрелке
+       *[jc] прошлый держатель В♣
+    }{ $eggs ->
+        [replay] {" "}(после яиц — тот же)
+       *[carry] {""}
+    }{ $trump ->
+        [fixed] .
+        [none] .
+       *[roulette] { $dealers ->
+            [clockwise] , козырь — масть держателя В♣.
+           *[jc] , козырь — масть нового.
+        }
+    }
 
-    Хвалёнка. До раздачи игрок слева от сдающего говорит «сдавай» или хвалится. Простая: хвалящемуся сдают в открытую, пока идут козыри и тузы; первая другая карта — козырь, он ходит. Штаны: каждый берёт пары (сверху и снизу), пока идут козыри и тузы, и кладёт карту из последней. Зеркало: каждый сдвигает колоду и берёт снизу, пока идут постоянные козыри, последнюю кладёт. Затем хвалящийся назначает козырь, а положенные карты — первая взятка.
+    Хвалёнка. До раздачи игрок слева от сдающего говорит «сдавай» или хвалится. Простая: хвалящемуся сдают в открытую, пока идут козыри и тузы; { $trump ->
+        [fixed] на первой другой карте сдача ему кончается, он ходит.
+       *[other] первая другая карта — козырь, он ходит.
+    } Штаны: каждый берёт пары (сверху и снизу), пока идут козыри и тузы, и кладёт карту из последней. Зеркало: каждый сдвигает колоду и берёт снизу, пока идут постоянные козыри, последнюю кладёт. { $trump ->
+        [fixed] Положенные карты — первая взятка.
+       *[other] Затем хвалящийся назначает козырь, а положенные карты — первая взятка.
+    }{ $obo ->
+        [yes] {" "}По одной: карты сдают по одной, начиная с хвалящегося, и он ходит.
+       *[no] {""}
+    }
 
-    Ход. С козырей заходит только хвалящийся. На масть — масть, на козырь — козырь; нет — любую, но не туза неходившей масти. Берёт старший козырь, иначе старшая карта масти захода.
+    Ход. С козырей заходит { $lead ->
+        [team] только пара хвалящегося
+        [non_dealers] только пара, которая не сдавала, и с хвалёнкой, и без
+       *[declarer] только хвалящийся
+    }. На масть — масть, на козырь — козырь; нет — любую{ $aceban ->
+        [off] .
+       *[on] , но не туза неходившей масти.
+    } Берёт старший козырь, иначе старшая карта масти захода.
 
-    Без хвалёнки до первого хода: единственный козырь можно отдать напарнику (он отдаёт простую карту или отказывается); с 12 очками и меньше или четырьмя девятками можно просить пересдачу, третья просьба — 1 пара соперникам сдающего.
+    Без хвалёнки до первого хода: { $lasttrump ->
+        [off] козырь напарнику не отдают
+       *[on] единственный козырь можно отдать напарнику (он отдаёт простую карту или отказывается)
+    }; { $redeal ->
+        [off] пересдачи нет.
+       *[on] с 12 очками и меньше или четырьмя девятками{ $queens ->
+            [on] {" "}(или когда у пары нет дам, кроме Д♦)
+           *[off] {""}
+        } можно просить пересдачу, третья просьба — 1 пара соперникам сдающего.
+    }
 
-    Кочерга: 7♣ во взятку с Д♣ соперника — кон окончен, 4 пары.
+    { $kocherga ->
+        [off] Кочерги нет: 7♣ — простая трефа.
+       *[on] Кочерга: 7♣ во взятку с Д♣ соперника — кон окончен, 4 пары.
+    }
 
-    Счёт: 61–89 очков — 1 пара, 90–120 — 2. 60 на 60 — яйца: пара победителю следующего кона. Люся: проигравшие без взяток теряют все пары.
+    Счёт: 61–89 очков — 1 пара, 90–120 — 2. 60 на 60 — яйца: { $eggs ->
+        [replay] пар нет, тот же сдающий сдаёт снова.
+       *[carry] пара победителю следующего кона.
+    } Люся: проигравшие без взяток теряют все пары{ $lucy ->
+        [win] , а если пар у них не было — игра окончена.
+       *[reset] .
+    }
 
     До 6 пар. Проигравшие — козлы: с яйцами (были яйца), с хвостами (победители с 5 пар взяли последний кон с 90+).
 
     { $platform ->
         [console] Начать: kozel play --rules classic; все настройки называет kozel play --help.
-       *[other] Начать: { $kozel } { $classic }. Это обычные правила; настройки стола — в лобби.
+       *[other] Начать: { $kozel } { $classic }{ $usual ->
+            [p001] {" "}001
+           *[other] {""}
+        }. { $usual ->
+            [no] Настройки
+            [p001] Настройки
+           *[yes] Это обычные правила; настройки
+        } стола — в лобби.
     }
 
 ## Стол до начала игры (лобби)
@@ -148,8 +221,11 @@ lobby-language = 🌐 { $lang }
 lobby-level = 🤖 { $level }
 lobby-rules = 📜 { $rules }
 lobby-house-rules = ⚙ Правила стола
-lobby-house-rules-hint = Правила стола: каждая кнопка показывает, как сейчас; нажмите, чтобы изменить.
+lobby-house-rules-hint = Правила стола: набор (001 или 003) ставит все правила одним нажатием; остальные кнопки показывают правило, как сейчас; нажмите, чтобы изменить.
 lobby-back = ↩ К местам
+lobby-preset-chosen = ✓ { $label }
+lobby-page-prev = ◂ { $page }/{ $pages }
+lobby-page-next = { $page }/{ $pages } ▸
 level-easy = слабые
 level-normal = средние
 level-strong = сильные
@@ -477,6 +553,7 @@ err-play-started = После первого хода так нельзя.
 err-with-declarer = В коне с хвалящимся так нельзя.
 err-option-off = Правила этого стола этого не позволяют.
 err-redeal-not-allowed = Пересдача — только при 12 очках и меньше на руках или четырёх девятках.
+err-team-has-queen = У вашей пары есть дама (не бубновая): пересдачи не будет.
 
 ## Ход игры: по строке на каждое открытое событие (консоль и последняя строка стола).
 log-lead = { $name } заходит: { $cards }
@@ -569,6 +646,7 @@ cli-required = не хватает: { $arguments }
 cli-bad-seats = --seats — это четыре слова you или bot, you не больше одного раза, например you,bot,bot,bot, bot,you,bot,bot или bot,bot,bot,bot
 cli-unknown-option = --option «{ $word }»: это не имя=значение настройки правил { $rules } ({ $names })
 cli-option-value = --option { $name }={ $value }: { $name } принимает { $values }
+cli-unknown-preset = --preset { $name }: у правил { $rules } нет такого набора (есть: { $names })
 console-needs-sqlite = Игра в терминале хранит партии в SQLite, а не в PostgreSQL: укажите файл через --db sqlite:///kozel.sqlite3.
 console-database-unavailable = Игра не может начаться: { $reason }.
 
@@ -621,6 +699,7 @@ classic-praise-simple = простая
 classic-praise-pants = штаны
 classic-praise-mirror = зеркало
 classic-praise-choose = на выбор хвалящегося
+classic-praise-one-by-one = по одной
 classic-declarer = Хвалится { $name }: { $kind }
 classic-declarer-you = Вы хвалитесь: { $kind }
 classic-shown = Хвалящемуся пришли в открытую: { $cards }
@@ -671,6 +750,7 @@ classic-button-praise = 📣 Хвалюсь
 classic-button-praise-simple = 📣 Хвалюсь: простая
 classic-button-praise-pants = 📣 Хвалюсь: штаны
 classic-button-praise-mirror = 📣 Хвалюсь: зеркало
+classic-button-praise-one-by-one = 📣 Хвалюсь: по одной
 classic-button-card = { $card }
 classic-button-lay = Положить { $card }
 classic-button-cut =
@@ -711,27 +791,48 @@ classic-game-over =
 classic-goats-tails = 🐐 Козлы с хвостами: { $names }!
 classic-goats-eggs-tails = 🐐🥚 Козлы с яйцами и хвостами: { $names }!
 classic-options = Настройки: { $options }
-classic-options-default = Обычные правила
-classic-option-praise-simple = простая хвалёнка
+classic-options-default = Правила 003: Геймсберг
+classic-options-preset = Правила { $preset }
+classic-options-preset-but = Правила { $preset }, но: { $options }
+classic-preset-001 = 001: дамы, вальты и бубны
+classic-preset-003 = 003: Геймсберг
+classic-preset-choice-001 = Хвалёный козёл 001: дамы, вальты и бубны
+classic-preset-button-001 = 001: дамы, вальты, ♦
+classic-preset-button-003 = 003: Геймсберг
+classic-option-praise-simple = хвалёнка: простая
 classic-option-praise-pants = хвалёнка: штаны
 classic-option-praise-mirror = хвалёнка: зеркало
-classic-option-praise-choose = хвалёнку выбирает хвалящийся
+classic-option-praise-choose = хвалёнка: на выбор
+classic-option-praise-one-by-one = хвалёнка: по одной
 classic-option-kocherga-on = с кочергой
 classic-option-kocherga-off = без кочерги
 classic-option-trump-roulette-on = козырная рулетка
-classic-option-trump-roulette-off = без козырной рулетки
+classic-option-trump-roulette-off = без рулетки
 classic-option-ace-ban-on = туза не сносить
 classic-option-ace-ban-off = туза сносить можно
-classic-option-last-trump-on = последний козырь можно отдать
-classic-option-last-trump-off = последний козырь не отдают
-classic-option-redeal-on = пересдача разрешена
+classic-option-last-trump-on = отдача козыря
+classic-option-last-trump-off = без отдачи козыря
+classic-option-redeal-on = пересдача
 classic-option-redeal-off = без пересдачи
-classic-option-trump-suit = козырь всегда { $suit }
-classic-option-trump-suit-none = козырь назначается в каждом коне
-classic-option-follow-suit-first = на заход козырной мастью — сперва козырная масть
-classic-option-follow-any-trump = на козырной заход — любой козырь
-classic-option-trump-lead-declarer = с козырей ходит только хвалящийся
-classic-option-trump-lead-team = с козырей ходит пара хвалящегося
+classic-option-trump-suit = козырь: { $suit }
+classic-option-trump-suit-none = козырь: по кону
+classic-option-follow-suit-first = сперва козырная масть
+classic-option-follow-any-trump = любой козырь
+classic-option-trump-lead-declarer = с козыря: хвалящийся
+classic-option-trump-lead-team = с козыря: его пара
+classic-option-trump-lead-non-dealers = с козыря: не сдающие
+classic-option-dealers-jc-holder = сдаёт валет ♣
+classic-option-dealers-clockwise = сдают по кругу
+classic-option-first-leader-jc-holder = первый ход: валет ♣
+classic-option-first-leader-ad-holder = первый ход: туз ♦
+classic-option-deal-by-1 = сдача по одной
+classic-option-deal-by-4 = сдача по четыре
+classic-option-eggs-carry = яйца: пара в запас
+classic-option-eggs-replay = яйца: переиграть
+classic-option-lucy-reset = Люся: обнуляет
+classic-option-lucy-win = Люся: победа
+classic-option-redeal-queens-on = пересдача без дам
+classic-option-redeal-queens-off = без дам не пересдают
 classic-log-dealing = Кон { $number }{ $attempt ->
     [1] {""}
    *[other] , раздача { $attempt }

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from bot.codec import CodecError, Command, Verb, decode, encode
 from bot.i18n import Translator
 from bot.models import Game, GameStatus
-from bot.options import current_value, option_arg, options_of
+from bot.options import PAGE_OPTIONS, current_value, option_arg, option_pages, options_of
 from bot.presenters import classic as screens
 from bot.service import GameService
 from core.cards import Card
@@ -190,11 +190,17 @@ OPEN_HOUSE_RULES, CLOSE_HOUSE_RULES = "po", "p"
 
 def house_rule_presses(game: Game, wanted: Mapping[str, Any]) -> list[str]:
     """The SETTING arguments a lobby's creator presses, in order, on its house-rules
-    page to set ``wanted`` (each option's button cycles its values)."""
+    pages to set ``wanted`` (each option's button cycles its values; an option on
+    another page is reached by that page's button first)."""
     presses = []
-    for option in options_of(game.settings.rule_set):
+    pages, shown = option_pages(game.settings.rule_set), OPEN_HOUSE_RULES[1:]
+    for index, option in enumerate(options_of(game.settings.rule_set)):
         if option.name not in wanted:
             continue
+        page = pages[index // PAGE_OPTIONS]
+        if page != shown:
+            presses.append("p" + page)
+            shown = page
         value = current_value(option, game.settings.options)
         for _ in option.values:
             if value == wanted[option.name]:
@@ -246,7 +252,7 @@ def token(game: Game, action: ClassicAction) -> str:
 def shown_decisions(table: Table, game: Game) -> dict[int, list[ClassicAction]]:
     """Each seat's decisions as its DM shows them, checked: every one a legal action of
     that seat at the game's version; the seat whose turn it is has one at least."""
-    play = classic(game)
+    classic(game)  # a classic table
     shown: dict[int, list[ClassicAction]] = {}
     for seat, player in enumerate(game.seats):
         if player is None or player.is_computer:
@@ -259,10 +265,12 @@ def shown_decisions(table: Table, game: Game) -> dict[int, list[ClassicAction]]:
                 continue
             assert command.version == game.version, (seat, data, game.version)
             action = screens.parse_action_arg(seat, command.arg)
-            assert action in play.legal_actions(seat), (seat, action)
+            # The seat's view: its legal actions, and a request for its team's queens
+            # (RULES §2.16) as far as its own hand shows, which the engine may refuse.
+            assert action in game.play.seat_view(seat).legal, (seat, action)
             actions.append(action)
         if game.status is GameStatus.PLAYING:
-            legal = play.legal_actions(seat)
+            legal = game.play.seat_view(seat).legal
             if not legal:
                 assert actions == [], (seat, actions)
             elif game.play.turn == seat and not player.plays_itself:

@@ -370,7 +370,7 @@ def test_game_result_titles(tr: Translator, title: ClassicTitle, ru: str, en: st
 
 def test_options_in_words(tr: Translator) -> None:
     assert cp.option_words(ClassicOptions(), tr, "en") == []
-    assert cp.options_line(ClassicOptions(), tr, "ru") == "Обычные правила"
+    assert cp.options_line(ClassicOptions(), tr, "ru") == "Правила 003: Геймсберг"
     every = ClassicOptions.from_json(
         {
             "praise": "choose",
@@ -387,9 +387,9 @@ def test_options_in_words(tr: Translator) -> None:
     for locale in LANGUAGES:
         words = cp.option_words(every, tr, locale)
         assert len(words) == 9 and all(not w.startswith("classic-") for w in words)
-    assert "козырь всегда ♦ бубны" in cp.options_line(every, tr, "ru")
+    assert "козырь: ♦ бубны" in cp.options_line(every, tr, "ru")
     game = table_of(ClassicGame(every), GameStatus.LOBBY)
-    assert cp.PRESENTER.option_lines(game, tr, "en")[0].startswith("Options: ")
+    assert cp.PRESENTER.option_lines(game, tr, "en")[0].startswith("Rules 003: Gamesberg, but: ")
 
 
 def test_a_played_deal_result_and_the_table_after_it(tr: Translator) -> None:

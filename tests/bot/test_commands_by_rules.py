@@ -10,6 +10,8 @@ from bot import presenters
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.models import GameStatus
+from bot.presenters.classic import rules_args
+from core.classic.options import ClassicOptions
 from tests.bot.conftest import ALICE, CHAT
 
 ARGS = presenters.command_args(CHAT.platform, Translator.from_dir(), "ru")
@@ -106,7 +108,10 @@ async def test_rules_show_the_tables_rules_and_options(ui: Interactions, tr: Tra
     game = await ui.service.change_setting(lobby.game.id, None, ALICE.ref, "okocherga0")
     table = await ui.rules(CHAT)
     assert table.screen is not None
-    assert table.screen.text.startswith(tr.t("ru", "rules-classic", **ARGS))
+    # The table's rules text tells its game: no kocherga here.
+    told = rules_args(ClassicOptions(kocherga=False), tr, "ru")
+    assert table.screen.text.startswith(tr.t("ru", "rules-classic", **ARGS, **told))
+    assert "Кочерги нет" in table.screen.text and "Кочерга:" not in table.screen.text
     assert tr.t("ru", "classic-option-kocherga-off") in table.screen.text
     assert game.settings.options == {"kocherga": False}
     yard = await ui.rules(CHAT, "yard")  # a word still names the rules it names

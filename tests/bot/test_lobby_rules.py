@@ -11,7 +11,7 @@ from bot.codec import MAX_TOKEN_BYTES, Command, Verb, decode, encode
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.models import Game, GameStatus
-from bot.options import Option, option_arg, options_of
+from bot.options import PAGE_OPTIONS, Option, option_arg, option_pages, options_of
 from bot.outputs import PressReply
 from bot.presenters import MAX_ROW, MAX_ROWS
 from bot.presses import Pressed
@@ -48,6 +48,15 @@ def assert_fits(screen: presenters.Screen) -> None:
         for button in row:
             assert button.token is not None and len(button.token.encode()) <= MAX_TOKEN_BYTES
             decode(button.token)
+
+
+def option_rows(screen: presenters.Screen) -> list[presenters.Button]:
+    """The option buttons of a house-rules page (between the presets and the pages)."""
+    return [
+        button
+        for button in screen.buttons
+        if button.token is not None and decode(button.token).arg.startswith("o")
+    ]
 
 
 def setting_args(screen: presenters.Screen) -> list[str]:
@@ -117,18 +126,25 @@ async def test_the_creator_chooses_the_rules_and_every_house_rule(
     assert_fits(page)
     assert tr.t("ru", "lobby-house-rules-hint") in page.text
     assert page.buttons[-1].label == tr.t("ru", "lobby-back")
-    # Every option, every value: press each button until it comes back round.
+    # Every option, every value: press each button until it comes back round, page by
+    # page (the presets' row first, two options to a row, the pages and "back" last).
     options = options_of("classic")
     assert [o.name for o in options] == list(ClassicOptions.model_fields)
     for index, option in enumerate(options):
+        page = option_pages("classic")[index // PAGE_OPTIONS]
+        game = (await setting(ui, game, "p" + page)).game  # type: ignore[assignment]
+        assert game is not None and game.settings.lobby_page == page
+        assert_fits(lobby_of(ui, game))
+        # praise one_by_one needs a trump suit: its button skips it without one.
+        reachable = [v for v in option.values if v != "one_by_one"]
         seen = []
-        for _ in option.values:
-            button = lobby_of(ui, game).buttons[index]
+        for _ in reachable:
+            button = option_rows(lobby_of(ui, game))[index % PAGE_OPTIONS]
             seen.append(button.label)
             pressed = await setting(ui, game, decode(button.token or "").arg)
             assert pressed.alert is None and pressed.game is not None
             game = pressed.game
-        assert len(set(seen)) == len(option.values), seen  # each value has its words
+        assert len(set(seen)) == len(reachable), seen  # each value has its words
         assert game.settings.options == {}  # round again: the default, kept as none
     # Options that differ from the default show in words on the lobby and the table.
     game = await _choose(ui, game, ("praise", "mirror"), ("trump_suit", "H"), ("redeal", False))
@@ -242,12 +258,13 @@ async def test_the_lobby_fits_with_every_seat_and_on_every_page(ui: Interactions
 
 
 def test_options_are_read_from_the_model() -> None:
-    praise, kocherga, *_, trump_suit, follow, trump_lead = options_of("classic")
-    assert praise == Option("praise", ("simple", "pants", "mirror", "choose"), "simple")
+    praise, kocherga, *_, trump_suit, follow, trump_lead = options_of("classic")[:9]
+    kinds = ("simple", "pants", "mirror", "choose", "one_by_one")
+    assert praise == Option("praise", kinds, "simple")
     assert kocherga == Option("kocherga", (False, True), True)
     assert trump_suit == Option("trump_suit", (None, "C", "S", "H", "D"), None)
     assert follow.values == ("suit_first", "any_trump")
-    assert trump_lead.values == ("declarer", "team")
+    assert trump_lead.values == ("declarer", "team", "non_dealers")
     assert kocherga.next_value(True) is False and trump_suit.next_value("D") is None
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from adapters.console import play_main
 from bot.settings import Settings
+from core.classic.options import PRESETS
 from core.record import replay
 from tests.adapters.console.test_console import lines, run_console, settings
 
@@ -89,7 +90,7 @@ def test_a_human_plays_classic_with_typed_moves(tmp_path: Path) -> None:
     assert "Classic Kozel" in text
     # "?" shows how to type classic's numbered choices, not the yard game's card sets.
     assert "take choice 3" in text and "declare a molodka" not in text
-    assert "trump always ♥ hearts" in text
+    assert "trump: ♥ hearts" in text
     assert "The game is over" in text
 
 
@@ -134,3 +135,41 @@ def test_the_default_rules_come_from_the_settings(tmp_path: Path) -> None:
     )
     assert status == 0
     assert json.loads(record.read_text())["variant"] == "classic"
+
+
+def test_a_human_plays_the_001_preset_and_its_record_replays(tmp_path: Path) -> None:
+    """``kozel play --preset 001`` (the rules named by the preset): seed 001's game,
+    its rules text at ``r``, played to the end; its record replays to the same end."""
+    record = tmp_path / "001.json"
+    moves = lines("r", *(["a"] * 3000))
+    status, text = run_console(
+        tmp_path,
+        moves,
+        "--preset",
+        "001",
+        "--level",
+        "easy",
+        "--seed",
+        "26",
+        "--lang",
+        "en",
+        "--record",
+        str(record),
+    )
+    assert status == 0, text
+    assert "Classic Kozel" in text and "The game is over" in text
+    assert "the A♦ holder leads" in text and "Start: kozel play --rules classic" in text
+    data = json.loads(record.read_text())
+    assert data["variant"] == "classic" and data["options"] == PRESETS["001"].to_json()
+    report = replay(data)
+    assert "error" not in report and report["game"]["finished"] is True
+    dealers = [entry["dealer"] for entry in data["deals"]]
+    for before, after, deal in zip(dealers, dealers[1:], report["deals"], strict=False):
+        stays = (deal["redeal"] and deal["pairs"] == [0, 0]) or deal["eggs"]
+        assert after == (before if stays else (before + 1) % 4)
+
+
+def test_an_unknown_preset_is_refused_in_the_players_language() -> None:
+    out = io.StringIO()
+    assert play_main(["--lang", "ru", "--rules", "classic", "--preset", "002"], out=out) == 2
+    assert out.getvalue().startswith("--preset 002: у правил classic нет такого набора")

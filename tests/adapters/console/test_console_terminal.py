@@ -201,8 +201,8 @@ def test_kozel_rules_prints_the_rules_in_the_players_language(
     assert main(["rules", "--rules", "classic", "--option", "trump_suit=H", "--lang", "en"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("📜 Classic Kozel")
-    assert "This table's options: simple praise, with the kocherga" in out
-    assert "trump always ♥ hearts" in out
+    assert "This table's options: praise: simple, kocherga" in out
+    assert "trump: ♥ hearts" in out
     assert main(["rules", "--lang", "ru"]) == 0
     assert capsys.readouterr().out.startswith("📜 Козёл на 4 карты")
     assert main(["rules", "--rules", "classic", "--option", "praise=loud", "--lang", "en"]) == 2
@@ -370,7 +370,9 @@ def test_command_line_errors_are_in_the_chosen_language(
     assert out.getvalue().startswith("--seats — это четыре слова you или bot")
     out = io.StringIO()
     assert play_main(["--lang", "ru", "--rules", "classic", "--option", "praise=x"], out=out) == 2
-    assert out.getvalue() == "--option praise=x: praise принимает simple, pants, mirror, choose\n"
+    assert out.getvalue() == (
+        "--option praise=x: praise принимает simple, pants, mirror, choose, one_by_one\n"
+    )
 
 
 class Terminal:

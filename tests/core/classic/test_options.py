@@ -21,6 +21,12 @@ def test_defaults() -> None:
         "trump_suit": None,
         "follow": "suit_first",
         "trump_lead": "declarer",
+        "dealers": "jc_holder",
+        "first_leader": "jc_holder",
+        "deal_by": 1,
+        "eggs": "carry",
+        "lucy": "reset",
+        "redeal_queens": False,
     }
     assert ClassicOptions.from_json({}) == ClassicOptions()
 
