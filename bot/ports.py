@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.models import ChatRef, Game, Platform, User, UserRef
+from bot.ratings import Board, BoardRow, PlayerRating, RatingChange
 from core.ruleset import DealOutcome, GameOutcome
 
 
@@ -191,6 +192,27 @@ class Storage(Protocol):
         """Players by series won, then win rate; only those with ``min_series`` or more
         series; ``chat`` None means the whole platform; ``rule_set`` None: the games
         of every rule set, else of that one only."""
+        ...
+
+    async def rating_board(
+        self, platform: Platform, chat: ChatRef | None, board: Board, limit: int = 10
+    ) -> list[BoardRow]:
+        """The best rated players by rating (:mod:`bot.ratings`): of the platform
+        (``chat`` None), of those who played a series in ``chat``, or of ``chat``'s
+        season (``board.season``); only those with ``board.min_games`` rated games.
+        Read from the kept ratings, apart from the saves, as :meth:`leaderboard`."""
+        ...
+
+    async def player_ratings(self, user: UserRef) -> list[PlayerRating]:
+        """A user's ratings, each rule set's and every rule set's,
+        with his latest changes and the partner he won most with (:data:`bot.ratings.EVERY`)."""
+        ...
+
+    async def game_ratings(self, game_id: int) -> tuple[RatingChange, ...]:
+        """The change each player of a rated game got, by seat (empty: unrated).
+
+        A finished game's ratings are updated in the transaction that keeps its
+        result (:meth:`save_game` or :meth:`record_series`), once."""
         ...
 
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:

@@ -70,8 +70,10 @@ try:
 except ImportError:  # pragma: no cover - Windows: no lock on the database
     fcntl = None  # type: ignore[assignment]
 
+from adapters import ratings as kept_ratings
 from adapters import sql
 from adapters.sqlite.migrations import SCHEMA_VERSION, migrate
+from bot import ratings
 from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.rows import (
@@ -183,6 +185,8 @@ class _Save:
     deals: list[DealRow]
     series: SeriesRow | None
     owed: list[OwedRow]
+    #: The series' result rates its players (four humans), in its transaction.
+    rated: ratings.RatedGame | None = None
 
     def write(self, db: sqlite3.Connection) -> None:
         _write_save(db, self)
@@ -238,8 +242,28 @@ def _write_save(db: sqlite3.Connection, save: _Save) -> None:
     db.executemany(sql.INSERT_DEAL.sqlite, save.deals)
     if save.series is not None:
         db.execute(sql.INSERT_SERIES.sqlite, save.series)
+    if save.rated is not None:
+        _rate(db, save.rated)
     if save.owed:
         db.executemany(sql.INSERT_OWED.sqlite, save.owed)
+
+
+def _rate(db: sqlite3.Connection, game: ratings.RatedGame) -> None:
+    """Update the ratings of a finished game's players (:mod:`adapters.ratings`), in
+    the caller's transaction, which keeps its result; a game rated already changes
+    nothing."""
+    if db.execute(kept_ratings.RATED_ALREADY.sqlite, {"game_id": game.game_id}).fetchone():
+        return
+    for statement, rows in kept_ratings.new_rows(game):
+        db.executemany(statement.sqlite, rows)
+    found: list[dict[str, Any]] = []
+    for statement, values in kept_ratings.reads(game):
+        cursor = db.execute(statement.sqlite, values)
+        names = [column[0] for column in cursor.description]
+        found.extend(dict(zip(names, row, strict=True)) for row in cursor)
+    _, statements = kept_ratings.writes(game, found)
+    for statement, rows in statements:
+        db.executemany(statement.sqlite, rows)
 
 
 def _rollback(db: sqlite3.Connection) -> None:
@@ -606,6 +630,7 @@ class SqliteStorage:
             [deal_row(game, outcome, game.updated_at) for outcome in deals],
             None if series is None else series_row(game, series, game.updated_at),
             owed_rows,
+            None if series is None else ratings.rated_game(game, series.loser, game.updated_at),
         )
         await self._commit(save)
 
@@ -732,13 +757,22 @@ class SqliteStorage:
 
     async def record_series(self, game: Game, outcome: GameOutcome, at: float) -> None:
         """Keep a series' result once; a repeated call changes nothing."""
-        await self._record(game, sql.INSERT_SERIES, series_row(game, outcome, at))
+        rated = ratings.rated_game(game, outcome.loser, at)
+        await self._record(game, sql.INSERT_SERIES, series_row(game, outcome, at), rated)
 
-    async def _record(self, game: Game, insert: sql.Sql, row: Mapping[str, Any]) -> None:
+    async def _record(
+        self,
+        game: Game,
+        insert: sql.Sql,
+        row: Mapping[str, Any],
+        rated: ratings.RatedGame | None = None,
+    ) -> None:
         async with self._transaction() as db:
             if not await self._game_exists(db, game.id):
                 raise NoSuchGame(game.id)
             await db.execute(insert.sqlite, row)
+            if rated is not None:
+                await _on_connection_thread(db, partial(_rate, game=rated))
 
     # --- Statistics -----------------------------------------------------------------------
 
@@ -767,6 +801,27 @@ class SqliteStorage:
         statement, parameters = query
         rows = await self._read(statement, parameters)
         return leaderboard_rows(platform, rows)
+
+    # --- Ratings ---------------------------------------------------------------------------
+
+    async def rating_board(
+        self, platform: Platform, chat: ChatRef | None, board: ratings.Board, limit: int = 10
+    ) -> list[ratings.BoardRow]:
+        """The best rated players (:mod:`adapters.ratings`), read apart from the saves."""
+        query = kept_ratings.board_query(platform, chat, board, limit)
+        if query is None:
+            return []
+        statement, parameters = query
+        return kept_ratings.board_rows(platform, await self._read(statement, parameters))
+
+    async def player_ratings(self, user: UserRef) -> list[ratings.PlayerRating]:
+        """A player's ratings, with his latest changes and best partner in each."""
+        return await kept_ratings.player_ratings(user, self._read)
+
+    async def game_ratings(self, game_id: int) -> tuple[ratings.RatingChange, ...]:
+        """What a rated game changed (nothing: it was not rated)."""
+        rows = await self._read(kept_ratings.GAME_CHANGES, {"game_id": game_id})
+        return kept_ratings.changes_from_rows(rows)
 
     # --- Chats changing ids ---------------------------------------------------------------
 

@@ -51,6 +51,11 @@ TABLES = {
     "user_results",
     "chat_board",
     "platform_board",
+    # 0010: ratings
+    "ratings",
+    "season_ratings",
+    "rating_changes",
+    "partners",
 }
 
 
@@ -122,6 +127,9 @@ async def test_migrations_are_applied_once_and_the_version_is_visible(new_databa
         (5, "result_rule_sets"),
         (6, "result_totals"),
         (7, "alive"),
+        (8, "reserved"),  # another branch's number (see 0008_reserved.sql)
+        (9, "reserved"),
+        (10, "ratings"),
     ]
 
 
