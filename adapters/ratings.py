@@ -17,7 +17,7 @@ the migration that makes the tables (both storages' ``migrate``).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from adapters.sql import Sql
@@ -92,16 +92,15 @@ COUNT_PARTNER = Sql.of(
     """
 )
 
-#: The finished games to rate at the migration, a row per seat, in the order of
-#: their results.
-FINISHED_SEATS = Sql.of(
+#: The results to rate at the migration, a row per seat (none for a game without
+#: participants), in the order of the results; a finished game's are rated.
+RESULT_SEATS = Sql.of(
     """
-SELECT s.game_id, s.rule_set, s.loser, s.at, g.platform, g.chat_id,
+SELECT s.game_id, s.rule_set, s.loser, s.at, g.platform, g.chat_id, g.status,
     p.seat, p.kind, p.platform AS user_platform, p.user_id
 FROM series_results AS s
 JOIN games AS g ON g.id = s.game_id
-JOIN participants AS p ON p.game_id = s.game_id
-WHERE g.status = 'finished'
+LEFT JOIN participants AS p ON p.game_id = s.game_id
 ORDER BY s.at, s.game_id, p.seat
 """
 )
@@ -343,61 +342,124 @@ def board_query(
 
 
 class Connection(Protocol):
-    """What :func:`replay_history` needs of a migrating connection."""
+    """What :func:`replay_history` needs of a migrating connection: a read whose
+    rows come a few at a time (a big history never sits in memory whole) and a
+    write of many rows."""
 
-    async def fetch(self, statement: Sql, values: Mapping[str, Any]) -> list[Mapping[str, Any]]: ...
+    def stream(
+        self, statement: Sql, values: Mapping[str, Any]
+    ) -> AsyncIterator[Mapping[str, Any]]: ...
     async def execute_many(self, statement: Sql, rows: Sequence[Mapping[str, Any]]) -> None: ...
 
 
-def rated_games(rows: Iterable[Mapping[str, Any]]) -> list[RatedGame]:
-    """:data:`FINISHED_SEATS`' rows as the rated games among them, in order: those
-    with four humans of the game's platform at four seats, four different users (as
-    :func:`bot.ratings.rated_game` decides for a game finishing now)."""
-    seats: dict[int, list[Mapping[str, Any]]] = {}
-    for row in rows:
-        seats.setdefault(int(row["game_id"]), []).append(row)
-    found: list[RatedGame] = []
-    for game_id, taken in seats.items():
-        first = taken[0]
-        humans = [
-            row
-            for row in taken
-            if row["kind"] == "human"
-            and row["user_id"] is not None
-            and row["user_platform"] == first["platform"]
-        ]
-        users = {row["seat"]: str(row["user_id"]) for row in humans}
-        if len(humans) != 4 or sorted(users) != [0, 1, 2, 3] or len(set(users.values())) != 4:
-            continue
-        found.append(
-            RatedGame(
-                game_id,
-                str(first["platform"]),
-                str(first["chat_id"]),
-                str(first["rule_set"]),
-                float(first["at"]),
-                (users[0], users[1], users[2], users[3]),
-                int(first["loser"]),
-            )
-        )
-    return found
+#: Rows the replay writes at once.
+CHUNK = 5_000
+
+
+def rated_game_of(seats: Sequence[Mapping[str, Any]]) -> RatedGame | None:
+    """One game's :data:`RESULT_SEATS` rows as the rated game it is, or None: it is
+    rated if finished, with four humans of the game's platform at four seats, four
+    different users (as :func:`bot.ratings.rated_game` decides for a game finishing
+    now)."""
+    first = seats[0]
+    if first["status"] != "finished":
+        return None
+    users = {
+        int(row["seat"]): str(row["user_id"])
+        for row in seats
+        if row["kind"] == "human"
+        and row["user_id"] is not None
+        and row["user_platform"] == first["platform"]
+    }
+    if len(seats) != 4 or sorted(users) != [0, 1, 2, 3] or len(set(users.values())) != 4:
+        return None
+    return RatedGame(
+        int(first["game_id"]),
+        str(first["platform"]),
+        str(first["chat_id"]),
+        str(first["rule_set"]),
+        float(first["at"]),
+        (users[0], users[1], users[2], users[3]),
+        int(first["loser"]),
+    )
+
+
+async def rated_games(rows: AsyncIterator[Mapping[str, Any]]) -> AsyncIterator[RatedGame]:
+    """The rated games of :data:`RESULT_SEATS`' rows, in order."""
+    seats: list[Mapping[str, Any]] = []
+    async for row in rows:
+        if seats and row["game_id"] != seats[0]["game_id"]:
+            game = rated_game_of(seats)
+            if game is not None:
+                yield game
+            seats = []
+        seats.append(row)
+    if seats:
+        game = rated_game_of(seats)
+        if game is not None:
+            yield game
+
+
+class _Replay:
+    """The state of :func:`replay_history`: each platform's book of ratings (the
+    all-time rows and the current season's; a season's rows are written and
+    dropped once the results have moved past it: they never change again) and the
+    rows waiting to be written."""
+
+    def __init__(self, db: Connection) -> None:
+        self.db = db
+        self.books: dict[str, dict[Key, Skill]] = {}
+        self.season = ""
+        self.waiting: dict[Sql, list[dict[str, Any]]] = {}
+        self.games = 0
+
+    async def rate(self, game: RatedGame) -> None:
+        if game.season != self.season:
+            await self.close_seasons(game.season)
+        applied = ratings.apply(game, self.books.setdefault(game.platform, {}))
+        for statement, rows in _writes(game, applied, update=False):
+            await self.write(statement, rows)
+        self.games += 1
+
+    async def close_seasons(self, season: str) -> None:
+        """Write the rows of every season before ``season`` and forget them."""
+        self.season = season
+        for platform, book in self.books.items():
+            done = [key for key in book if key[0] is not None and key[0][1] != season]
+            for key in done:
+                await self.write(
+                    NEW_SEASON_RATING, [{**_key_row(platform, key), **_skill_row(book.pop(key))}]
+                )
+
+    async def write(self, statement: Sql, rows: Iterable[dict[str, Any]]) -> None:
+        waiting = self.waiting.setdefault(statement, [])
+        waiting.extend(rows)
+        if len(waiting) >= CHUNK:
+            await self.db.execute_many(statement, waiting)
+            waiting.clear()
+
+    async def finish(self) -> int:
+        for platform, book in self.books.items():
+            for key, skill in book.items():
+                statement = NEW_RATING if key[0] is None else NEW_SEASON_RATING
+                await self.write(statement, [{**_key_row(platform, key), **_skill_row(skill)}])
+        for statement, rows in self.waiting.items():
+            if rows:
+                await self.db.execute_many(statement, rows)
+        self.waiting.clear()
+        return self.games
 
 
 async def replay_history(db: Connection) -> int:
-    """Rate every finished game of the database in the order of its results (the
-    tables are new and empty: this runs once, in the migration's transaction), each
+    """Rate every finished game of the database in the order of its results, each
     platform's apart (a user id means a user on its platform only); return how many
-    games were rated."""
-    games = rated_games(await db.fetch(FINISHED_SEATS, {}))
-    for platform in sorted({game.platform for game in games}):
-        book, done = ratings.replay(game for game in games if game.platform == platform)
-        for game, applied in done:
-            for statement, rows in _writes(game, applied, update=False):
-                await db.execute_many(statement, rows)
-        kept = [{**_key_row(platform, key), **_skill_row(skill)} for key, skill in book.items()]
-        await db.execute_many(NEW_RATING, [row for row in kept if "season" not in row])
-        await db.execute_many(NEW_SEASON_RATING, [row for row in kept if "season" in row])
-    return len(games)
+    games were rated. The tables are new and empty: this runs once, in the
+    migration's transaction, reading the results as a stream and writing in chunks.
+    """
+    replay = _Replay(db)
+    async for game in rated_games(db.stream(RESULT_SEATS, {})):
+        await replay.rate(game)
+    return await replay.finish()
 
 
 # --- A player's ratings, for /stats -----------------------------------------------------------

@@ -141,6 +141,9 @@ class GameService:
         self.stats = queries.stats
         self.stats_by_rules = queries.stats_by_rules
         self.leaderboard = queries.leaderboard
+        self.rating_board = queries.rating_board
+        self.player_ratings = queries.player_ratings
+        self.game_ratings = queries.game_ratings
         self.record = queries.record
         self.open_table = lobby.open_table
         self.join = lobby.join

@@ -10,7 +10,7 @@ first one's step and then finds it done. A step that fails is rolled back whole
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
@@ -82,8 +82,12 @@ class _Migrating:
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
 
-    async def fetch(self, statement: Sql, values: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-        return [dict(row) for row in await self._conn.fetch(*statement.bind(values))]
+    async def stream(
+        self, statement: Sql, values: Mapping[str, Any]
+    ) -> AsyncIterator[Mapping[str, Any]]:
+        # A cursor: the migration's transaction holds it open.
+        async for row in self._conn.cursor(*statement.bind(values), prefetch=ratings.CHUNK):
+            yield dict(row)
 
     async def execute_many(self, statement: Sql, rows: Sequence[Mapping[str, Any]]) -> None:
         if rows:

@@ -15,7 +15,7 @@ same steps: their databases open unchanged.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import aiosqlite
@@ -100,10 +100,14 @@ class _Migrating:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
 
-    async def fetch(self, statement: Sql, values: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    async def stream(
+        self, statement: Sql, values: Mapping[str, Any]
+    ) -> AsyncIterator[Mapping[str, Any]]:
         async with self._db.execute(statement.sqlite, values) as cursor:
             names = [column[0] for column in cursor.description]
-            return [dict(zip(names, row, strict=True)) for row in await cursor.fetchall()]
+            while rows := await cursor.fetchmany(ratings.CHUNK):
+                for row in rows:
+                    yield dict(zip(names, row, strict=True))
 
     async def execute_many(self, statement: Sql, rows: Sequence[Mapping[str, Any]]) -> None:
         if rows:

@@ -31,6 +31,8 @@ from testing.fakes.bot_process import (
     discord_env,
     last_game_id,
     owed_messages,
+    rated_games,
+    rating_changes,
     saved_game,
 )
 from testing.fakes.discord import FakeDiscord
@@ -312,9 +314,16 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         ]
         deal_result, series_result = game.play.series.deals[number].result, game.play.series.result
         assert deal_result is not None and series_result is not None
+        # The ratings were kept with the result, once (four people: a rated game).
+        changes = rating_changes(table.database, game.id)
+        assert len(changes) == 4
+        rated = rated_games(table.database)
+        assert set(rated.values()) == {1} and len(rated) == 8  # yard and every rule set
+        result_screen = presenters.game_result(game, tr, LOCALE, changes)
+        assert result_screen is not None
         texts = [
             render.content(presenters.deal_result(game, number, deal_result, tr, LOCALE).text),
-            render.content(presenters.series_result(game, series_result, tr, LOCALE).text),
+            render.content(result_screen.text),
         ]
         assert not set(texts) & set(table.channel_texts())
         assert not table.screens_current()
@@ -327,5 +336,8 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         assert [posted.count(text) for text in texts] == [1, 1]
         assert posted.index(texts[0]) < posted.index(texts[1])
         assert table.bot.errors() == refusal  # nothing failed since
+        # The restart rated nothing again.
+        assert rating_changes(table.database, game.id) == changes
+        assert rated_games(table.database) == rated
     finally:
         await table.bot.kill()
