@@ -184,6 +184,21 @@ FROM (
 ) AS b
 """
 )
+#: A chat's new id (:meth:`~bot.ports.Storage.migrate_chat`): its season ratings
+#: move with its games, unless the new id has its own row for the same key.
+MOVE_SEASON_RATINGS = Sql.of(
+    """
+UPDATE season_ratings SET chat_id = :new_id
+WHERE platform = :old_platform AND chat_id = :old_id AND :new_platform = :old_platform
+    AND NOT EXISTS (
+        SELECT 1 FROM season_ratings AS n
+        WHERE n.platform = season_ratings.platform AND n.chat_id = :new_id
+            AND n.season = season_ratings.season AND n.rule_set = season_ratings.rule_set
+            AND n.user_id = season_ratings.user_id
+    )
+""",
+    casts={"new_id": "text", "new_platform": "text"},
+)
 #: The changes a game gave its players, by seat.
 GAME_CHANGES = Sql.of(
     "SELECT seat, user_id, rating_before, rating_after, won FROM rating_changes"

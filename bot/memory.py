@@ -462,6 +462,13 @@ class MemoryStorage:
         for row in self._games.values():
             if (row["platform"], row["chat_id"]) == old_key:
                 row["platform"], row["chat_id"] = new_key
+        for (platform, (scope, rule_set, user)), skill in list(self._ratings.items()):
+            if platform != old_key[0] or scope is None or scope[0] != old.id:
+                continue
+            moved = (platform, ((new.id, scope[1]), rule_set, user))
+            if new_key[0] == platform and moved not in self._ratings:
+                del self._ratings[(platform, (scope, rule_set, user))]
+                self._ratings[moved] = skill
         settings = self._chats.pop(old_key, None)
         if settings is not None and new_key not in self._chats:
             self._chats[new_key] = {**settings, "platform": new_key[0], "id": new_key[1]}

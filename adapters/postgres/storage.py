@@ -524,6 +524,7 @@ class PostgresStorage:
         async with self._pool.acquire() as conn, conn.transaction():
             for statement in (sql.MOVE_CHAT_GAMES, sql.COPY_CHAT, sql.DELETE_CHAT):
                 await conn.execute(*statement.bind(ids))
+            await conn.execute(*kept_ratings.MOVE_SEASON_RATINGS.bind(ids))
 
     # --- Secrets ----------------------------------------------------------------------
 

@@ -834,6 +834,7 @@ class SqliteStorage:
         async with self._transaction() as db:
             for statement in (sql.MOVE_CHAT_GAMES, sql.COPY_CHAT, sql.DELETE_CHAT):
                 await db.execute(statement.sqlite, ids)
+            await db.execute(kept_ratings.MOVE_SEASON_RATINGS.sqlite, ids)
 
     # --- Secrets ----------------------------------------------------------------------
 

@@ -176,3 +176,18 @@ async def test_a_board_needs_the_rated_games_and_a_chat_board_the_chats_players(
     assert await storage.rating_board(TG, None, Board(season="2025-12")) == []
     assert len(await storage.rating_board(TG, CHAT, Board(season="2025-12"))) == 4
     assert await storage.rating_board(TG, CHAT, Board(season="2026-01")) == []
+
+
+async def test_a_chat_that_changes_its_id_keeps_its_season(storage: Storage) -> None:
+    for _ in range(ratings.MIN_GAMES):
+        await finished(storage, USERS[:4], Team.A)
+    season = Board(season="2025-12")
+    before = await storage.rating_board(TG, CHAT, season)
+    assert len(before) == 4
+    new = ChatRef(TG, "-100999")
+    await storage.migrate_chat(CHAT, new)
+    assert await storage.rating_board(TG, new, season) == before
+    assert await storage.rating_board(TG, new, Board()) == await storage.rating_board(
+        TG, None, Board()
+    )
+    assert await storage.rating_board(TG, CHAT, season) == []
