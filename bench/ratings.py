@@ -37,7 +37,6 @@ import statistics
 import tempfile
 import time
 from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -46,11 +45,8 @@ import asyncpg
 from adapters.postgres import PostgresStorage
 from adapters.postgres import migrations as postgres_migrations
 from adapters.postgres.local import LocalServer
-from adapters.postgres.storage import _rate as postgres_rate
 from adapters.sqlite import SqliteStorage
 from adapters.sqlite import migrations as sqlite_migrations
-from adapters.sqlite.storage import _on_connection_thread
-from adapters.sqlite.storage import _rate as sqlite_rate
 from bench.leaderboard import (
     CHUNK,
     COLUMNS,
@@ -280,28 +276,14 @@ def rated_games(
 async def updates(
     storage: SqliteStorage | PostgresStorage, games: list[RatedGame]
 ) -> dict[str, float]:
-    """Each game rated in a transaction of its own: the time of the update (what the
-    save that keeps a result adds), commit included."""
+    """Each game rated in a transaction of its own (the storage's ``rate``): the
+    time of the update, what the save that keeps a result adds, with a commit of
+    its own."""
     times: list[float] = []
-    if isinstance(storage, SqliteStorage):
-        db = storage.connection
-
-        def one(conn: sqlite3.Connection, game: RatedGame) -> float:
-            started = time.perf_counter()
-            conn.execute("BEGIN IMMEDIATE")
-            sqlite_rate(conn, game)
-            conn.execute("COMMIT")
-            return time.perf_counter() - started
-
-        for game in games:
-            times.append(await _on_connection_thread(db, partial(one, game=game)))
-    else:
-        async with storage.pool.acquire() as conn:
-            for game in games:
-                started = time.perf_counter()
-                async with conn.transaction():
-                    await postgres_rate(conn, game)
-                times.append(time.perf_counter() - started)
+    for game in games:
+        started = time.perf_counter()
+        await storage.rate(game)
+        times.append(time.perf_counter() - started)
     return {
         "update_count": len(times),
         "update_p50_ms": 1000 * quantile(times, 0.50),

@@ -490,6 +490,13 @@ class PostgresStorage:
 
     # --- Ratings ---------------------------------------------------------------------------
 
+    async def rate(self, game: ratings.RatedGame) -> None:
+        """Rate a finished game in a transaction of its own (maintenance, the
+        benchmark); a game rated already changes nothing. A save that keeps a
+        result rates its game itself."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            await _rate(conn, game)
+
     async def rating_board(
         self, platform: Platform, chat: ChatRef | None, board: ratings.Board, limit: int = 10
     ) -> list[ratings.BoardRow]:

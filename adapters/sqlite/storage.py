@@ -804,6 +804,13 @@ class SqliteStorage:
 
     # --- Ratings ---------------------------------------------------------------------------
 
+    async def rate(self, game: ratings.RatedGame) -> None:
+        """Rate a finished game in a transaction of its own (maintenance, the
+        benchmark); a game rated already changes nothing. A save that keeps a
+        result rates its game itself."""
+        async with self._transaction() as db:
+            await _on_connection_thread(db, partial(_rate, game=game))
+
     async def rating_board(
         self, platform: Platform, chat: ChatRef | None, board: ratings.Board, limit: int = 10
     ) -> list[ratings.BoardRow]:
