@@ -166,22 +166,31 @@ USER_RATINGS = Sql.of(
     "SELECT rule_set, rating, best, games, wins, sigma FROM ratings"
     " WHERE platform = :platform AND user_id = :user_id ORDER BY rule_set"
 )
-#: A player's latest changes in a rule set, newest first.
+#: A player's latest changes in each rule set, newest first.
 USER_CHANGES = Sql.of(
-    "SELECT game_id, rating_before, rating_after, won FROM rating_changes"
-    " WHERE platform = :platform AND user_id = :user_id AND rule_set = :rule_set"
-    " ORDER BY game_id DESC LIMIT :limit"
+    """
+SELECT rule_set, rating_before, rating_after FROM (
+    SELECT rule_set, game_id, rating_before, rating_after,
+        ROW_NUMBER() OVER (PARTITION BY rule_set ORDER BY game_id DESC) AS n
+    FROM rating_changes WHERE platform = :platform AND user_id = :user_id
+) AS c
+WHERE n <= :limit
+ORDER BY rule_set, game_id DESC
+"""
 )
-#: The partner a player won most rated games with, in a rule set.
-BEST_PARTNER = Sql.of(
+#: The partner a player won most rated games with, in each rule set.
+BEST_PARTNERS = Sql.of(
     f"""
-SELECT b.user_id, b.games, b.wins, {_NAME} AS name
+SELECT b.rule_set, b.user_id, b.games, b.wins, {_NAME} AS name
 FROM (
-    SELECT partner_id AS user_id, games, wins FROM partners
-    WHERE platform = :platform AND user_id = :user_id AND rule_set = :rule_set AND wins > 0
-    ORDER BY wins DESC, games, partner_id{{by_code_point}}
-    LIMIT 1
+    SELECT rule_set, partner_id AS user_id, games, wins,
+        ROW_NUMBER() OVER (
+            PARTITION BY rule_set ORDER BY wins DESC, games, partner_id{{by_code_point}}
+        ) AS n
+    FROM partners
+    WHERE platform = :platform AND user_id = :user_id AND wins > 0
 ) AS b
+WHERE b.n = 1
 """
 )
 #: A chat's new id (:meth:`~bot.ports.Storage.migrate_chat`): its season ratings
@@ -484,33 +493,33 @@ Read = Callable[[Sql, Mapping[str, Any]], Awaitable[Sequence[Mapping[str, Any]]]
 
 async def player_ratings(user: UserRef, read: Read) -> list[ratings.PlayerRating]:
     """``user``'s ratings (each rule set's, then every rule set's), each with his
-    latest changes and the partner he won most with, through a storage's ``read``
-    (a few reads by key: his rows, then two per rule set)."""
+    latest changes and the partner he won most with, through a storage's ``read``:
+    three reads by key, whatever the rule sets."""
     who = {"platform": user.platform.value, "user_id": user.id}
-    found: list[ratings.PlayerRating] = []
-    for row in await read(USER_RATINGS, who):
-        rule_set = str(row["rule_set"])
-        asked = {**who, "rule_set": rule_set}
-        last = await read(USER_CHANGES, {**asked, "limit": ratings.LAST_CHANGES})
-        best = await read(BEST_PARTNER, asked)
-        partner = None
-        if best:
-            partner = ratings.Partner(
-                UserRef(user.platform, str(best[0]["user_id"])),
-                str(best[0]["name"] or best[0]["user_id"]),
-                int(best[0]["games"]),
-                int(best[0]["wins"]),
-            )
-        found.append(
-            ratings.PlayerRating(
-                rule_set,
-                int(row["rating"]),
-                int(row["best"]),
-                int(row["games"]),
-                int(row["wins"]),
-                round(ratings.SCALE * float(row["sigma"])),
-                tuple(int(c["rating_after"]) - int(c["rating_before"]) for c in last),
-                partner,
-            )
+    rows = await read(USER_RATINGS, who)
+    last: dict[str, list[int]] = {}
+    for change in await read(USER_CHANGES, {**who, "limit": ratings.LAST_CHANGES}):
+        delta = int(change["rating_after"]) - int(change["rating_before"])
+        last.setdefault(str(change["rule_set"]), []).append(delta)
+    partners = {
+        str(best["rule_set"]): ratings.Partner(
+            UserRef(user.platform, str(best["user_id"])),
+            str(best["name"] or best["user_id"]),
+            int(best["games"]),
+            int(best["wins"]),
         )
-    return found
+        for best in await read(BEST_PARTNERS, who)
+    }
+    return [
+        ratings.PlayerRating(
+            str(row["rule_set"]),
+            int(row["rating"]),
+            int(row["best"]),
+            int(row["games"]),
+            int(row["wins"]),
+            round(ratings.SCALE * float(row["sigma"])),
+            tuple(last.get(str(row["rule_set"]), ())),
+            partners.get(str(row["rule_set"])),
+        )
+        for row in rows
+    ]
