@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Hashable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -27,6 +27,7 @@ from bot.ports import Change, ChangeKind, Owed, OwedKind, UserStats
 from bot.presenters import Button, Screen
 from bot.presenters import achievements as achievement_words
 from bot.presses import PRESSES, CanMessage, ChatCheck, Press, Pressed, place_refusal, refused
+from bot.ratings import RatingChange
 from bot.service import LOCALES, GameService
 from core.seats import Team
 
@@ -94,9 +95,6 @@ class Interactions:
         #: told (tests and benchmarks drive it at machine speed): the bot's
         #: composition root passes the real limits.
         self.flood = flood or FloodGuard(commands=None, presses=None)
-        #: Each player's rating change by his name, for a finished game's picture
-        #: (the ratings set it; None: the picture shows none).
-        self.picture_changes: Callable[[Game], Awaitable[Mapping[str, int] | None]] | None = None
         #: What each seat's hand last showed, and from which game version on: by game
         #: id, then seat. A hand whose content did not change is not shown again.
         self._hands: dict[int, dict[int, _Shown]] = {}
@@ -398,41 +396,68 @@ class Interactions:
         return Reply(screen=presenters.cancel_confirm(game, self.tr, locale), game=game)
 
     async def top(
-        self, chat: ChatRef, *, everywhere: bool = False, rule_set: str | None = None
+        self,
+        chat: ChatRef,
+        *,
+        everywhere: bool = False,
+        rule_set: str | None = None,
+        season: bool = False,
     ) -> Reply:
-        """The best players of the chat (``everywhere``: of every chat of its
-        platform), over every rule set's games or over ``rule_set``'s (a word naming
-        it, as :meth:`rule_set_of` reads it)."""
+        """The best rated players of the chat (``everywhere``: of every chat of its
+        platform; ``season``: of the chat this month), over every rule set's games
+        or over ``rule_set``'s (a word naming it, as :meth:`rule_set_of` reads it)."""
         locale = await self.chat_locale(chat)
         if rule_set is not None:
             named = self.rule_set_of(rule_set)
             if named is None:
                 return Reply(screen=presenters.top_usage(rule_set, self.tr, locale, chat.platform))
             rule_set = named
-        rows = await self.service.leaderboard(chat, everywhere=everywhere, rule_set=rule_set)
-        return Reply(
-            screen=presenters.leaderboard(
-                rows, self.tr, locale, global_=everywhere, platform=chat.platform, rule_set=rule_set
-            )
+        board, rows = await self.service.rating_board(
+            chat, everywhere=everywhere, rule_set=rule_set, season=season
         )
+        screen = presenters.rating.board(
+            rows,
+            self.tr,
+            locale,
+            global_=everywhere and not season,
+            platform=chat.platform,
+            rule_set=rule_set,
+            season=board.season,
+            min_games=board.min_games,
+        )
+        return Reply(screen=screen)
 
     async def top_command(self, chat: ChatRef, words: str | None) -> Reply:
-        """``/top [classic|yard] [all]``, the words in any order; a word that is neither
-        gets the command's usage and no leaderboard."""
+        """``/top [classic|yard] [all] [season]``, the words in any order; a word that
+        is none of them gets the command's usage and no leaderboard."""
         tokens = (words or "").split()
-        rest = " ".join(word for word in tokens if _folded(word) not in self._all_words())
-        everywhere = len(rest.split()) < len(tokens)
-        return await self.top(chat, everywhere=everywhere, rule_set=rest or None)
+        every, season = self._all_words(), self._season_words()
+        rest = " ".join(word for word in tokens if _folded(word) not in every | season)
+        return await self.top(
+            chat,
+            everywhere=any(_folded(word) in every for word in tokens),
+            rule_set=rest or None,
+            season=any(_folded(word) in season for word in tokens),
+        )
 
     def _all_words(self) -> set[str]:
         words = {"all", "global", "все"}
         return words | {_folded(self.tr.t(locale, "cmd-option-all")) for locale in LOCALES}
 
+    def _season_words(self) -> set[str]:
+        words = {"season", "month", "сезон", "месяц"}
+        return words | {_folded(self.tr.t(locale, "cmd-option-season")) for locale in LOCALES}
+
     async def stats(self, chat: ChatRef, user: UserRef) -> Reply:
         """A player's statistics, for each rule set he played."""
         locale = await self.chat_locale(chat)
         found = await self.service.stats_by_rules(user)
-        screen = presenters.stats_by_rules(found, self.tr, locale, platform=chat.platform)
+        more = presenters.rating.stats_more(
+            await self.service.player_ratings(user), self.tr, locale
+        )
+        screen = presenters.stats_by_rules(
+            found, self.tr, locale, platform=chat.platform, more=more
+        )
         return Reply(screen=await self.with_achievements(screen, user, found, locale))
 
     async def with_achievements(
@@ -585,28 +610,34 @@ class Interactions:
             if owed.kind is OwedKind.ACHIEVEMENTS:
                 screen = await self.achievements_screen(game, owed)
             else:
-                screen = self.owed_screen(game, owed)
+                ratings = None
+                if owed.kind is OwedKind.SERIES_RESULT:
+                    ratings = await self.service.game_ratings(game.id)
+                screen = self.owed_screen(game, owed, ratings)
             if screen is None:
                 await self.service.message_sent(owed)
             else:
                 out.append(Output(Target.CHAT, screen, owed=owed))
         return out
 
-    def owed_screen(self, game: Game, owed: Owed) -> Screen | None:
+    def owed_screen(
+        self, game: Game, owed: Owed, ratings: Sequence[RatingChange] | None = None
+    ) -> Screen | None:
         """An owed message as the game shows it now (None: the game has no such
-        result, e.g. a record from another release)."""
+        result, e.g. a record from another release); the game's result with its
+        players' rating changes (``ratings``, as kept with the result)."""
         tr, locale = self.tr, game.settings.locale
         if owed.kind is OwedKind.DEAL_RESULT:
             return presenters.owed_deal_result(game, owed.number, tr, locale)
-        return presenters.game_result(game, tr, locale)
+        return presenters.game_result(game, tr, locale, ratings)
 
     async def result_picture(self, game: Game, owed: Owed) -> Output | None:
         """The game's result as a picture (None: the chat does not want one, or the
         game is not over), drawn on a worker thread; the rating changes come from
-        :attr:`picture_changes` when it is set."""
+        ratings kept with the result."""
         if not await self.service.chat_pictures(game.chat):
             return None
-        changes = None if self.picture_changes is None else await self.picture_changes(game)
+        changes = {change.seat: change.delta for change in await self.service.game_ratings(game.id)}
         locale = game.settings.locale
         image = await asyncio.to_thread(pictures.result_picture, game, self.tr, locale, changes)
         if image is None:

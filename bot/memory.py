@@ -13,6 +13,7 @@ import logging
 import secrets
 from collections.abc import Collection, Iterator, Sequence
 
+from bot import ratings
 from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, SeatKind, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
@@ -82,6 +83,12 @@ class MemoryStorage:
         self._secrets: dict[str, bytes] = {}
         #: Every save snapshots the game's series: this keeps the deals' text.
         self._snapshots = Snapshots()
+        #: Ratings as SQL keeps them (adapters/ratings.py): by platform and key; the
+        #: changes of each rated game (with its platform and rule set); partners'
+        #: rated games and wins by (platform, user, rule set, partner).
+        self._ratings: dict[tuple[str, ratings.Key], ratings.Skill] = {}
+        self._rating_changes: dict[int, tuple[str, str, tuple[ratings.RatingChange, ...]]] = {}
+        self._partners: dict[tuple[str, str, str, str], tuple[int, int]] = {}
 
     # --- Users and chats -------------------------------------------------------------
 
@@ -152,6 +159,7 @@ class MemoryStorage:
             )
         if series is not None:
             self._series.setdefault(game.id, series_row(game, series, game.updated_at))
+            self._rate(ratings.rated_game(game, series.loser, game.updated_at))
         for owed_row in owed_rows:
             key = (owed_row["game_id"], owed_row["version"], owed_row["idx"])
             self._owed.setdefault(key, owed_row)
@@ -243,6 +251,26 @@ class MemoryStorage:
         if game.id not in self._games:
             raise NoSuchGame(game.id)
         self._series.setdefault(game.id, series_row(game, outcome, at))
+        self._rate(ratings.rated_game(game, outcome.loser, at))
+
+    def _rate(self, game: ratings.RatedGame | None) -> None:
+        """Update the ratings of a finished game's players, once."""
+        if game is None or game.game_id in self._rating_changes:
+            return
+        platform = game.platform
+        book = {
+            key: self._ratings[(platform, key)]
+            for key in ratings.keys(game)
+            if (platform, key) in self._ratings
+        }
+        applied = ratings.apply(game, book)
+        for key, skill in applied.skills.items():
+            self._ratings[(platform, key)] = skill
+        self._rating_changes[game.game_id] = (platform, game.rule_set, applied.changes)
+        for user, partner, won in ratings.partners(game):
+            for rule_set in (game.rule_set, ratings.EVERY):
+                games, wins = self._partners.get((platform, user, rule_set, partner), (0, 0))
+                self._partners[(platform, user, rule_set, partner)] = (games + 1, wins + won)
 
     # --- Statistics -----------------------------------------------------------------------
 
@@ -372,6 +400,92 @@ class MemoryStorage:
             if row["game_id"] == game_id and row["version"] == version
         ]
 
+    # --- Ratings ---------------------------------------------------------------------------
+
+    async def rating_board(
+        self, platform: Platform, chat: ChatRef | None, board: ratings.Board, limit: int = 10
+    ) -> list[ratings.BoardRow]:
+        """The best rated players: of the platform, of a chat (those who played a
+        series there, of the board's rule set if it has one), of a chat's season."""
+        if limit <= 0 or (chat is not None and chat.platform is not platform):
+            return []
+        if board.season is not None and chat is None:
+            return []
+        scope = None if board.season is None or chat is None else (chat.id, board.season)
+        here: set[str] | None = None
+        if chat is not None and scope is None:
+            here = {
+                str(seat["user_id"])
+                for seat, game in self._counted_seats(platform, chat, board.rule_set)
+                if game["id"] in self._series
+            }
+        rule_set = board.rule_set or ratings.EVERY
+        rows = [
+            ratings.BoardRow(
+                UserRef(platform, user),
+                self._name(UserRef(platform, user)),
+                skill.rating,
+                skill.games,
+                skill.wins,
+            )
+            for (kept, (at, kept_rules, user)), skill in self._ratings.items()
+            if kept == platform.value
+            and at == scope
+            and kept_rules == rule_set
+            and skill.games >= board.min_games
+            and (here is None or user in here)
+        ]
+        rows.sort(key=lambda row: (-row.rating, row.user.id))
+        return rows[:limit]
+
+    async def player_ratings(self, user: UserRef) -> list[ratings.PlayerRating]:
+        """A player's ratings, with his latest changes and best partner in each."""
+        platform = user.platform.value
+        found = []
+        mine = sorted(
+            (key[1], skill)
+            for (kept, key), skill in self._ratings.items()
+            if kept == platform and key[0] is None and key[2] == user.id
+        )
+        for rule_set, skill in mine:
+            last = [
+                change.delta
+                for game_id, (kept, rules, changes) in sorted(
+                    self._rating_changes.items(), reverse=True
+                )
+                if kept == platform and rules == rule_set
+                for change in changes
+                if change.user_id == user.id
+            ][: ratings.LAST_CHANGES]
+            partners = sorted(
+                (-wins, games, partner)
+                for (kept, who, rules, partner), (games, wins) in self._partners.items()
+                if (kept, who, rules) == (platform, user.id, rule_set) and wins > 0
+            )
+            partner = None
+            if partners:
+                wins, games, partner_id = partners[0]
+                ref = UserRef(user.platform, partner_id)
+                partner = ratings.Partner(ref, self._name(ref), games, -wins)
+            found.append(
+                ratings.PlayerRating(
+                    rule_set,
+                    skill.rating,
+                    skill.best,
+                    skill.games,
+                    skill.wins,
+                    round(ratings.SCALE * skill.sigma),
+                    tuple(last),
+                    partner,
+                )
+            )
+        return found
+
+    async def game_ratings(self, game_id: int) -> tuple[ratings.RatingChange, ...]:
+        """What a rated game changed (nothing: it was not rated)."""
+        kept = self._rating_changes.get(game_id)
+        return () if kept is None else kept[2]
+
     # --- Chats changing ids ---------------------------------------------------------------
 
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
@@ -384,6 +498,13 @@ class MemoryStorage:
         for row in self._games.values():
             if (row["platform"], row["chat_id"]) == old_key:
                 row["platform"], row["chat_id"] = new_key
+        for (platform, (scope, rule_set, user)), skill in list(self._ratings.items()):
+            if platform != old_key[0] or scope is None or scope[0] != old.id:
+                continue
+            moved = (platform, ((new.id, scope[1]), rule_set, user))
+            if new_key[0] == platform and moved not in self._ratings:
+                del self._ratings[(platform, (scope, rule_set, user))]
+                self._ratings[moved] = skill
         settings = self._chats.pop(old_key, None)
         if settings is not None and new_key not in self._chats:
             self._chats[new_key] = {**settings, "platform": new_key[0], "id": new_key[1]}

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, User, UserRef
+from bot.ratings import Board, BoardRow, PlayerRating, RatingChange
 from core.ruleset import DealOutcome, GameOutcome
 
 
@@ -216,6 +217,27 @@ class Storage(Protocol):
     async def achievements_earned(self, game_id: int, version: int) -> list[Earned]:
         """The achievements kept for the first time by the save of the game's
         ``version`` (what its ACHIEVEMENTS message announces)."""
+        ...
+
+    async def rating_board(
+        self, platform: Platform, chat: ChatRef | None, board: Board, limit: int = 10
+    ) -> list[BoardRow]:
+        """The best rated players by rating (:mod:`bot.ratings`): of the platform
+        (``chat`` None), of those who played a series in ``chat``, or of ``chat``'s
+        season (``board.season``); only those with ``board.min_games`` rated games.
+        Read from the kept ratings, apart from the saves, as :meth:`leaderboard`."""
+        ...
+
+    async def player_ratings(self, user: UserRef) -> list[PlayerRating]:
+        """A user's ratings, each rule set's and every rule set's,
+        with his latest changes and the partner he won most with (:data:`bot.ratings.EVERY`)."""
+        ...
+
+    async def game_ratings(self, game_id: int) -> tuple[RatingChange, ...]:
+        """The change each player of a rated game got, by seat (empty: unrated).
+
+        A finished game's ratings are updated in the transaction that keeps its
+        result (:meth:`save_game` or :meth:`record_series`), once."""
         ...
 
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:

@@ -89,20 +89,24 @@ class KozelCommands(commands.Cog):
             await self.kozel(interaction, rule_set)
 
         @app_commands.rename(
-            everywhere=text(tr, "cmd-option-all"), rule_set=text(tr, "cmd-option-rules")
+            everywhere=text(tr, "cmd-option-all"),
+            rule_set=text(tr, "cmd-option-rules"),
+            season=text(tr, "cmd-option-season"),
         )
         @app_commands.describe(
             everywhere=text(tr, "cmd-option-all-about"),
             rule_set=text(tr, "cmd-option-rules-about"),
+            season=text(tr, "cmd-option-season-about"),
         )
         @app_commands.choices(rule_set=rule_set_choices)
         async def top(
             interaction: discord.Interaction[Any],
             everywhere: bool = False,
             rule_set: str | None = None,
+            season: bool = False,
         ) -> None:
             work = self.interactions.top(
-                chat_of(interaction), everywhere=everywhere, rule_set=rule_set
+                chat_of(interaction), everywhere=everywhere, rule_set=rule_set, season=season
             )
             await self._answer(interaction, work)
 

@@ -35,13 +35,15 @@ import secrets
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import asyncpg
 
+from adapters import ratings as kept_ratings
 from adapters import sql
 from adapters.postgres.migrations import migrate
+from bot import ratings
 from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
@@ -85,6 +87,8 @@ READ_TIMEOUT = 10.0
 log = logging.getLogger(__name__)
 
 Record = asyncpg.Record
+if TYPE_CHECKING:  # asyncpg's classes are generic in its stubs only
+    Connection = asyncpg.pool.PoolConnectionProxy[Record]
 
 
 def is_postgres_url(url: str) -> bool:
@@ -132,6 +136,23 @@ MAX_BATCH = 256
 _LOGGED = (
     "SELECT MIN(version) FROM game_actions WHERE game_id = $1 AND version = ANY($2::integer[])"
 )
+
+
+async def _rate(conn: Connection, game: ratings.RatedGame) -> None:
+    """Update the ratings of a finished game's players (:mod:`adapters.ratings`), in
+    the caller's transaction, which keeps its result; a game rated already changes
+    nothing. The rows are made if missing, then locked (``FOR UPDATE``) in one
+    order, so two processes rating games of one player wait for each other."""
+    if await conn.fetchval(*kept_ratings.RATED_ALREADY.bind({"game_id": game.game_id})):
+        return
+    for statement, rows in kept_ratings.new_rows(game):
+        await conn.executemany(statement.postgres, [statement.args(row) for row in rows])
+    found: list[dict[str, Any]] = []
+    for statement, values in kept_ratings.reads(game):
+        found.extend(dict(row) for row in await conn.fetch(*statement.bind(values)))
+    _, statements = kept_ratings.writes(game, found)
+    for statement, rows in statements:
+        await conn.executemany(statement.postgres, [statement.args(row) for row in rows])
 
 
 class PostgresStorage:
@@ -280,11 +301,17 @@ class PostgresStorage:
             "achievements": earned_rows,
             "progress": progress_rows,
         }
-        done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._queue.append((save, done))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_queued(), name="postgres-group-commit")
-        outcome = await done
+        rated = None if series is None else ratings.rated_game(game, series.loser, game.updated_at)
+        if rated is not None:
+            outcome = await self._save_rated(save, rated, base)
+        else:
+            done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            self._queue.append((save, done))
+            if self._writer is None or self._writer.done():
+                self._writer = asyncio.create_task(
+                    self._write_queued(), name="postgres-group-commit"
+                )
+            outcome = await done
         if "missing" in outcome:
             raise NoSuchGame(game.id)
         if "duplicate" in outcome:
@@ -298,6 +325,19 @@ class PostgresStorage:
             raise StorageError(f"game {game.id}: {outcome['state']} {outcome['error']}")
         if base is not None and outcome["stored"] != base:
             raise StaleGame(game.id, base, outcome["stored"])
+
+    async def _save_rated(
+        self, save: dict[str, Any], rated: ratings.RatedGame, base: int | None
+    ) -> dict[str, Any]:
+        """The save that keeps a rated game's result, in a transaction of its own with
+        its players' new ratings (the ratings are computed here, in Python): both are
+        kept or neither. Rare (once a game), so it skips the group commit."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            outcome: dict[str, Any] = json.loads(await conn.fetchval(_SAVE_GAMES, _json([save])))[0]
+            kept = not {"missing", "duplicate", "error"} & set(outcome)
+            if kept and (base is None or outcome["stored"] == base):
+                await _rate(conn, rated)
+        return outcome
 
     async def _write_queued(self) -> None:
         """The writer: commit the queued saves, a batch at a time, until none is left."""
@@ -409,13 +449,22 @@ class PostgresStorage:
 
     async def record_series(self, game: Game, outcome: GameOutcome, at: float) -> None:
         """Keep a series' result once; a repeated call changes nothing."""
-        await self._record(game, sql.INSERT_SERIES, series_row(game, outcome, at))
+        rated = ratings.rated_game(game, outcome.loser, at)
+        await self._record(game, sql.INSERT_SERIES, series_row(game, outcome, at), rated)
 
-    async def _record(self, game: Game, insert: sql.Sql, row: Mapping[str, Any]) -> None:
+    async def _record(
+        self,
+        game: Game,
+        insert: sql.Sql,
+        row: Mapping[str, Any],
+        rated: ratings.RatedGame | None = None,
+    ) -> None:
         async with self._pool.acquire() as conn, conn.transaction():
             if await conn.fetchval(*sql.GAME_EXISTS.bind({"id": game.id})) is None:
                 raise NoSuchGame(game.id)
             await conn.execute(*insert.bind(row))
+            if rated is not None:
+                await _rate(conn, rated)
 
     # --- Achievements -----------------------------------------------------------------------
 
@@ -469,6 +518,38 @@ class PostgresStorage:
         rows = await self._reads.fetch(*statement.bind(parameters))
         return leaderboard_rows(platform, rows)
 
+    # --- Ratings ---------------------------------------------------------------------------
+
+    async def rate(self, game: ratings.RatedGame) -> None:
+        """Rate a finished game in a transaction of its own (maintenance, the
+        benchmark); a game rated already changes nothing. A save that keeps a
+        result rates its game itself."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            await _rate(conn, game)
+
+    async def rating_board(
+        self, platform: Platform, chat: ChatRef | None, board: ratings.Board, limit: int = 10
+    ) -> list[ratings.BoardRow]:
+        """The best rated players (:mod:`adapters.ratings`), on the read pool."""
+        query = kept_ratings.board_query(platform, chat, board, limit)
+        if query is None:
+            return []
+        statement, parameters = query
+        rows = await self._reads.fetch(*statement.bind(parameters))
+        return kept_ratings.board_rows(platform, [dict(row) for row in rows])
+
+    async def player_ratings(self, user: UserRef) -> list[ratings.PlayerRating]:
+        """A player's ratings, with his latest changes and best partner in each."""
+        return await kept_ratings.player_ratings(user, self._read)
+
+    async def game_ratings(self, game_id: int) -> tuple[ratings.RatingChange, ...]:
+        """What a rated game changed (nothing: it was not rated)."""
+        rows = await self._read(kept_ratings.GAME_CHANGES, {"game_id": game_id})
+        return kept_ratings.changes_from_rows(rows)
+
+    async def _read(self, statement: sql.Sql, values: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return [dict(row) for row in await self._reads.fetch(*statement.bind(values))]
+
     # --- Chats changing ids ---------------------------------------------------------------
 
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
@@ -480,6 +561,7 @@ class PostgresStorage:
         async with self._pool.acquire() as conn, conn.transaction():
             for statement in (sql.MOVE_CHAT_GAMES, sql.COPY_CHAT, sql.DELETE_CHAT):
                 await conn.execute(*statement.bind(ids))
+            await conn.execute(*kept_ratings.MOVE_SEASON_RATINGS.bind(ids))
 
     # --- Secrets ----------------------------------------------------------------------
 

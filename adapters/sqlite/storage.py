@@ -70,8 +70,10 @@ try:
 except ImportError:  # pragma: no cover - Windows: no lock on the database
     fcntl = None  # type: ignore[assignment]
 
+from adapters import ratings as kept_ratings
 from adapters import sql
 from adapters.sqlite.migrations import SCHEMA_VERSION, migrate
+from bot import ratings
 from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
@@ -191,6 +193,8 @@ class _Save:
     owed: list[OwedRow]
     achievements: list[AchievementRow]
     progress: list[ProgressRow]
+    #: The series' result rates its players (four humans), in its transaction.
+    rated: ratings.RatedGame | None = None
 
     def write(self, db: sqlite3.Connection) -> None:
         _write_save(db, self)
@@ -246,12 +250,32 @@ def _write_save(db: sqlite3.Connection, save: _Save) -> None:
     db.executemany(sql.INSERT_DEAL.sqlite, save.deals)
     if save.series is not None:
         db.execute(sql.INSERT_SERIES.sqlite, save.series)
+    if save.rated is not None:
+        _rate(db, save.rated)
     if save.owed:
         db.executemany(sql.INSERT_OWED.sqlite, save.owed)
     if save.achievements:
         db.executemany(sql.INSERT_ACHIEVEMENT.sqlite, save.achievements)
     if save.progress:
         db.executemany(sql.SAVE_PROGRESS.sqlite, save.progress)
+
+
+def _rate(db: sqlite3.Connection, game: ratings.RatedGame) -> None:
+    """Update the ratings of a finished game's players (:mod:`adapters.ratings`), in
+    the caller's transaction, which keeps its result; a game rated already changes
+    nothing."""
+    if db.execute(kept_ratings.RATED_ALREADY.sqlite, {"game_id": game.game_id}).fetchone():
+        return
+    for statement, rows in kept_ratings.new_rows(game):
+        db.executemany(statement.sqlite, rows)
+    found: list[dict[str, Any]] = []
+    for statement, values in kept_ratings.reads(game):
+        cursor = db.execute(statement.sqlite, values)
+        names = [column[0] for column in cursor.description]
+        found.extend(dict(zip(names, row, strict=True)) for row in cursor)
+    _, statements = kept_ratings.writes(game, found)
+    for statement, rows in statements:
+        db.executemany(statement.sqlite, rows)
 
 
 def _rollback(db: sqlite3.Connection) -> None:
@@ -623,6 +647,7 @@ class SqliteStorage:
             owed_rows,
             earned_rows,
             progress_rows,
+            None if series is None else ratings.rated_game(game, series.loser, game.updated_at),
         )
         await self._commit(save)
 
@@ -749,13 +774,22 @@ class SqliteStorage:
 
     async def record_series(self, game: Game, outcome: GameOutcome, at: float) -> None:
         """Keep a series' result once; a repeated call changes nothing."""
-        await self._record(game, sql.INSERT_SERIES, series_row(game, outcome, at))
+        rated = ratings.rated_game(game, outcome.loser, at)
+        await self._record(game, sql.INSERT_SERIES, series_row(game, outcome, at), rated)
 
-    async def _record(self, game: Game, insert: sql.Sql, row: Mapping[str, Any]) -> None:
+    async def _record(
+        self,
+        game: Game,
+        insert: sql.Sql,
+        row: Mapping[str, Any],
+        rated: ratings.RatedGame | None = None,
+    ) -> None:
         async with self._transaction() as db:
             if not await self._game_exists(db, game.id):
                 raise NoSuchGame(game.id)
             await db.execute(insert.sqlite, row)
+            if rated is not None:
+                await _on_connection_thread(db, partial(_rate, game=rated))
 
     # --- Achievements -----------------------------------------------------------------------
 
@@ -807,6 +841,34 @@ class SqliteStorage:
         rows = await self._read(statement, parameters)
         return leaderboard_rows(platform, rows)
 
+    # --- Ratings ---------------------------------------------------------------------------
+
+    async def rate(self, game: ratings.RatedGame) -> None:
+        """Rate a finished game in a transaction of its own (maintenance, the
+        benchmark); a game rated already changes nothing. A save that keeps a
+        result rates its game itself."""
+        async with self._transaction() as db:
+            await _on_connection_thread(db, partial(_rate, game=game))
+
+    async def rating_board(
+        self, platform: Platform, chat: ChatRef | None, board: ratings.Board, limit: int = 10
+    ) -> list[ratings.BoardRow]:
+        """The best rated players (:mod:`adapters.ratings`), read apart from the saves."""
+        query = kept_ratings.board_query(platform, chat, board, limit)
+        if query is None:
+            return []
+        statement, parameters = query
+        return kept_ratings.board_rows(platform, await self._read(statement, parameters))
+
+    async def player_ratings(self, user: UserRef) -> list[ratings.PlayerRating]:
+        """A player's ratings, with his latest changes and best partner in each."""
+        return await kept_ratings.player_ratings(user, self._read)
+
+    async def game_ratings(self, game_id: int) -> tuple[ratings.RatingChange, ...]:
+        """What a rated game changed (nothing: it was not rated)."""
+        rows = await self._read(kept_ratings.GAME_CHANGES, {"game_id": game_id})
+        return kept_ratings.changes_from_rows(rows)
+
     # --- Chats changing ids ---------------------------------------------------------------
 
     async def migrate_chat(self, old: ChatRef, new: ChatRef) -> None:
@@ -818,6 +880,7 @@ class SqliteStorage:
         async with self._transaction() as db:
             for statement in (sql.MOVE_CHAT_GAMES, sql.COPY_CHAT, sql.DELETE_CHAT):
                 await db.execute(statement.sqlite, ids)
+            await db.execute(kept_ratings.MOVE_SEASON_RATINGS.sqlite, ids)
 
     # --- Secrets ----------------------------------------------------------------------
 

@@ -63,25 +63,22 @@ def result_card(
     game: Game,
     tr: Translator,
     locale: str,
-    changes: Mapping[str, int] | None = None,
+    changes: Mapping[int, int] | None = None,
 ) -> ResultCard | None:
     """The public result of a finished game, for the picture (None while it is not
-    over). ``changes``: each player's rating change by his name as the table shows
-    it (the ratings pass them; None: the picture shows none)."""
+    over). ``changes``: each player's rating change by his seat, as kept with the
+    result (None or empty: the picture shows none)."""
     outcome = presenter_of(game).game_outcome(game)
     if outcome is None:
         return None
     teams = []
     for team in (Team.A, Team.B):
-        names = tuple(
-            player_name(seat, tr, locale)
-            for index in team.seats
-            if (seat := game.seats[index]) is not None
-        )
+        seated = [(index, seat) for index in team.seats if (seat := game.seats[index]) is not None]
+        names = tuple(player_name(seat, tr, locale) for _, seat in seated)
         won = team is outcome.winner
         title = outcome.title.replace("_", "-")
         label = tr.t(locale, "picture-winners" if won else f"picture-{title}")
-        shown = tuple((changes or {}).get(name) for name in names) if changes else ()
+        shown = tuple(changes.get(index) for index, _ in seated) if changes else ()
         teams.append(TeamCard(names, outcome.score[team], won, label, shown))
     return ResultCard(
         title=tr.t(locale, "picture-title"),
@@ -155,7 +152,7 @@ def result_picture(
     game: Game,
     tr: Translator,
     locale: str,
-    changes: Mapping[str, int] | None = None,
+    changes: Mapping[int, int] | None = None,
 ) -> bytes | None:
     """The finished game's result as a PNG (None while it is not over)."""
     card = result_card(game, tr, locale, changes)

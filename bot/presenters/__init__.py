@@ -21,11 +21,13 @@ The functions here that draw a game in play (:func:`table`, :func:`hand`,
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.i18n import Translator
 from bot.models import Game
+from bot.presenters import rating
 from bot.presenters.common import (
     CARD_BACK,
     CARDS_PER_ROW,
@@ -98,6 +100,7 @@ from bot.presenters.common import (
 )
 from bot.presenters.rule import RulePresenter, presenter_of, rule_presenter, rule_presenter_ids
 from bot.presenters.yard import HandContent, deal_result, series_result
+from bot.ratings import RatingChange
 
 
 def table(
@@ -130,9 +133,20 @@ def owed_deal_result(game: Game, number: int, tr: Translator, locale: str) -> Sc
     return presenter_of(game).deal_result(game, number, tr, locale)
 
 
-def game_result(game: Game, tr: Translator, locale: str) -> Screen | None:
-    """The game's result, if it is over (:meth:`RulePresenter.game_result`)."""
-    return presenter_of(game).game_result(game, tr, locale)
+def game_result(
+    game: Game,
+    tr: Translator,
+    locale: str,
+    ratings: Sequence[RatingChange] | None = None,
+) -> Screen | None:
+    """The game's result, if it is over (:meth:`RulePresenter.game_result`); with
+    ``ratings`` (its players' changes, empty: unrated) its rating lines below it
+    (:func:`bot.presenters.rating.result_lines`)."""
+    screen = presenter_of(game).game_result(game, tr, locale)
+    if screen is None or ratings is None:
+        return screen
+    lines = rating.result_lines(game, ratings, tr, locale)
+    return replace(screen, text="\n".join([screen.text, "", *lines]))
 
 
 def event_line(
@@ -197,6 +211,7 @@ __all__ = [
     "parse_selection",
     "player_name",
     "presenter_of",
+    "rating",
     "reminder",
     "rule_presenter",
     "rule_presenter_ids",

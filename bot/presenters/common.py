@@ -334,11 +334,13 @@ def command_args(platform: Platform, tr: Translator, locale: str) -> dict[str, s
     if platform is Platform.DISCORD:
         args = {name: "/" + tr.t(locale, f"cmd-name-{name}") for name in COMMANDS}
         args["all"] = tr.t(locale, "cmd-option-all")
+        args["season"] = tr.t(locale, "cmd-option-season")
         args["classic"] = rules_name("classic", tr, locale)
         args["yard"] = rules_name("yard", tr, locale)
     else:
         args = {name: f"/{name}" for name in COMMANDS}
         args["all"], args["classic"], args["yard"] = "all", "classic", "yard"
+        args["season"] = "season"
     args["platform"] = platform.value
     return args
 
@@ -648,16 +650,22 @@ def stats_by_rules(
     locale: str,
     *,
     platform: Platform = Platform.TELEGRAM,
+    more: Mapping[str, Sequence[str]] | None = None,
 ) -> Screen:
-    """A player's statistics, a part for each rule set he played (or "no series yet")."""
+    """A player's statistics, a part for each rule set he played (or "no series yet");
+    ``more``: lines to add under the title (key ``""``) and to each rule set's part
+    (by its id), such as the ratings' (:mod:`bot.presenters.rating`)."""
     played = [(rule_set, s) for rule_set, s in found if s.series_played or s.deals_played]
     if not played:
         return stats(None, tr, locale, platform=platform)
+    more = more or {}
     first = played[0][1]
     lines = [tr.t(locale, "stats-title", name=display_name(first.name, first.user))]
+    lines.extend(more.get("", ()))
     for rule_set, s in played:
         lines.extend(["", tr.t(locale, "stats-rules", rules=rules_name(rule_set, tr, locale))])
         lines.extend(_stats_lines(s, tr, locale))
+        lines.extend(more.get(rule_set, ()))
     return text_screen(lines)
 
 

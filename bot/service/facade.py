@@ -149,6 +149,9 @@ class GameService:
         self.achievements_of = queries.achievements_of
         self.achievements_earned = queries.achievements_earned
         self.leaderboard = queries.leaderboard
+        self.rating_board = queries.rating_board
+        self.player_ratings = queries.player_ratings
+        self.game_ratings = queries.game_ratings
         self.record = queries.record
         self.open_table = lobby.open_table
         self.join = lobby.join

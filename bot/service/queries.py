@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from functools import partial
 
+from bot import ratings
 from bot.achievements import Earned
 from bot.models import ChatRef, Game, GameStatus, UserRef
 from bot.ports import LeaderboardRow, UserStats
@@ -68,6 +69,33 @@ class Queries:
         )
         return await self.read_cache.get(key, read)
 
+    async def rating_board(
+        self,
+        chat: ChatRef,
+        everywhere: bool = False,
+        rule_set: str | None = None,
+        season: bool = False,
+    ) -> tuple[ratings.Board, list[ratings.BoardRow]]:
+        """The best rated players of a chat (``everywhere``: of every chat of its
+        platform; ``season``: of the chat's current season, the month in UTC), over
+        every rule set's games or ``rule_set``'s; the board asked, and its rows."""
+        now = self.tables.clock.now()
+        board = ratings.Board(rule_set, ratings.season_of(now) if season else None)
+        where = None if everywhere and not season else chat
+        key = ("rating-top", chat.platform, None if where is None else where.id, rule_set)
+        read = partial(self.storage.rating_board, chat.platform, where, board, 10)
+        return board, await self.read_cache.get((*key, board.season), read)
+
+    async def player_ratings(self, user: UserRef) -> list[ratings.PlayerRating]:
+        """A user's ratings (kept a few seconds, as :meth:`stats`)."""
+        return await self.read_cache.get(
+            ("ratings", user), partial(self.storage.player_ratings, user)
+        )
+
+    async def game_ratings(self, game_id: int) -> tuple[ratings.RatingChange, ...]:
+        """What a finished game changed of its players' ratings (empty: unrated)."""
+        return await self.storage.game_ratings(game_id)
+
     def _results_changed(self, game: Game | None, boards: bool) -> None:
         """A result of ``game`` was kept, or what counts of it changed: its players'
         statistics are read again, and (``boards``: a series' result or the game's
@@ -81,9 +109,9 @@ class Queries:
 
         def stale(key: Hashable) -> bool:
             match key:
-                case ("stats", user, _):
+                case ("stats", user, _) | ("ratings", user):
                     return user in players
-                case ("top", board_platform, board_chat, _):
+                case ("top" | "rating-top", board_platform, board_chat, *_):
                     return boards and board_platform == platform and board_chat in (None, chat)
             return False
 

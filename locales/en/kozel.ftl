@@ -320,6 +320,9 @@ result-goats = 🐐 The goats: { $names }!
 result-goats-eggs = 🐐🥚 Goats with eggs: { $names }!
 result-winners = Winners: { $names }.
 result-rematch = 🔁 Another series
+rating-changes-title = 📈 Rating:
+rating-change = { $name } { $rating } ({ $delta })
+rating-unrated = This game is unrated: only games of four people count for the rating.
 
 ## The result as a picture
 
@@ -366,6 +369,20 @@ stats-points =
     } taken
 stats-empty = You have not played a series yet. Start one: { $kozel }
 stats-rules = 📜 { $rules }
+stats-rating = Rating: { $rating } ±{ $spread }, best { $best } ({ $games } rated { $games ->
+        [one] game
+       *[other] games
+    })
+stats-rating-last = Latest changes: { $changes }
+stats-partner =
+    Best partner: { $name } — { $won } { $won ->
+        [one] win
+       *[other] wins
+    } of { $played }
+stats-rating-overall = 📈 Overall rating: { $rating }, best { $best } ({ $games } { $games ->
+        [one] game
+       *[other] games
+    })
 
 ## Achievements
 
@@ -401,16 +418,23 @@ achievement-games-100-phrase = A hundred rated games. The table knows your foots
 
 top-title-chat = 🏆 Best players of this chat
 top-title-global = 🏆 Best players of every chat
+top-title-season = 🏆 Best players of this chat in season { $season }
 top-row =
     { $place }. { $name } — { $won } { $won ->
         [one] win
        *[other] wins
     } of { $played } ({ $rate }%)
 top-empty = Nobody has finished a series yet.
+top-rating-row =
+    { $place }. { $name } — { $rating } · { $games } { $games ->
+        [one] game
+       *[other] games
+    } · { $rate }% won
+top-rating-empty = Nobody has { $games } rated games yet (four people at the table).
 top-hint = Every chat: { $top } { $all }
 top-rules = 📜 { $rules }
-top-usage = “{ $word }”? { $top } takes the rules and { $all }, in any order: { $top } { $classic }, { $top } { $yard } { $all }
-top-usage-unnamed = { $top } takes the rules and { $all }, in any order: { $top } { $classic }, { $top } { $yard } { $all }
+top-usage = “{ $word }”? { $top } takes the rules, { $all } and { $season }, in any order: { $top } { $classic }, { $top } { $yard } { $all }, { $top } { $season }
+top-usage-unnamed = { $top } takes the rules, { $all } and { $season }, in any order: { $top } { $classic }, { $top } { $yard } { $all }, { $top } { $season }
 
 ## Reminders and notices
 
@@ -618,6 +642,8 @@ cmd-name-help = help
 cmd-name-stop = stop
 cmd-option-all = all
 cmd-option-all-about = Best players of every chat
+cmd-option-season = season
+cmd-option-season-about = Best players of this chat this month
 cmd-option-user = player
 cmd-option-user-about = Whose statistics (yours if empty)
 cmd-option-rules = set

@@ -349,6 +349,9 @@ result-goats = 🐐 Козлы: { $names }!
 result-goats-eggs = 🐐🥚 Козлы с яйцами: { $names }!
 result-winners = Победили: { $names }.
 result-rematch = 🔁 Ещё партию
+rating-changes-title = 📈 Рейтинг:
+rating-change = { $name } { $rating } ({ $delta })
+rating-unrated = Эта игра без рейтинга: он считается только за игры четырёх людей.
 
 ## Итог партии картинкой
 
@@ -399,6 +402,26 @@ stats-points =
     }
 stats-empty = Вы ещё не сыграли ни одной партии. Начните: { $kozel }
 stats-rules = 📜 { $rules }
+stats-rating = Рейтинг: { $rating } ±{ $spread }, лучший — { $best } ({ $games } { $games ->
+        [one] игра
+        [few] игры
+        [many] игр
+       *[other] игры
+    } с рейтингом)
+stats-rating-last = Последние изменения: { $changes }
+stats-partner =
+    Лучший напарник: { $name } — { $won } { $won ->
+        [one] победа
+        [few] победы
+        [many] побед
+       *[other] победы
+    } из { $played }
+stats-rating-overall = 📈 Общий рейтинг: { $rating }, лучший — { $best } ({ $games } { $games ->
+        [one] игра
+        [few] игры
+        [many] игр
+       *[other] игры
+    })
 
 ## Достижения
 
@@ -434,6 +457,7 @@ achievement-games-100-phrase = Сто партий в зачёт. Стол уз�
 
 top-title-chat = 🏆 Лучшие игроки чата
 top-title-global = 🏆 Лучшие игроки всех чатов
+top-title-season = 🏆 Лучшие игроки чата за сезон { $season }
 top-row =
     { $place }. { $name } — { $won } { $won ->
         [one] победа
@@ -442,10 +466,18 @@ top-row =
        *[other] победы
     } из { $played } ({ $rate }%)
 top-empty = Пока никто не доиграл ни одной партии.
+top-rating-row =
+    { $place }. { $name } — { $rating } · { $games } { $games ->
+        [one] игра
+        [few] игры
+        [many] игр
+       *[other] игры
+    } · { $rate }% побед
+top-rating-empty = Пока ни у кого нет { $games } игр с рейтингом (четыре человека за столом).
 top-hint = Все чаты: { $top } { $all }
 top-rules = 📜 { $rules }
-top-usage = «{ $word }»? { $top } понимает правила и { $all }, в любом порядке: { $top } { $classic }, { $top } { $yard } { $all }
-top-usage-unnamed = { $top } понимает правила и { $all }, в любом порядке: { $top } { $classic }, { $top } { $yard } { $all }
+top-usage = «{ $word }»? { $top } понимает правила, { $all } и { $season }, в любом порядке: { $top } { $classic }, { $top } { $yard } { $all }, { $top } { $season }
+top-usage-unnamed = { $top } понимает правила, { $all } и { $season }, в любом порядке: { $top } { $classic }, { $top } { $yard } { $all }, { $top } { $season }
 
 ## Напоминания и уведомления
 
@@ -661,6 +693,8 @@ cmd-name-help = помощь
 cmd-name-stop = стоп
 cmd-option-all = все
 cmd-option-all-about = Лучшие игроки всех чатов
+cmd-option-season = сезон
+cmd-option-season-about = Лучшие игроки чата в этом месяце
 cmd-option-user = игрок
 cmd-option-user-about = Чья статистика (ваша, если не указать)
 cmd-option-rules = вариант

@@ -18,9 +18,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from adapters.ratings import changes_from_rows
 from bot.achievements import Earned
 from bot.models import Game
 from bot.ports import Owed
+from bot.ratings import RatingChange
 from bot.rows import earned_from_row, game_from_row, owed_from_row
 from bot.settings import Settings
 
@@ -131,6 +133,22 @@ def achievements_earned(database: Path, game_id: int, version: int) -> list[Earn
         (game_id, version),
     )
     return [earned_from_row(dict(row)) for row in rows]
+
+
+def rating_changes(database: Path, game_id: int) -> tuple[RatingChange, ...]:
+    """The rating changes the bot kept with a game's result (empty: unrated)."""
+    return changes_from_rows(
+        dict(row)
+        for row in _read(
+            database, "SELECT * FROM rating_changes WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+    )
+
+
+def rated_games(database: Path) -> dict[str, int]:
+    """Every player's rated games in each rule set (``user:rule set``), as kept."""
+    rows = _read(database, "SELECT user_id, rule_set, games FROM ratings")
+    return {f"{row['user_id']}:{row['rule_set']}": int(row["games"]) for row in rows}
 
 
 def fast_pacing() -> Pacing:

@@ -219,6 +219,11 @@ async def assert_same_answers(storage: Storage, reference: FullCount) -> None:
                     assert answer == expected, (platform, chat, rule_set, min_series, limit)
 
 
+#: The tables of the migrations after 0007 (0008's achievements, 0009's ratings).
+LATER_TABLES = ("achievements", "achievement_progress")
+LATER_TABLES += ("ratings", "season_ratings", "rating_changes", "partners")
+
+
 def migration_objects(dialect: str) -> tuple[list[str], list[str]]:
     """The tables and the triggers (SQLite) or functions (PostgreSQL) 0006 makes."""
     sql = (MIGRATIONS / dialect / "migrations" / "0006_result_totals.sql").read_text()
@@ -239,9 +244,9 @@ async def back_to_schema_5_sqlite(path: Path) -> None:
     await db.execute("DROP INDEX participants_by_user")
     await db.execute("CREATE INDEX participants_by_user ON participants (platform, user_id)")
     await db.execute("DROP TABLE alive")  # 0007's, made after 0006
-    for table in ("achievements", "achievement_progress"):  # 0009's
+    for table in LATER_TABLES:
         await db.execute(f"DROP TABLE {table}")
-    await db.execute("ALTER TABLE chats DROP COLUMN pictures")
+    await db.execute("ALTER TABLE chats DROP COLUMN pictures")  # 0008's
     await db.execute("PRAGMA user_version = 5")
     await storage.close()
 
@@ -253,8 +258,8 @@ async def back_to_schema_5_postgres(url: str) -> None:
         functions = [name for name in routines if name.startswith("kozel_")]
         await conn.execute(f"DROP FUNCTION {', '.join(functions)} CASCADE")
         await conn.execute(f"DROP TABLE {', '.join(tables)}, alive")  # and 0007's
-        await conn.execute("DROP TABLE achievements, achievement_progress")  # 0009's
-        await conn.execute("ALTER TABLE chats DROP COLUMN pictures")
+        await conn.execute(f"DROP TABLE {', '.join(LATER_TABLES)}")
+        await conn.execute("ALTER TABLE chats DROP COLUMN pictures")  # 0008's
         await conn.execute("DROP INDEX participants_by_user")
         await conn.execute("CREATE INDEX participants_by_user ON participants (platform, user_id)")
         await conn.execute("DELETE FROM schema_migrations WHERE version >= 6")

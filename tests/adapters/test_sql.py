@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters import sql
+from adapters import ratings, sql
 from adapters.postgres import PostgresStorage
 from adapters.postgres.local import LocalServer
 from adapters.sqlite import SqliteStorage
@@ -20,12 +20,16 @@ from bot.ports import LeaderboardRow, Storage
 from core.seats import Team
 from tests.bot.test_storage import human, series_lost_by
 
-STATEMENTS = {name: value for name, value in vars(sql).items() if isinstance(value, sql.Sql)}
+STATEMENTS = {
+    **{name: value for name, value in vars(sql).items() if isinstance(value, sql.Sql)},
+    **{f"ratings.{name}": value for name, value in ratings.STATEMENTS.items()},
+}
 
 
 def test_the_module_shares_the_statements_of_every_part_of_the_storage() -> None:
     # A guard that the collection above finds them (a rename would empty it).
     assert {"INSERT_GAME", "USER_TOTALS", "CHAT_LEADERBOARD", "KEEP_SECRET"} <= set(STATEMENTS)
+    assert {"ratings.PLATFORM_BOARD", "ratings.RATINGS_OF"} <= set(STATEMENTS)
 
 
 async def test_every_shared_statement_is_valid_sqlite(tmp_path: Path) -> None:

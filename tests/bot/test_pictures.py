@@ -54,9 +54,20 @@ def tr() -> Translator:
     return Translator.from_dir()
 
 
+def test_the_rating_changes_go_to_their_seats_on_the_picture(tr: Translator) -> None:
+    """Changes are told by seat (two players may share a name): team A is seats 0
+    and 2, team B seats 1 and 3."""
+    game = table(YardGame(finished_series(1)))
+    card = result_card(game, tr, "ru", {0: 23, 1: -12, 3: 5})
+    assert card is not None
+    assert card.teams[0].changes == (23, None) and card.teams[1].changes == (-12, 5)
+    plain = result_card(game, tr, "ru")
+    assert plain is not None and plain.teams[0].changes == plain.teams[1].changes == ()
+
+
 def test_the_picture_is_a_png_of_its_size(tr: Translator) -> None:
     game = table(YardGame(finished_series(1)))
-    png = result_picture(game, tr, "ru", {"Аня": 23, "Борис": -12})
+    png = result_picture(game, tr, "ru", {0: 23, 1: -12})
     assert png is not None and len(png) > 1000
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.size == SIZE

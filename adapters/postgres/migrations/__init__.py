@@ -10,11 +10,14 @@ first one's step and then finds it done. A step that fails is rolled back whole
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import asyncpg
 
+from adapters import ratings
 from adapters.migrations import Migration, SchemaTooNew, load
+from adapters.sql import Sql
 
 if TYPE_CHECKING:  # asyncpg's classes are generic in its stubs only
     Connection = (
@@ -64,8 +67,28 @@ async def migrate(conn: Connection) -> int:
                 return current
             step = MIGRATIONS[current]
             await conn.execute(step.sql)
+            if step.name == ratings.MIGRATION:  # the finished games are rated
+                await ratings.replay_history(_Migrating(conn))
             await conn.execute(
                 "INSERT INTO schema_migrations (version, name) VALUES ($1, $2)",
                 current + 1,
                 step.name,
             )
+
+
+class _Migrating:
+    """A migrating connection as :func:`adapters.ratings.replay_history` asks it."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    async def stream(
+        self, statement: Sql, values: Mapping[str, Any]
+    ) -> AsyncIterator[Mapping[str, Any]]:
+        # A cursor: the migration's transaction holds it open.
+        async for row in self._conn.cursor(*statement.bind(values), prefetch=ratings.CHUNK):
+            yield dict(row)
+
+    async def execute_many(self, statement: Sql, rows: Sequence[Mapping[str, Any]]) -> None:
+        if rows:
+            await self._conn.executemany(statement.postgres, [statement.args(r) for r in rows])

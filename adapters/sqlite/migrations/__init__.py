@@ -15,10 +15,14 @@ same steps: their databases open unchanged.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
 
 import aiosqlite
 
+from adapters import ratings
 from adapters.migrations import SchemaTooNew, load
+from adapters.sql import Sql
 
 
 def statements(script: str) -> tuple[str, ...]:
@@ -47,6 +51,9 @@ def statements(script: str) -> tuple[str, ...]:
 MIGRATIONS: tuple[tuple[str, ...], ...] = tuple(
     statements(migration.sql) for migration in load(__name__)
 )
+
+#: Each step's name (``ratings`` for ``0009_ratings.sql``).
+NAMES: tuple[str, ...] = tuple(migration.name for migration in load(__name__))
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -77,9 +84,31 @@ async def migrate(db: aiosqlite.Connection) -> int:
                 return current
             for statement in MIGRATIONS[current]:
                 await db.execute(statement)
+            if NAMES[current] == ratings.MIGRATION:  # the finished games are rated
+                await ratings.replay_history(_Migrating(db))
             # PRAGMA takes no parameters; the value is our own integer, not input.
             await db.execute(f"PRAGMA user_version = {int(current + 1)}")
             await db.execute("COMMIT")
         except BaseException:
             await db.execute("ROLLBACK")
             raise
+
+
+class _Migrating:
+    """A migrating connection as :func:`adapters.ratings.replay_history` asks it."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def stream(
+        self, statement: Sql, values: Mapping[str, Any]
+    ) -> AsyncIterator[Mapping[str, Any]]:
+        async with self._db.execute(statement.sqlite, values) as cursor:
+            names = [column[0] for column in cursor.description]
+            while rows := await cursor.fetchmany(ratings.CHUNK):
+                for row in rows:
+                    yield dict(zip(names, row, strict=True))
+
+    async def execute_many(self, statement: Sql, rows: Sequence[Mapping[str, Any]]) -> None:
+        if rows:
+            await self._db.executemany(statement.sqlite, rows)

@@ -13,11 +13,15 @@ from typing import Any
 
 import discord
 
+from adapters.discord import render
 from adapters.sqlite import SqliteStorage
+from bot import presenters
 from bot.codec import CodecError, Verb, decode
 from bot.i18n import Translator
 from bot.memory import MemoryStorage
 from bot.models import ChatRef, Game, GameStatus, Platform
+from bot.presenters.rating import grouped, signed
+from bot.ratings import MIN_GAMES
 from core.classic.options import Praise
 from core.classic.ruleset import CLASSIC
 from testing.fakes.discord import FakeDiscord
@@ -204,6 +208,17 @@ async def test_four_users_play_a_whole_classic_game_through_dm_buttons(
         game = played.game
         record = check_results(game, channel_texts(dc), tr, game.settings.locale)
         check_whole_game(played, record)
+        # Issue 25: the result shows each one's change once; /stats the rating.
+        changes = await h.storage.game_ratings(game.id)
+        assert len(changes) == 4
+        result = presenters.game_result(game, tr, game.settings.locale, changes)
+        assert result is not None
+        assert channel_texts(dc).count(render.content(result.text)) == 1
+        assert f"({signed(changes[0].delta)})" in result.text
+        rec = await h.slash(ALICE, "stats")
+        assert f"{grouped(changes[0].after, game.settings.locale)} ±" in (rec.content or "")
+        rec = await h.slash(ALICE, "top", {"set": "classic"})
+        assert h.t("top-rating-empty", games=MIN_GAMES) in (rec.content or "")
     finally:
         await h.stop()
 
@@ -232,7 +247,9 @@ async def test_one_user_and_three_computers_finish_a_classic_game_then_top_shows
     rec = await h.slash(ALICE, "top", {"set": "classic"}, channel=dm)
     expected = await h.interactions.top(chat, rule_set="classic")
     assert expected.screen is not None and rec.content == expected.screen.text
-    assert "alice" in (rec.content or "")
+    # /top ranks by rating (issue 25): a game with computers is unrated.
+    assert "alice" not in (rec.content or "")
+    assert h.t("rating-unrated") in texts[-1]
     yard = await h.interactions.top(chat, rule_set="yard")
     assert yard.screen is not None and "alice" not in yard.screen.text
 

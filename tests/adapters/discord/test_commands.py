@@ -32,7 +32,9 @@ async def test_commands_are_registered_with_localized_names_and_descriptions(
         for localized in names.values():
             assert NAME.match(localized) and localized == localized.lower()
     assert dc.command("kozel")["name_localizations"]["ru"] == "козёл"
-    everywhere, rule_set = dc.command("top")["options"]
+    everywhere, rule_set, season = dc.command("top")["options"]
+    assert season["name"] == "season" and season["type"] == 5
+    assert season["name_localizations"]["ru"] == "сезон"
     assert rule_set["name"] == "set" and {c["value"] for c in rule_set["choices"]} == {
         "yard",
         "classic",

@@ -33,6 +33,8 @@ from testing.fakes.bot_process import (
     discord_env,
     last_game_id,
     owed_messages,
+    rated_games,
+    rating_changes,
     saved_game,
 )
 from testing.fakes.discord import FakeDiscord
@@ -323,9 +325,16 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         assert {e.achievement for e in earned} >= {"first-rated-game"}
         announcement = announced(game, earned, tr, LOCALE)
         assert announcement is not None
+        # The ratings were kept with the result, once (four people: a rated game).
+        changes = rating_changes(table.database, game.id)
+        assert len(changes) == 4
+        rated = rated_games(table.database)
+        assert set(rated.values()) == {1} and len(rated) == 8  # yard and every rule set
+        result_screen = presenters.game_result(game, tr, LOCALE, changes)
+        assert result_screen is not None
         texts = [
             render.content(presenters.deal_result(game, number, deal_result, tr, LOCALE).text),
-            render.content(presenters.series_result(game, series_result, tr, LOCALE).text),
+            render.content(result_screen.text),
             render.content(announcement.text),
         ]
         assert not set(texts) & set(table.channel_texts())
@@ -342,5 +351,8 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         assert [posted.index(text) for text in texts] == sorted(posted.index(t) for t in texts)
         assert [name for name, _ in dc.uploads] == ["result.png"]
         assert table.bot.errors() == refusal  # nothing failed since
+        # The restart rated nothing again.
+        assert rating_changes(table.database, game.id) == changes
+        assert rated_games(table.database) == rated
     finally:
         await table.bot.kill()

@@ -53,6 +53,11 @@ TABLES = {
     "user_results",
     "chat_board",
     "platform_board",
+    # 0009: ratings
+    "ratings",
+    "season_ratings",
+    "rating_changes",
+    "partners",
 }
 
 
@@ -124,8 +129,8 @@ async def test_migrations_are_applied_once_and_the_version_is_visible(new_databa
         (5, "result_rule_sets"),
         (6, "result_totals"),
         (7, "alive"),
-        (8, "reserved"),
-        (9, "achievements"),
+        (8, "achievements"),
+        (9, "ratings"),
     ]
 
 

@@ -14,8 +14,11 @@ from typing import Any
 import pytest
 
 from adapters.sqlite import SqliteStorage
+from bot import presenters
 from bot.codec import Verb
 from bot.models import ChatRef, Game, GameStatus, Platform
+from bot.presenters.rating import grouped, signed
+from bot.ratings import MIN_GAMES
 from core.classic.options import Praise
 from core.classic.ruleset import CLASSIC
 from testing.fakes.telegram import FakeMessage, FakeUser
@@ -158,6 +161,24 @@ async def test_four_users_play_a_whole_classic_game_through_dm_buttons(h: Harnes
     group = [m.text or "" for m in h.tg.messages(GROUP) if m.from_id == h.tg.bot_id]
     record = check_results(game, group, h.tr, game.settings.locale)
     check_whole_game(played, record)
+    await four_people_are_rated(h, users, game, group)
+
+
+async def four_people_are_rated(h: Harness, users: list[Any], game: Game, group: list[str]) -> None:
+    """Issue 25: the result of four people shows each one's change once; /stats shows
+    the rating; /top waits for five rated games."""
+    locale = game.settings.locale
+    changes = await h.storage.game_ratings(game.id)
+    assert [c.user_id for c in changes] == [str(user.id) for user in users]
+    result = presenters.game_result(game, h.tr, locale, changes)
+    assert result is not None and group.count(result.text) == 1
+    for change, user in zip(changes, users, strict=True):
+        line = f"{user.first_name} {grouped(change.after, locale)} ({signed(change.delta)})"
+        assert line in result.text
+    stats = await h.command(users[0], GROUP, "/stats")
+    assert f"{grouped(changes[0].after, locale)} ±" in (stats.text or "")
+    top = await h.command(users[0], GROUP, "/top classic")
+    assert h.tr.t(locale, "top-rating-empty", games=MIN_GAMES) in (top.text or "")
 
 
 async def test_one_user_and_three_computers_finish_a_classic_game_then_top_shows_him(
@@ -183,7 +204,9 @@ async def test_one_user_and_three_computers_finish_a_classic_game_then_top_shows
     top = await h.command(alice, alice.id, "/top classic")
     expected = await h.interactions.top(chat, rule_set="classic")
     assert expected.screen is not None and top.text == expected.screen.text
-    assert "Alice" in (top.text or "")
+    # /top ranks by rating (issue 25): a game with computers is unrated.
+    assert "Alice" not in (top.text or "")
+    assert h.tr.t("ru", "rating-unrated") in texts[-1]
     yard = await h.interactions.top(chat, rule_set="yard")
     assert yard.screen is not None and "Alice" not in yard.screen.text
 

@@ -31,6 +31,8 @@ from testing.fakes.bot_process import (
     achievements_earned,
     last_game_id,
     owed_messages,
+    rated_games,
+    rating_changes,
     saved_game,
     telegram_env,
 )
@@ -311,11 +313,19 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         assert {e.achievement for e in earned} >= {"first-rated-game"}
         announcement = announced(game, earned, tr, LOCALE)
         assert announcement is not None
+        # The ratings were kept with the result, once (four people: a rated game).
+        changes = rating_changes(table.database, game.id)
+        assert [change.user_id for change in changes] == [str(SEATS[s]) for s in range(4)]
+        rated = rated_games(table.database)
+        assert set(rated.values()) == {1} and len(rated) == 8  # yard and every rule set
+        result_screen = presenters.game_result(game, tr, LOCALE, changes)
+        assert result_screen is not None
         texts = [
             presenters.deal_result(game, number, deal_result, tr, LOCALE).text,
-            presenters.series_result(game, series_result, tr, LOCALE).text,
+            result_screen.text,
             announcement.text,
         ]
+        assert presenters.series_result(game, series_result, tr, LOCALE).text in texts[1]
         assert not set(texts) & set(table.group_texts())
         assert not table.screens_current()
 
@@ -335,5 +345,8 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         shown = [m.text if m.text is not None else "<photo>" for m in mine]
         assert shown.index(texts[1]) < shown.index("<photo>") < shown.index(texts[2])
         assert table.bot.errors() == refusal  # nothing failed since
+        # The restart rated nothing again.
+        assert rating_changes(table.database, game.id) == changes
+        assert rated_games(table.database) == rated
     finally:
         await table.bot.kill()

@@ -1,0 +1,382 @@
+"""Ratings benchmark (issue 25): ``python -m bench.ratings``.
+
+A database of ``--games`` finished games (default 1,000,000, all rated: four human
+seats from ``--users`` players, in ``--chats`` chats, both rule sets, their results
+spread over ``--months`` months) is filled by bulk inserts at schema version 5 (as
+:mod:`bench.leaderboard` fills it), then opened by the storage, which migrates it:
+migration 0006 counts the totals, 0009 rates the whole history in order
+(``migrate_seconds``). A SQLite file is kept in ``--cache-dir`` between runs;
+PostgreSQL runs on a server the benchmark starts and is filled each run.
+
+Then ``--readers`` tasks ask at once, as the handlers ask
+(:class:`bot.interactions.Interactions`), each its next request ``--think`` seconds
+after its answer: in turn ``/top`` of a random chat, ``/top all``, ``/top season`` of
+a random chat and ``/stats`` of a random player, while four people play in another
+chat, move after move (``--moves``). With ``--cache-ttl 0`` (the default here) every
+request reads the storage. Last, the rating update of a finished game alone: ``--updates``
+rated games of random players are rated in a transaction each (SQLite: on the
+storage's connection, as the save does; PostgreSQL: on a pooled connection, rows
+locked), and the time of each is taken.
+
+Prints ``name: value`` lines: p50/p99/max in milliseconds of a move, each read and
+the update, how many of each were answered, and the fill and migration times.
+
+Targets (issue 25): ``/top``, ``/top all``, ``/stats`` p99 under 50 ms on SQLite and
+PostgreSQL with 1,000,000 rated games and 100,000 players, a move elsewhere
+unaffected, the update of a finished game under 5 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from adapters.postgres import PostgresStorage
+from adapters.postgres import migrations as postgres_migrations
+from adapters.postgres.local import LocalServer
+from adapters.sqlite import SqliteStorage
+from adapters.sqlite import migrations as sqlite_migrations
+from bench.leaderboard import (
+    CHUNK,
+    COLUMNS,
+    DEALS,
+    FILLED_AT,
+    PLATFORM,
+    TITLES,
+    durable_copy,
+    fresh_path,
+    insert_sql,
+    play_moves,
+    quantile,
+    schema_at,
+    template_row,
+)
+from bot.i18n import Translator
+from bot.interactions import Interactions
+from bot.models import ChatRef, UserRef
+from bot.ratings import RatedGame
+from bot.readcache import ReadCache
+from bot.service import GameService
+
+#: Seconds a reader waits between an answer and its next request.
+THINK = 0.005
+#: The first result's time: 2024-01-01 UTC.
+START = 1_704_067_200.0
+MONTH = 30 * 86400.0
+READS = ("top_chat", "top_all", "top_season", "stats")
+
+
+def filled_rows(
+    games: int, users: int, chats: int, months: int, seed: int
+) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
+    """``(table, rows)`` chunks of the filled history, parents first in each chunk:
+    the games in the order of their results, which spread over ``months``."""
+    rng = random.Random(seed)
+    row = template_row()
+    game_columns = [c for c in row if c != "id"]
+    step = months * MONTH / games
+    yield "users", [(PLATFORM.value, f"u{n}", f"Player {n}", None, 0.0) for n in range(users)]
+    for start in range(1, games + 1, CHUNK):
+        game_rows, seats, deals, series = [], [], [], []
+        for game_id in range(start, min(start + CHUNK, games + 1)):
+            chat = f"-{rng.randrange(chats) + 1}"
+            rule_set = "yard" if rng.random() < 0.6 else "classic"
+            values = {"chat_id": chat, "rule_set": rule_set}
+            game_rows.append((game_id, *(values.get(c, row[c]) for c in game_columns)))
+            for seat, user in enumerate(rng.sample(range(users), 4)):
+                seats.append((game_id, seat, PLATFORM.value, f"u{user}", "human", f"P{user}"))
+            at = START + game_id * step
+            for number in range(DEALS):
+                points_a = rng.randrange(121)
+                winner = rng.choice((0, 1, None)) if points_a != 60 else None
+                deals.append(
+                    (game_id, number, rule_set, points_a, 120 - points_a, 4, 4, 2, 0, 0, winner, at)
+                )
+            loser = rng.randrange(2)
+            series.append((game_id, rule_set, loser, rng.choice(TITLES), 12, 2, 0, DEALS, at))
+        yield "games", game_rows
+        yield "participants", seats
+        yield "deal_results", deals
+        yield "series_results", series
+
+
+def fill_sqlite_file(
+    path: Path, games: int, users: int, chats: int, months: int, seed: int
+) -> None:
+    with sqlite3.connect(path, isolation_level=None) as db:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = OFF")
+        db.execute("BEGIN")
+        for table, rows in filled_rows(games, users, chats, months, seed):
+            db.executemany(insert_sql(table), rows)
+        db.execute("COMMIT")
+    db.close()
+
+
+async def filled_sqlite(
+    cache: Path, games: int, users: int, chats: int, months: int, seed: int
+) -> tuple[Path, dict[str, float]]:
+    """The filled and migrated file (made once, then kept in ``cache``)."""
+    version = sqlite_migrations.SCHEMA_VERSION
+    name = f"ratings-{games}-{users}-{chats}-{months}-{seed}-v{version}"
+    path = cache / f"{name}.sqlite3"
+    if path.exists():
+        return path, {}
+    partial = fresh_path(cache, f"{name}.partial.sqlite3")
+    with schema_at(sqlite_migrations, FILLED_AT):
+        await (await SqliteStorage.open(partial)).close()
+    started = time.perf_counter()
+    await asyncio.to_thread(fill_sqlite_file, partial, games, users, chats, months, seed)
+    filled = time.perf_counter() - started
+    started = time.perf_counter()
+    await (await SqliteStorage.open(partial)).close()  # migrates: totals, then ratings
+    migrated = time.perf_counter() - started
+    with sqlite3.connect(partial) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.execute("ANALYZE")
+    db.close()
+    partial.rename(path)
+    return path, {"fill_seconds": filled, "migrate_seconds": migrated}
+
+
+async def filled_postgres(
+    server: LocalServer, games: int, users: int, chats: int, months: int, seed: int
+) -> tuple[str, dict[str, float]]:
+    url = server.create_database(f"ratings_{games}")
+    with schema_at(postgres_migrations, FILLED_AT):
+        await (await PostgresStorage.open(url, min_size=1)).close()
+    started = time.perf_counter()
+    conn = await asyncpg.connect(url)
+    try:
+        for table, rows in filled_rows(games, users, chats, months, seed):
+            await conn.copy_records_to_table(table, records=rows, columns=COLUMNS[table])
+        await conn.execute("SELECT setval('games_id_seq', $1)", games)
+    finally:
+        await conn.close()
+    return url, {"fill_seconds": time.perf_counter() - started}
+
+
+# --- The load -------------------------------------------------------------------------
+
+
+async def read_on(
+    ui: Interactions,
+    kind: str,
+    users: int,
+    chats: int,
+    rng: random.Random,
+    think: float,
+    stop: asyncio.Event,
+) -> list[float]:
+    """One reader asking ``kind`` again and again, ``think`` seconds apart."""
+    times: list[float] = []
+    while not stop.is_set():
+        chat = ChatRef(PLATFORM, f"-{rng.randrange(chats) + 1}")
+        started = time.perf_counter()
+        if kind == "top_chat":
+            await ui.top_command(chat, None)
+        elif kind == "top_all":
+            await ui.top_command(chat, "all")
+        elif kind == "top_season":
+            await ui.top_command(chat, "season")
+        else:
+            await ui.stats(chat, UserRef(PLATFORM, f"u{rng.randrange(users)}"))
+        times.append(time.perf_counter() - started)
+        await asyncio.sleep(think)
+    return times
+
+
+async def load(
+    storage: SqliteStorage | PostgresStorage,
+    *,
+    readers: int,
+    moves: int,
+    users: int,
+    chats: int,
+    cache_ttl: float,
+    think: float,
+    seed: int,
+    season_at: float,
+) -> dict[str, float]:
+    # The clock stands in the last month of the history: /top season has rows.
+    service = GameService(storage, rng=random.Random(seed), computer_delay=0)
+    service.tables.clock = _Clock(season_at)
+    service.read_cache = ReadCache(ttl=cache_ttl)
+    ui = Interactions(service, Translator.from_dir())
+    rng = random.Random(seed)
+    stop = asyncio.Event()
+    kinds = [READS[n % len(READS)] for n in range(readers)]
+    tasks = [
+        asyncio.create_task(
+            read_on(ui, kind, users, chats, random.Random(rng.random()), think, stop)
+        )
+        for kind in kinds
+    ]
+    try:
+        await asyncio.sleep(0.2)
+        move_times = await play_moves(service, moves)
+    finally:
+        stop.set()
+        read_times = await asyncio.gather(*tasks)
+        await service.close()
+    figures: dict[str, float] = {}
+    groups = {"move": move_times}
+    for kind in READS:
+        groups[kind] = [
+            t for k, times in zip(kinds, read_times, strict=True) if k == kind for t in times
+        ]
+    for name, times in groups.items():
+        figures[f"{name}_count"] = len(times)
+        figures[f"{name}_p50_ms"] = 1000 * quantile(times, 0.50)
+        figures[f"{name}_p99_ms"] = 1000 * quantile(times, 0.99)
+        figures[f"{name}_max_ms"] = 1000 * max(times, default=float("nan"))
+    return figures
+
+
+class _Clock:
+    """The wall clock moved to the history's last month."""
+
+    def __init__(self, at: float) -> None:
+        self._offset = at - time.time()
+
+    def now(self) -> float:
+        return time.time() + self._offset
+
+
+def rated_games(
+    count: int, users: int, chats: int, seed: int, at: float, first_id: int
+) -> list[RatedGame]:
+    """Games finishing now, of random players: the update's workload."""
+    rng = random.Random(seed + 1)
+    return [
+        RatedGame(
+            first_id + n,
+            PLATFORM.value,
+            f"-{rng.randrange(chats) + 1}",
+            rng.choice(("yard", "classic")),
+            at,
+            tuple(f"u{u}" for u in rng.sample(range(users), 4)),  # type: ignore[arg-type]
+            rng.randrange(2),
+        )
+        for n in range(count)
+    ]
+
+
+async def updates(
+    storage: SqliteStorage | PostgresStorage, games: list[RatedGame]
+) -> dict[str, float]:
+    """Each game rated in a transaction of its own (the storage's ``rate``): the
+    time of the update, what the save that keeps a result adds, with a commit of
+    its own."""
+    times: list[float] = []
+    for game in games:
+        started = time.perf_counter()
+        await storage.rate(game)
+        times.append(time.perf_counter() - started)
+    return {
+        "update_count": len(times),
+        "update_p50_ms": 1000 * quantile(times, 0.50),
+        "update_p99_ms": 1000 * quantile(times, 0.99),
+        "update_max_ms": 1000 * max(times, default=float("nan")),
+    }
+
+
+async def run(args: argparse.Namespace) -> list[dict[str, float]]:
+    runs: list[dict[str, float]] = []
+    season_at = START + args.months * MONTH - 86400.0  # in the history's last month
+
+    async def measure(storage: SqliteStorage | PostgresStorage) -> None:
+        for n in range(args.repeat):
+            figures = await load(
+                storage,
+                readers=args.readers,
+                moves=args.moves,
+                users=args.users,
+                chats=args.chats,
+                cache_ttl=args.cache_ttl,
+                think=args.think,
+                seed=args.seed,
+                season_at=season_at,
+            )
+            first_id = 100_000_000 + n * args.updates
+            games = rated_games(
+                args.updates, args.users, args.chats, args.seed + n, season_at, first_id
+            )
+            figures.update(await updates(storage, games))
+            runs.append(figures)
+
+    if args.storage == "sqlite":
+        path, setup = await filled_sqlite(
+            args.cache_dir, args.games, args.users, args.chats, args.months, args.seed
+        )
+        with tempfile.TemporaryDirectory() as folder:
+            copy = Path(folder) / "bench.sqlite3"
+            await asyncio.to_thread(durable_copy, path, copy)
+            storage: SqliteStorage | PostgresStorage = await SqliteStorage.open(copy)
+            try:
+                await measure(storage)
+            finally:
+                await storage.close()
+        runs[0].update(setup)
+        return runs
+    with LocalServer(durable=True) as server:
+        url, setup = await filled_postgres(
+            server, args.games, args.users, args.chats, args.months, args.seed
+        )
+        started = time.perf_counter()
+        storage = await PostgresStorage.open(url)  # migrates: totals, then ratings
+        setup["migrate_seconds"] = time.perf_counter() - started
+        try:
+            await storage.pool.execute("VACUUM (ANALYZE)", timeout=None)
+            await storage.pool.execute("CHECKPOINT", timeout=None)
+            await measure(storage)
+        finally:
+            await storage.close()
+    runs[0].update(setup)
+    return runs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--storage", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--users", type=int, default=100_000)
+    parser.add_argument("--chats", type=int, default=20_000)
+    parser.add_argument("--months", type=int, default=24)
+    parser.add_argument("--readers", type=int, default=40)
+    parser.add_argument("--moves", type=int, default=300)
+    parser.add_argument("--updates", type=int, default=500)
+    parser.add_argument("--cache-ttl", type=float, default=0.0)
+    parser.add_argument("--think", type=float, default=THINK)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument(
+        "--cache-dir", type=Path, default=Path(tempfile.gettempdir()) / "kozel-bench"
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per run too")
+    args = parser.parse_args()
+    runs = asyncio.run(run(args))
+    if args.json:
+        for figures in runs:
+            print(json.dumps(figures))
+    for name in ("storage", "games", "users", "readers", "cache_ttl", "think"):
+        print(f"{name}: {getattr(args, name)}")
+    print(f"runs: {len(runs)}")
+    for name in runs[0]:
+        values = [run[name] for run in runs if name in run]
+        print(f"{name}: {statistics.median(values):.2f}")
+
+
+if __name__ == "__main__":
+    main()

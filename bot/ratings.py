@@ -1,0 +1,292 @@
+"""Skill ratings: OpenSkill's Plackett-Luce model, two teams of two (docs/ratings.md).
+
+A player has a rating per rule set (``yard``, ``classic``) and one over every rule
+set's games (:data:`EVERY`), and per chat a rating for each calendar month (UTC) of
+its results, the *season*. Each is OpenSkill's ``(mu, sigma)``: the skill the games
+point to and how unsure they leave it. What players see is one number, the
+conservative estimate ``mu - 3 sigma`` scaled so that a new player stands at 1,000:
+
+>>> Skill().rating, Skill(mu=30.0, sigma=3.0).rating
+(1000, 1840)
+
+A game is rated when it finished (a yard series, a classic game) with four humans at
+its seats: a computer seat leaves it unrated, a cancelled game never finishes. A
+human the computer played for while he was away is still at his seat: his team's
+result is his. One finished game is one update, whatever its length: the winners
+rank first, the losers second (no weighting by the score). The rating logic is here,
+in plain Python over mappings, so every storage keeps the same numbers: it reads the
+players' rows, :func:`apply` updates them, the storage writes them back in the
+transaction that keeps the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, MutableMapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from openskill.models import PlackettLuce
+
+from bot.models import Game, GameStatus, SeatKind, UserRef
+
+#: The model and its constants: OpenSkill's defaults (mu 25, sigma 25/3, beta 25/6,
+#: tau 25/300: each game adds a little uncertainty, so a rating can still move after
+#: many games).
+MODEL = PlackettLuce()
+MU: float = MODEL.mu
+SIGMA: float = MODEL.sigma
+#: The shown rating: ``BASE + SCALE * (mu - 3 sigma)``, rounded.
+BASE = 1000
+SCALE = 40
+#: The rated games a player needs to appear on a leaderboard.
+MIN_GAMES = 5
+#: The "rule set" of the ratings over every rule set's games.
+EVERY = "*"
+#: How many of a player's latest changes ``/stats`` shows.
+LAST_CHANGES = 5
+
+
+def season_of(at: float) -> str:
+    """The season of a result at ``at`` (epoch seconds): its calendar month in UTC.
+
+    >>> season_of(0.0), season_of(1_767_225_599.0)
+    ('1970-01', '2025-12')
+    """
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m")
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """One rating row: OpenSkill's estimate, the rated games and wins behind it, and
+    the best rating it reached."""
+
+    mu: float = MU
+    sigma: float = SIGMA
+    games: int = 0
+    wins: int = 0
+    best: int = BASE
+
+    @property
+    def rating(self) -> int:
+        return rating_of(self.mu, self.sigma)
+
+
+def rating_of(mu: float, sigma: float) -> int:
+    """The shown rating of ``(mu, sigma)``: ``BASE + SCALE * (mu - 3 sigma)``.
+
+    >>> rating_of(MU, SIGMA), rating_of(30.0, 3.0)
+    (1000, 1840)
+    """
+    return round(BASE + SCALE * (mu - 3 * sigma))
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """A finished game with four humans: what its ratings update needs."""
+
+    game_id: int
+    platform: str
+    chat_id: str
+    rule_set: str
+    at: float
+    #: The players' user ids by seat (teams: seats 0 and 2, seats 1 and 3).
+    players: tuple[str, str, str, str]
+    #: The losing team: 0 (seats 0, 2) or 1.
+    loser: int
+
+    @property
+    def season(self) -> str:
+        return season_of(self.at)
+
+    def won(self, seat: int) -> bool:
+        return seat % 2 != self.loser
+
+
+def rated_game(game: Game, loser: int, at: float) -> RatedGame | None:
+    """The rated game a finished ``game`` is (its losing team ``loser``), or None
+    when it is unrated: not finished, a computer at a seat, an empty seat, or one
+    user at two seats."""
+    if game.status is not GameStatus.FINISHED or len(game.seats) != 4:
+        return None
+    players: list[str] = []
+    for seat in game.seats:
+        if seat is None or seat.kind is not SeatKind.HUMAN or seat.user is None:
+            return None
+        if seat.user.platform is not game.chat.platform:
+            return None
+        players.append(seat.user.id)
+    if len(set(players)) != 4:
+        return None
+    return RatedGame(
+        game.id,
+        game.chat.platform.value,
+        game.chat.id,
+        game.settings.rule_set,
+        at,
+        (players[0], players[1], players[2], players[3]),
+        loser,
+    )
+
+
+#: A rating row's key: the season's ``(chat_id, season)`` (None: all-time), the
+#: rule set (or :data:`EVERY`), the user id. The platform is the game's.
+Key = tuple[tuple[str, str] | None, str, str]
+
+
+def keys(game: RatedGame) -> list[Key]:
+    """Every rating row a rated game updates, in one fixed order (the storages lock
+    them in it): all-time, then the season; the rule set's, then every rule set's."""
+    scopes: list[tuple[str, str] | None] = [None, (game.chat_id, game.season)]
+    return [
+        (scope, rule_set, user)
+        for scope in scopes
+        for rule_set in (game.rule_set, EVERY)
+        for user in sorted(game.players)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One player's change of a rated game, in the game's rule set (all-time)."""
+
+    user_id: str
+    seat: int
+    before: int
+    after: int
+    won: bool
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What :func:`apply` changed: the rows to write back and the game's changes."""
+
+    skills: dict[Key, Skill] = field(default_factory=dict)
+    changes: tuple[RatingChange, ...] = ()
+
+
+def rate(skills: tuple[Skill, Skill, Skill, Skill], loser: int) -> tuple[Skill, ...]:
+    """The four seats' skills after a game their team ``loser`` lost (OpenSkill's
+    update of two teams, seats 0 and 2 against 1 and 3); games, wins and best move on.
+    """
+    model = MODEL
+    teams = [
+        [model.rating(mu=skills[seat].mu, sigma=skills[seat].sigma) for seat in team]
+        for team in ((0, 2), (1, 3))
+    ]
+    ranks = [2.0, 1.0] if loser == 0 else [1.0, 2.0]
+    (a0, a2), (b1, b3) = model.rate(teams, ranks=ranks)
+    rated = (a0, b1, a2, b3)
+    out = []
+    for seat, (skill, new) in enumerate(zip(skills, rated, strict=True)):
+        won = seat % 2 != loser
+        rating = rating_of(new.mu, new.sigma)
+        best = rating if skill.games == 0 else max(skill.best, rating)
+        out.append(Skill(new.mu, new.sigma, skill.games + 1, skill.wins + int(won), best))
+    return tuple(out)
+
+
+def apply(game: RatedGame, book: MutableMapping[Key, Skill]) -> Applied:
+    """Rate ``game`` on the rows of ``book`` (a missing row is a new player's):
+    every row of :func:`keys` is updated in ``book`` and returned with the players'
+    changes in the game's rule set."""
+    written: dict[Key, Skill] = {}
+    changes: tuple[RatingChange, ...] = ()
+    for scope in (None, (game.chat_id, game.season)):
+        for rule_set in (game.rule_set, EVERY):
+            seat_keys = [(scope, rule_set, user) for user in game.players]
+            before = tuple(book.get(key, Skill()) for key in seat_keys)
+            after = rate((before[0], before[1], before[2], before[3]), game.loser)
+            for key, skill in zip(seat_keys, after, strict=True):
+                book[key] = written[key] = skill
+            if scope is None and rule_set == game.rule_set:
+                changes = tuple(
+                    RatingChange(user, seat, old.rating, new.rating, game.won(seat))
+                    for seat, (user, old, new) in enumerate(
+                        zip(game.players, before, after, strict=True)
+                    )
+                )
+    return Applied(written, changes)
+
+
+def replay(games: Iterable[RatedGame]) -> tuple[dict[Key, Skill], list[tuple[RatedGame, Applied]]]:
+    """Rate ``games`` in order from nothing: the rows they leave, and each game's
+    update (what a migration keeps for a database's existing history)."""
+    book: dict[Key, Skill] = {}
+    done = [(game, apply(game, book)) for game in games]
+    return book, done
+
+
+def partners(game: RatedGame) -> list[tuple[str, str, bool]]:
+    """Each player with his partner and whether they won together."""
+    return [(game.players[seat], game.players[(seat + 2) % 4], game.won(seat)) for seat in range(4)]
+
+
+def rows_by_key(rows: Iterable[Mapping[str, object]]) -> dict[Key, Skill]:
+    """Rating rows as read (``chat_id``/``season`` None or set, ``rule_set``,
+    ``user_id``, the skill's columns) by their :data:`Key`."""
+    found: dict[Key, Skill] = {}
+    for row in rows:
+        chat, season = row.get("chat_id"), row.get("season")
+        scope = None if chat is None else (str(chat), str(season))
+        found[(scope, str(row["rule_set"]), str(row["user_id"]))] = Skill(
+            float(row["mu"]),  # type: ignore[arg-type]
+            float(row["sigma"]),  # type: ignore[arg-type]
+            int(row["games"]),  # type: ignore[call-overload]
+            int(row["wins"]),  # type: ignore[call-overload]
+            int(row["best"]),  # type: ignore[call-overload]
+        )
+    return found
+
+
+# --- What the screens show ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Which leaderboard: a rule set's (None: every rule set's), all-time or a
+    chat's season (``"YYYY-MM"``), of players with ``min_games`` rated games."""
+
+    rule_set: str | None = None
+    season: str | None = None
+    min_games: int = MIN_GAMES
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    user: UserRef
+    name: str
+    rating: int
+    games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Partner:
+    user: UserRef
+    name: str
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """A player's rating in a rule set (:data:`EVERY`: over every rule set), for
+    ``/stats``: its best, its uncertainty (``spread``, in rating points: ``SCALE *
+    sigma``), his latest changes (newest first) and the partner he won most with."""
+
+    rule_set: str
+    rating: int
+    best: int
+    games: int
+    wins: int
+    spread: int
+    last: tuple[int, ...] = ()
+    partner: Partner | None = None
