@@ -584,6 +584,11 @@ class Interactions:
                 hand = self.hand_view(game, seat, 0, user_locale)
             out.append(Output(Target.HAND, hand, seat, player.user))
         out.extend(owed)
+        if change.seat is not None and change.kind is ChangeKind.REFUSED:
+            reason = str(change.extra["reason"])
+            out.append(
+                Output(Target.CHAT, presenters.refused(reason, game, change.seat, tr, locale))
+            )
         if change.seat is not None and change.kind in (ChangeKind.AWAY, ChangeKind.BACK):
             kind = (
                 presenters.Notice.AWAY if change.kind is ChangeKind.AWAY else presenters.Notice.BACK

@@ -265,6 +265,7 @@ class ChangeKind(StrEnum):
     REMINDER = "reminder"  # the seat to play is running out of time
     AWAY = "away"  # a human missed too many turns: a computer plays for him
     BACK = "back"  # an away human acted again
+    REFUSED = "refused"  # a request the whole table hears was refused (extra: reason)
     FINISHED = "finished"  # the series is over
     CANCELLED = "cancelled"
     RESTORED = "restored"  # the bot started again: send what is owed, redraw the rest

@@ -26,6 +26,12 @@ class ReasonCode(StrEnum):
         """Plain English words for the code (a rule set's enum gives its own)."""
         return self.value.replace("-", " ")
 
+    @property
+    def public(self) -> bool:
+        """Whether the whole table learns of this refusal, as of a question asked
+        across the table (classic's queen redeal); else only the one refused does."""
+        return False
+
 
 class Reason(ReasonCode):
     """Why an action or an input was refused: the codes every rule set shares."""

@@ -125,6 +125,9 @@ class ConsolePublisher:
                 self.say(
                     presenters.notice(presenters.Notice.BACK, game, change.seat, tr, locale).text
                 )
+            elif change.kind is ChangeKind.REFUSED:
+                reason = str(change.extra["reason"])
+                self.say(presenters.refused(reason, game, change.seat, tr, locale).text)
         if self.sent is not None:
             for owed in change.owed:  # the results are printed above, from the events
                 await self.sent(owed)

@@ -823,6 +823,13 @@ def notice(kind: Notice, game: Game, seat: int, tr: Translator, locale: str) -> 
     )
 
 
+def refused(reason: str, game: Game, seat: int, tr: Translator, locale: str) -> Screen:
+    """A request asked across the table was refused (``notice-refused-<reason>``): the
+    whole table hears the no, and only that."""
+    name = seat_name(game, seat, tr, locale)
+    return text_screen([tr.t(locale, f"notice-refused-{reason}", name=name)])
+
+
 def started(game: Game, tr: Translator, locale: str, *, with_hand_button: bool = True) -> Screen:
     """The series has started (cards are private)."""
     rows = button_rows([hand_button(game, tr, locale)]) if with_hand_button else ()

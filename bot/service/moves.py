@@ -41,6 +41,9 @@ class Moves:
             try:
                 game.play.verify(action)
             except KozelError as error:
+                if error.reason.public:  # asked across the table: everyone hears the no
+                    refused = Change(ChangeKind.REFUSED, seat=seat, extra={"reason": error.reason})
+                    await self.publishing.publish(game, refused)
                 raise ServiceError.from_rules(error, game.id) from None
             occupant = game.seats[seat]
             back = occupant is not None and occupant.away

@@ -45,6 +45,12 @@ class ClassicReason(ReasonCode):
     def words(self) -> str:
         return _WORDS[self]
 
+    @property
+    def public(self) -> bool:
+        # §2.16: a refused queen redeal is asked across the table; everyone learns
+        # that it was refused (and nothing else).
+        return self is ClassicReason.TEAM_HAS_QUEEN
+
 
 _WORDS: dict[ClassicReason, str] = {
     ClassicReason.GAME_OVER: "the game is over",

@@ -445,6 +445,7 @@ reminder-turn =
     } left.
 notice-away = 💤 { $name } keeps missing turns — a computer plays for them meanwhile. Any button brings them back.
 notice-back = 👋 { $name } is back.
+notice-refused-team-has-queen = 🙅 { $name } asked for a redeal for want of queens: refused, the pair holds a queen.
 notice-auto-move = ⏱ Time is up: a computer played for { $name }.
 notice-started = 🃏 The game has started! See your cards in a private chat with me or with the “My hand” button.
 notice-cancelled = The game was cancelled.

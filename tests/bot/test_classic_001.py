@@ -12,6 +12,8 @@ from bot.codec import Command, Verb, decode, encode
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.options import option_pages, presets_of
+from bot.outputs import Target
+from bot.ports import ChangeKind
 from bot.presses import Pressed
 from core.classic.actions import ClassicAction
 from core.classic.cards import mask_of
@@ -60,6 +62,42 @@ async def test_a_queen_redeal_refused_says_so_and_changes_nothing(tr: Translator
         game = await table.game()
         assert redeal_button(game, seat, tr)  # offered: the seat's own hand has no queen
         await assert_refused(table, PLAYERS[seat], "r", ClassicReason.TEAM_HAS_QUEEN.value, tr)
+    finally:
+        await table.service.close()
+
+
+async def test_a_refused_queen_redeal_is_heard_by_the_whole_table(tr: Translator) -> None:
+    """§2.16: the request is asked across the table, so everyone learns it was refused
+    (a notice in the game's chat), and only that: no card is named, nothing changes."""
+    table, seat = await table_where(tr, ClassicReason.TEAM_HAS_QUEEN)
+    try:
+        before = len(table.publisher.changes)
+        await press(table, PLAYERS[seat], "r")
+        published = [change for _, _, change in table.publisher.changes[before:]]
+        assert [(c.kind, c.seat) for c in published] == [(ChangeKind.REFUSED, seat)]
+        game = await table.game()
+        outputs = await table.ui.outputs(game, published[0])
+        notices = [o.screen.text for o in outputs if o.target is Target.CHAT]
+        name = presenters.seat_name(game, seat, tr, "ru")
+        assert notices == [tr.t("ru", "notice-refused-team-has-queen", name=name)]
+        assert (await table.game()).version == game.version  # nothing was saved
+    finally:
+        await table.service.close()
+
+
+async def test_other_refusals_are_the_refused_players_alone(tr: Translator) -> None:
+    """A refusal that is no question across the table (a redeal the rules do not
+    allow) publishes nothing: only the presser hears it."""
+    table, _ = await table_where(tr, ClassicReason.TEAM_HAS_QUEEN)
+    try:
+        before = len(table.publisher.changes)
+        game = await table.game()
+        reasons = {s: reason_of(game, ClassicAction.redeal(s)) for s in range(4)}
+        other = next(s for s, r in reasons.items() if r not in (None, "team-has-queen"))
+        reply = await press(table, PLAYERS[other], "r")
+        assert reply.alert == tr.t("ru", f"err-{reasons[other]}")
+        assert table.publisher.changes[before:] == []
+        assert game.version == (await table.game()).version
     finally:
         await table.service.close()
 
