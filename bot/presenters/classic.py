@@ -840,6 +840,14 @@ def web_table(game: Game, viewer: int | None, tr: Translator, locale: str, now: 
             goats = _goats_lines(game, play.result, tr, locale)
             result = (goats[0], (*goats[1:], *result[1]))
             status = tr.t(locale, "classic-game-over", deals=play.result.deals)
+    elif playing and not view.played and len(play.dealings) >= 2:
+        # A dealing just begun: the last one's result, until its first card is played
+        # (the service deals on at once, so a page would never see it otherwise).
+        number, previous = play.dealings[-2]
+        if previous is not None:
+            lines = _result_lines(number, previous, tr, locale)
+            title = tr.t(locale, "classic-result-title", number=number + 1)
+            result = (title, (*lines, *_pairs_lines(play.pairs, play.egg_pairs, tr, locale)))
     if game.status is GameStatus.CANCELLED:
         status = tr.t(locale, "table-cancelled")
     return WebTable(

@@ -450,6 +450,14 @@ def web_table(game: Game, viewer: int | None, tr: Translator, locale: str, now: 
             goats = _goats_lines(game, series.result, tr, locale)
             result = (goats[0], (*goats[1:], *lines))
             status = tr.t(locale, "table-series-over")
+    elif playing and not view.plays and not sum(view.tricks) and series.deals >= 2:
+        # A deal just dealt: the last one's result, until its first card is played
+        # (the service deals on at once, so a page would never see it otherwise).
+        previous = series.deal_result(series.deals - 2)
+        if previous is not None:
+            screen = deal_result(game, series.deals - 2, previous, tr, locale)
+            title, *lines = screen.text.split("\n")
+            result = (title, tuple(lines))
     if game.status is GameStatus.CANCELLED:
         status = tr.t(locale, "table-cancelled")
     return WebTable(

@@ -5,14 +5,17 @@ hand message with a link button (the web table's) is still a hand."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.codec import Command, Verb, decode, encode
 from bot.i18n import Translator
-from bot.models import ChatRef, Platform, UserRef
+from bot.models import ChatRef, Game, Platform, UserRef
 from bot.presenters.web import web_view
 from bot.presses import Pressed
 from core.yard.actions import ActionKind
+from tests.bot.test_classic_refusals import classic_table
 from tests.bot.test_presenters import dealt_game
 
 
@@ -66,3 +69,53 @@ def test_a_hand_with_a_link_button_is_still_a_hand() -> None:
     assert Pressed(chat, owner, (token, None)).is_hand_of(5)  # None: the web table's link
     assert not Pressed(chat, owner, (token, encode(Command(Verb.PLAY, 6, 3, "lAS")))).is_hand_of(5)
     assert not Pressed(chat, owner, (None,)).is_hand_of(5)
+
+
+def play_to_the_next_deal(game: Game) -> None:
+    """Play the first legal action of whoever is to act until a deal ends, then deal the
+    next one (as the service does at once)."""
+    deals = game.play.game_view().deals
+    rng = random.Random(5)
+    while game.play.game_view().deals == deals or game.play.needs_deal:
+        if game.play.needs_deal:
+            game.play.deal(rng)
+            continue
+        turn = game.play.turn
+        assert turn is not None
+        game.play.apply(game.play.legal_actions(turn)[0])
+
+
+def first_card(game: Game) -> None:
+    """Act until a card lies on the table (a classic dealing may begin with choices)."""
+    while True:
+        turn = game.play.turn
+        assert turn is not None
+        game.play.apply(game.play.legal_actions(turn)[0])
+        if any(play["cards"] for play in web_view(game, None, TR, "en", 0.0)["trick"]):
+            return
+
+
+TR = Translator.from_dir()
+
+
+@pytest.mark.parametrize("rule_set", ["yard", "classic"])
+async def test_a_deals_result_shows_on_the_page_until_the_next_deals_first_card(
+    tr: Translator, rule_set: str
+) -> None:
+    """The service deals on at once after a deal ends, so the view of the new deal
+    carries the last deal's result (the page shows it once), until its first card."""
+    table = await classic_table(tr, 2) if rule_set == "classic" else None
+    try:
+        game = await table.game() if table is not None else dealt_game(seed=4)
+        assert web_view(game, 0, tr, "en", 0.0)["result"] is None  # the first deal
+        play_to_the_next_deal(game)
+        views = [web_view(game, viewer, tr, "en", 0.0) for viewer in (None, 0, 1, 2, 3)]
+        results = {str(view["result"]) for view in views}
+        assert len(results) == 1  # the same public result for players and spectators
+        result = views[0]["result"]
+        assert isinstance(result, dict) and result["title"] and result["lines"]
+        first_card(game)
+        assert web_view(game, 0, tr, "en", 0.0)["result"] is None
+    finally:
+        if table is not None:
+            await table.service.close()
