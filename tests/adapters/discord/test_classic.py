@@ -249,7 +249,8 @@ async def test_one_user_and_three_computers_finish_a_classic_game_then_top_shows
     assert expected.screen is not None and rec.content == expected.screen.text
     # /top ranks by rating (issue 25): a game with computers is unrated.
     assert "alice" not in (rec.content or "")
-    assert h.t("rating-unrated") in texts[-1]
+    # The result says so; its picture follows it (issue 25).
+    assert h.t("rating-unrated") in texts[-2] and texts[-1] == h.t("picture-caption")
     yard = await h.interactions.top(chat, rule_set="yard")
     assert yard.screen is not None and "alice" not in yard.screen.text
 

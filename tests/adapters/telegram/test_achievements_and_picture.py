@@ -47,7 +47,9 @@ async def finish(h: Harness) -> Game:
 
 async def test_the_result_then_its_picture_then_the_achievements_each_once(h: Harness) -> None:
     game = await finish(h)
-    result = h.interactions.owed_screen(game, _series_owed(game))
+    changes = await h.service.game_ratings(game.id)
+    assert len(changes) == 4  # four people: a rated game, its changes under the result
+    result = h.interactions.owed_screen(game, _series_owed(game), changes)
     assert result is not None
     messages = bot_messages(h)
     texts = [m.text for m in messages]
