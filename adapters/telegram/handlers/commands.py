@@ -9,7 +9,7 @@ from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import Message
 
-from adapters.telegram.handlers.common import answer, as_the_group, is_admin
+from adapters.telegram.handlers.common import answer, speaks_for_the_chat
 from adapters.telegram.middlewares import CommandFlood
 from adapters.telegram.outbox import Outbox
 from adapters.telegram.render import chat_of, is_private, user_of
@@ -36,7 +36,7 @@ async def stop(message: Message, bot: Bot, interactions: Interactions, outbox: O
     the chat's game."""
     if message.from_user is None:
         return
-    admin = as_the_group(message) or await is_admin(bot, message.chat.id, message.from_user.id)
+    admin = await speaks_for_the_chat(bot, message)
     reply = await interactions.stop(
         chat_of(message), user_of(message.from_user).ref, is_admin=admin
     )
@@ -86,9 +86,7 @@ async def lang(
     if message.from_user is None:
         return
     user, private = user_of(message.from_user), is_private(message.chat)
-    admin = not private and (
-        as_the_group(message) or await is_admin(bot, message.chat.id, message.from_user.id)
-    )
+    admin = not private and await speaks_for_the_chat(bot, message)
     reply = await interactions.lang(
         chat_of(message), user, command.args, private=private, is_admin=admin
     )
@@ -106,9 +104,7 @@ async def pictures(
     if message.from_user is None:
         return
     private = is_private(message.chat)
-    admin = not private and (
-        as_the_group(message) or await is_admin(bot, message.chat.id, message.from_user.id)
-    )
+    admin = not private and await speaks_for_the_chat(bot, message)
     reply = await interactions.pictures(
         chat_of(message), command.args, private=private, is_admin=admin
     )

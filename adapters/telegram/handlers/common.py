@@ -60,6 +60,15 @@ def as_the_group(message: Message) -> bool:
     return sender is not None and sender.id == message.chat.id
 
 
+async def speaks_for_the_chat(bot: Bot, message: Message) -> bool:
+    """Whether the message's sender may act as its chat's admin: an admin, one writing
+    as the group itself, or a private chat's user."""
+    sender = message.from_user
+    if as_the_group(message):
+        return True
+    return sender is not None and await is_admin(bot, message.chat.id, sender.id)
+
+
 async def is_member(bot: Bot, chat: int, user: int) -> bool:
     """Whether the user is a member of the chat (``getChatMember``; a restricted user
     still in the chat counts). A private chat's only member is its user; a chat the
