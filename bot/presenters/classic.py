@@ -766,6 +766,15 @@ def _cut_choices(
 _WEB_CARD_KINDS = (ClassicActionKind.PLAY, ClassicActionKind.ACCEPT_TRUMP)
 
 
+def _web_deal_result(
+    play: ClassicGameView, number: int, result: ClassicDealResult, tr: Translator, locale: str
+) -> tuple[str, tuple[str, ...]]:
+    """A dealing's result on the page: its title, its lines and the pairs now."""
+    lines = _result_lines(number, result, tr, locale)
+    title = tr.t(locale, "classic-result-title", number=number + 1)
+    return title, (*lines, *_pairs_lines(play.pairs, play.egg_pairs, tr, locale))
+
+
 def web_table(game: Game, viewer: int | None, tr: Translator, locale: str, now: float) -> WebTable:
     """The classic game's part of the web view (:func:`bot.presenters.web.web_view`):
     the hands as counts, the trick (or the laid cards, the pants declarer's face
@@ -832,9 +841,7 @@ def web_table(game: Game, viewer: int | None, tr: Translator, locale: str, now: 
     status = _decision_line(game, view, names, tr, locale, now, viewer) if playing else ""
     result = None
     if view.result is not None:
-        lines = _result_lines(view.number, view.result, tr, locale)
-        title = tr.t(locale, "classic-result-title", number=view.number + 1)
-        result = (title, (*lines, *_pairs_lines(play.pairs, play.egg_pairs, tr, locale)))
+        result = _web_deal_result(play, view.number, view.result, tr, locale)
         status = tr.t(locale, "table-next-deal") if game.status is GameStatus.PLAYING else ""
         if play.result is not None:
             goats = _goats_lines(game, play.result, tr, locale)
@@ -845,9 +852,7 @@ def web_table(game: Game, viewer: int | None, tr: Translator, locale: str, now: 
         # (the service deals on at once, so a page would never see it otherwise).
         number, previous = play.dealings[-2]
         if previous is not None:
-            lines = _result_lines(number, previous, tr, locale)
-            title = tr.t(locale, "classic-result-title", number=number + 1)
-            result = (title, (*lines, *_pairs_lines(play.pairs, play.egg_pairs, tr, locale)))
+            result = _web_deal_result(play, number, previous, tr, locale)
     if game.status is GameStatus.CANCELLED:
         status = tr.t(locale, "table-cancelled")
     return WebTable(

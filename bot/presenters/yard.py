@@ -397,6 +397,14 @@ def series_result(game: Game, result: SeriesResult, tr: Translator, locale: str)
 # --- The web table ------------------------------------------------------------------------
 
 
+def _web_deal_result(
+    game: Game, number: int, result: DealResult, tr: Translator, locale: str
+) -> tuple[str, tuple[str, ...]]:
+    """A deal's result on the page: the chat's result message as a title and lines."""
+    title, *lines = deal_result(game, number, result, tr, locale).text.split("\n")
+    return title, tuple(lines)
+
+
 def web_table(game: Game, viewer: int | None, tr: Translator, locale: str, now: float) -> WebTable:
     """The yard game's part of the web view (:func:`bot.presenters.web.web_view`):
     the hands as counts, the trick (discards face down), the trump card, the stock,
@@ -441,10 +449,8 @@ def web_table(game: Game, viewer: int | None, tr: Translator, locale: str, now: 
     if playing and view.turn is not None:
         status = turn_line(game, view.turn, names, tr, locale, now, viewer)
     if view.result is not None:
-        number = view.number
-        screen = deal_result(game, number, view.result, tr, locale)
-        title, *lines = screen.text.split("\n")
-        result = (title, tuple(lines))
+        result = _web_deal_result(game, view.number, view.result, tr, locale)
+        lines = result[1]
         status = tr.t(locale, "table-next-deal") if game.status is GameStatus.PLAYING else ""
         if series.result is not None:
             goats = _goats_lines(game, series.result, tr, locale)
@@ -455,9 +461,7 @@ def web_table(game: Game, viewer: int | None, tr: Translator, locale: str, now: 
         # (the service deals on at once, so a page would never see it otherwise).
         previous = series.deal_result(series.deals - 2)
         if previous is not None:
-            screen = deal_result(game, series.deals - 2, previous, tr, locale)
-            title, *lines = screen.text.split("\n")
-            result = (title, tuple(lines))
+            result = _web_deal_result(game, series.deals - 2, previous, tr, locale)
     if game.status is GameStatus.CANCELLED:
         status = tr.t(locale, "table-cancelled")
     return WebTable(
