@@ -21,20 +21,22 @@ transaction that keeps the result.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from openskill.models import PlackettLuce
-
 from bot.models import Game, GameStatus, SeatKind, UserRef
 
-#: The model and its constants: OpenSkill's defaults (mu 25, sigma 25/3, beta 25/6,
-#: tau 25/300: each game adds a little uncertainty, so a rating can still move after
-#: many games).
-MODEL = PlackettLuce()
-MU: float = MODEL.mu
-SIGMA: float = MODEL.sigma
+#: The model's constants: OpenSkill's defaults for Plackett-Luce (docs/ratings.md):
+#: a new player's skill and its uncertainty, the spread of one game's performance,
+#: the uncertainty each game adds (so a rating can still move after many games), and
+#: the floor of a variance's shrink factor.
+MU = 25.0
+SIGMA = 25.0 / 3.0
+BETA = 25.0 / 6.0
+TAU = 25.0 / 300.0
+KAPPA = 0.0001
 #: The shown rating: ``BASE + SCALE * (mu - 3 sigma)``, rounded.
 BASE = 1000
 SCALE = 40
@@ -169,23 +171,46 @@ class Applied:
 
 
 def rate(skills: tuple[Skill, Skill, Skill, Skill], loser: int) -> tuple[Skill, ...]:
-    """The four seats' skills after a game their team ``loser`` lost (OpenSkill's
-    update of two teams, seats 0 and 2 against 1 and 3); games, wins and best move on.
+    """The four seats' skills after a game their team ``loser`` lost (seats 0 and 2
+    against 1 and 3); games, wins and best move on.
+
+    This is OpenSkill's Plackett-Luce update (the ``openskill`` package's
+    ``PlackettLuce().rate`` with its default constants, Weng and Lin's Algorithm 4)
+    written out for its one case here, two teams of two and no tie, so that it makes
+    no rating objects: the package's own update, with its per-rating ``uuid4`` and
+    deep copies, cost a migration's replay about 2 ms a game. The tests hold it to the
+    package's numbers.
     """
-    model = MODEL
-    teams = [
-        [model.rating(mu=skills[seat].mu, sigma=skills[seat].sigma) for seat in team]
-        for team in ((0, 2), (1, 3))
-    ]
-    ranks = [2.0, 1.0] if loser == 0 else [1.0, 2.0]
-    (a0, a2), (b1, b3) = model.rate(teams, ranks=ranks)
-    rated = (a0, b1, a2, b3)
-    out = []
-    for seat, (skill, new) in enumerate(zip(skills, rated, strict=True)):
+    # Each game first widens every player's uncertainty by tau.
+    sigmas = [math.sqrt(skill.sigma * skill.sigma + TAU * TAU) for skill in skills]
+    winners, losers = ((1, 3), (0, 2)) if loser == 0 else ((0, 2), (1, 3))
+    mu_w = skills[winners[0]].mu + skills[winners[1]].mu
+    mu_l = skills[losers[0]].mu + skills[losers[1]].mu
+    var_w = sigmas[winners[0]] ** 2 + sigmas[winners[1]] ** 2
+    var_l = sigmas[losers[0]] ** 2 + sigmas[losers[1]] ** 2
+    c = math.sqrt((var_w + BETA**2) + (var_l + BETA**2))
+    e_w, e_l = math.exp(mu_w / c), math.exp(mu_l / c)
+    # The chance the model gave each team to rank first.
+    p_w, p_l = e_w / (e_w + e_l), e_l / (e_w + e_l)
+    moves = {
+        # team: its omega (how far its mean moves) and delta (how much its variance shrinks)
+        winners: (1 - p_w, p_w * (1 - p_w), var_w),
+        losers: (-p_l, p_l * (1 - p_l), var_l),
+    }
+    out: list[Skill] = []
+    for seat, skill in enumerate(skills):
+        team = winners if seat in winners else losers
+        omega, delta, var = moves[team]
+        omega *= var / c
+        delta *= var / c**2
+        delta *= math.sqrt(var) / c
+        share = sigmas[seat] ** 2 / var
+        mu = skill.mu + share * omega
+        sigma = sigmas[seat] * math.sqrt(max(1 - share * delta, KAPPA))
         won = seat % 2 != loser
-        rating = rating_of(new.mu, new.sigma)
+        rating = rating_of(mu, sigma)
         best = rating if skill.games == 0 else max(skill.best, rating)
-        out.append(Skill(new.mu, new.sigma, skill.games + 1, skill.wins + int(won), best))
+        out.append(Skill(mu, sigma, skill.games + 1, skill.wins + int(won), best))
     return tuple(out)
 
 

@@ -30,6 +30,7 @@ from core.seats import Team
 from tests.bot.test_storage_ratings import finished
 
 FIXTURE = Path(__file__).parent / "sqlite" / "fixtures" / "schema_v7.db"
+PROGRESS = "SELECT platform, user_id, rated_games FROM achievement_progress"
 TABLES = (
     "users",
     "chats",
@@ -82,6 +83,16 @@ def history(rows: Mapping[str, list[dict[str, Any]]]) -> list[RatedGame]:
             )
         )
     return found
+
+
+def rated_counts(games: Iterable[RatedGame]) -> dict[tuple[str, str], int]:
+    """Each player's rated games: what migration 0008 counts towards the career
+    achievements (``achievement_progress.rated_games``)."""
+    counts: dict[tuple[str, str], int] = {}
+    for game in games:
+        for user in game.players:
+            counts[(game.platform, user)] = counts.get((game.platform, user), 0) + 1
+    return counts
 
 
 def replayed(games: Iterable[RatedGame]) -> dict[tuple[str, ratings.Key], ratings.Skill]:
@@ -144,6 +155,9 @@ async def test_an_sqlite_database_of_the_release_before_gains_the_replayed_ratin
         assert got == as_kept(want)
         async with db.execute("SELECT COUNT(*) FROM rating_changes") as cursor:
             assert (await cursor.fetchone())[0] == 4 * len(history(rows))  # type: ignore[index]
+        async with db.execute(PROGRESS) as cursor:
+            progress = {(r[0], r[1]): r[2] for r in await cursor.fetchall()}
+        assert progress == rated_counts(history(rows))
         await goes_on_from_the_replay(storage, want)
 
 
@@ -195,4 +209,6 @@ async def test_a_postgresql_database_of_the_release_before_gains_the_replayed_ra
         for table in ("ratings", "season_ratings"):
             got.update(kept(dict(r) for r in await storage.pool.fetch(f"SELECT * FROM {table}")))
         assert got == as_kept(want)
+        progress = {(r[0], r[1]): r[2] for r in await storage.pool.fetch(PROGRESS)}
+        assert progress == rated_counts(history(rows))
         await goes_on_from_the_replay(storage, want)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
 from bot import ratings
@@ -45,6 +47,30 @@ def test_a_first_game_moves_each_seat_as_openskill_does() -> None:
     assert after[0].sigma == pytest.approx(8.17796, abs=1e-5)
     assert [s.rating for s in after] == [1097, 940, 1097, 940]
     assert [(s.games, s.wins, s.best) for s in after] == [(1, 1, 1097), (1, 0, 940)] * 2
+
+
+skills = st.builds(
+    Skill,
+    mu=st.floats(-50.0, 100.0),
+    sigma=st.floats(0.001, 20.0),
+    games=st.integers(0, 1000),
+    wins=st.just(0),
+    best=st.integers(0, 3000),
+)
+
+
+@given(st.tuples(skills, skills, skills, skills), st.integers(0, 1))
+def test_the_update_is_openskills_to_the_last_bit(
+    before: tuple[Skill, Skill, Skill, Skill], loser: int
+) -> None:
+    """bot.ratings.rate writes OpenSkill's Plackett-Luce update out for two teams of
+    two: any skills, either result, the very same floats as the package."""
+    model = PlackettLuce()
+    theirs = [model.rating(mu=skill.mu, sigma=skill.sigma) for skill in before]
+    teams = [[theirs[0], theirs[2]], [theirs[1], theirs[3]]]
+    (a0, a2), (b1, b3) = model.rate(teams, ranks=[2.0, 1.0] if loser == 0 else [1.0, 2.0])
+    after = ratings.rate(before, loser)
+    assert [(s.mu, s.sigma) for s in after] == [(r.mu, r.sigma) for r in (a0, b1, a2, b3)]
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -26,17 +26,20 @@ CREATE TABLE achievement_progress (
     PRIMARY KEY (platform, user_id)
 );
 
--- The rated games already played count: a player with history gets his career
--- achievements with his next rated game.
+-- The rated games already played count (finished, four different humans of the
+-- game's platform: bot.ratings.rated_game): a player with history gets his career
+-- achievements with his next rated game. The joins go result, game, its seats
+-- (CROSS JOIN keeps that order): without statistics SQLite would otherwise search
+-- every seat of the platform for each game.
 INSERT INTO achievement_progress (platform, user_id, rated_games, partner, streak)
 SELECT p.platform, p.user_id, COUNT(*), NULL, 0
 FROM series_results AS s
-JOIN games AS g ON g.id = s.game_id
-JOIN participants AS p ON p.game_id = s.game_id
+CROSS JOIN games AS g ON g.id = s.game_id
+CROSS JOIN participants AS p ON p.game_id = s.game_id
 WHERE g.status = 'finished' AND p.kind = 'human' AND p.user_id IS NOT NULL
-    AND p.platform = g.platform
-    AND (SELECT COUNT(*) FROM participants AS q
-         WHERE q.game_id = s.game_id AND q.kind = 'human') = 4
+    AND +p.platform = g.platform
+    AND (SELECT COUNT(DISTINCT q.user_id) FROM participants AS q
+         WHERE q.game_id = s.game_id AND q.kind = 'human' AND q.platform = g.platform) = 4
 GROUP BY p.platform, p.user_id;
 
 ALTER TABLE chats ADD COLUMN pictures INTEGER;
