@@ -248,8 +248,9 @@ async def start_table(service: GameService, chat: ChatRef, players: list[User]) 
     return (await service.start(game.id, None, players[0].ref)).game
 
 
-async def play_moves(service: GameService, moves: int) -> list[float]:
-    """Four people play in a chat of their own, move after move: each move's time."""
+async def play_moves(service: GameService, moves: int, gap: float = 0.001) -> list[float]:
+    """Four people play in a chat of their own, move after move, ``gap`` seconds
+    apart: each move's time."""
     chat = ChatRef(PLATFORM, f"-{time.time_ns()}")  # a chat of this load's own
     players = [User(UserRef(PLATFORM, f"mover{n}"), f"Mover {n}") for n in range(4)]
     game = await start_table(service, chat, players)
@@ -269,7 +270,7 @@ async def play_moves(service: GameService, moves: int) -> list[float]:
         started = time.perf_counter()
         await service.play(game.id, game.version, seated.user, action)
         times.append(time.perf_counter() - started)
-        await asyncio.sleep(0.001)  # people do not press in the same millisecond
+        await asyncio.sleep(gap)  # people do not press in the same millisecond
     return times
 
 

@@ -13,10 +13,14 @@ Then ``--readers`` tasks ask at once, as the handlers ask
 after its answer: in turn ``/top`` of a random chat, ``/top all``, ``/top season`` of
 a random chat and ``/stats`` of a random player, while four people play in another
 chat, move after move (``--moves``). With ``--cache-ttl 0`` (the default here) every
-request reads the storage. Last, the rating update of a finished game alone: ``--updates``
-rated games of random players are rated in a transaction each (SQLite: on the
-storage's connection, as the save does; PostgreSQL: on a pooled connection, rows
-locked), and the time of each is taken.
+request reads the storage. With ``--rate R`` the reads come instead at random, R a
+second in all (a Poisson process, the kinds in turn), each on its own task, for
+``--seconds`` (the moves spread over them): what a user waits at that traffic,
+where the closed loop of ``--readers`` measures how many reads a second are
+answered (its latencies grow with the readers). Last, the rating update of a
+finished game alone: ``--updates`` rated games of random players are rated in a
+transaction each (SQLite: on the storage's connection, as the save does;
+PostgreSQL: on a pooled connection, rows locked), and the time of each is taken.
 
 Prints ``name: value`` lines: p50/p99/max in milliseconds of a move, each read and
 the update, how many of each were answered, and the fill and migration times.
@@ -182,24 +186,65 @@ async def read_on(
     """One reader asking ``kind`` again and again, ``think`` seconds apart."""
     times: list[float] = []
     while not stop.is_set():
-        chat = ChatRef(PLATFORM, f"-{rng.randrange(chats) + 1}")
         started = time.perf_counter()
-        if kind == "top_chat":
-            await ui.top_command(chat, None)
-        elif kind == "top_all":
-            await ui.top_command(chat, "all")
-        elif kind == "top_season":
-            await ui.top_command(chat, "season")
-        else:
-            await ui.stats(chat, UserRef(PLATFORM, f"u{rng.randrange(users)}"))
+        await read_once(ui, kind, users, chats, rng)
         times.append(time.perf_counter() - started)
         await asyncio.sleep(think)
+    return times
+
+
+async def read_once(
+    ui: Interactions, kind: str, users: int, chats: int, rng: random.Random
+) -> None:
+    chat = ChatRef(PLATFORM, f"-{rng.randrange(chats) + 1}")
+    if kind == "top_chat":
+        await ui.top_command(chat, None)
+    elif kind == "top_all":
+        await ui.top_command(chat, "all")
+    elif kind == "top_season":
+        await ui.top_command(chat, "season")
+    else:
+        await ui.stats(chat, UserRef(PLATFORM, f"u{rng.randrange(users)}"))
+
+
+async def read_at_rate(
+    ui: Interactions,
+    rate: float,
+    users: int,
+    chats: int,
+    rng: random.Random,
+    stop: asyncio.Event,
+) -> dict[str, list[float]]:
+    """Requests arriving at random (a Poisson process of ``rate`` a second), the kinds
+    in turn, each answered on its own task whatever the others are doing: an open
+    load, whose latencies are what a user waits at that traffic (a closed loop of
+    ``--readers`` measures how many requests a second the storage answers, its
+    latencies grow with the readers)."""
+    times: dict[str, list[float]] = {kind: [] for kind in READS}
+    running: set[asyncio.Task[None]] = set()
+
+    async def one(kind: str, due: float) -> None:
+        await read_once(ui, kind, users, chats, rng)
+        times[kind].append(time.perf_counter() - due)
+
+    due = time.perf_counter()
+    n = 0
+    while not stop.is_set():
+        due += rng.expovariate(rate)
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        task = asyncio.create_task(one(READS[n % len(READS)], due))
+        running.add(task)
+        task.add_done_callback(running.discard)
+        n += 1
+    await asyncio.gather(*running)
     return times
 
 
 async def load(
     storage: SqliteStorage | PostgresStorage,
     *,
+    rate: float,
+    seconds: float,
     readers: int,
     moves: int,
     users: int,
@@ -216,24 +261,30 @@ async def load(
     ui = Interactions(service, Translator.from_dir())
     rng = random.Random(seed)
     stop = asyncio.Event()
-    kinds = [READS[n % len(READS)] for n in range(readers)]
+    kinds = [] if rate else [READS[n % len(READS)] for n in range(readers)]
     tasks = [
         asyncio.create_task(
             read_on(ui, kind, users, chats, random.Random(rng.random()), think, stop)
         )
         for kind in kinds
     ]
+    arrivals = (
+        asyncio.create_task(read_at_rate(ui, rate, users, chats, random.Random(seed), stop))
+        if rate
+        else None
+    )
     try:
         await asyncio.sleep(0.2)
-        move_times = await play_moves(service, moves)
+        move_times = await play_moves(service, moves, seconds / moves if rate else 0.001)
     finally:
         stop.set()
         read_times = await asyncio.gather(*tasks)
+        at_rate = {} if arrivals is None else await arrivals
         await service.close()
     figures: dict[str, float] = {}
     groups = {"move": move_times}
     for kind in READS:
-        groups[kind] = [
+        groups[kind] = at_rate.get(kind, []) + [
             t for k, times in zip(kinds, read_times, strict=True) if k == kind for t in times
         ]
     for name, times in groups.items():
@@ -297,9 +348,11 @@ async def run(args: argparse.Namespace) -> list[dict[str, float]]:
     season_at = START + args.months * MONTH - 86400.0  # in the history's last month
 
     async def measure(storage: SqliteStorage | PostgresStorage) -> None:
-        for n in range(args.repeat):
+        for n, rate in enumerate(rate for _ in range(args.repeat) for rate in args.rate):
             figures = await load(
                 storage,
+                rate=rate,
+                seconds=args.seconds,
                 readers=args.readers,
                 moves=args.moves,
                 users=args.users,
@@ -314,6 +367,7 @@ async def run(args: argparse.Namespace) -> list[dict[str, float]]:
                 args.updates, args.users, args.chats, args.seed + n, season_at, first_id
             )
             figures.update(await updates(storage, games))
+            figures["rate"] = rate
             runs.append(figures)
 
     if args.storage == "sqlite":
@@ -355,6 +409,17 @@ def main() -> None:
     parser.add_argument("--chats", type=int, default=20_000)
     parser.add_argument("--months", type=int, default=24)
     parser.add_argument("--readers", type=int, default=40)
+    parser.add_argument(
+        "--rate",
+        type=float,
+        nargs="+",
+        default=[0.0],
+        help="reads a second arriving at random instead of --readers in a closed loop "
+        "(0); several: a load at each in turn, --repeat times, on one filled database",
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=20.0, help="with --rate: the moves spread over so long"
+    )
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--updates", type=int, default=500)
     parser.add_argument("--cache-ttl", type=float, default=0.0)
@@ -372,10 +437,16 @@ def main() -> None:
             print(json.dumps(figures))
     for name in ("storage", "games", "users", "readers", "cache_ttl", "think"):
         print(f"{name}: {getattr(args, name)}")
-    print(f"runs: {len(runs)}")
-    for name in runs[0]:
-        values = [run[name] for run in runs if name in run]
-        print(f"{name}: {statistics.median(values):.2f}")
+    for name in ("fill_seconds", "migrate_seconds"):
+        if name in runs[0]:
+            print(f"{name}: {runs[0][name]:.2f}")
+    for rate in args.rate:
+        same = [figures for figures in runs if figures["rate"] == rate]
+        print(f"\nrate: {rate} ({'closed loop of --readers' if not rate else 'reads a second'})")
+        print(f"runs: {len(same)}")
+        for name in same[0]:
+            if name not in ("rate", "fill_seconds", "migrate_seconds"):
+                print(f"{name}: {statistics.median(run[name] for run in same):.2f}")
 
 
 if __name__ == "__main__":
