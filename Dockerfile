@@ -26,6 +26,11 @@ COPY core ./core
 COPY bot ./bot
 COPY adapters ./adapters
 COPY locales ./locales
+# The result picture's fallback fonts (bot/pictures/glyphs.py): colour emoji and CJK
+# in players' names; FriBiDi lets Pillow shape emoji sequences, flags and Arabic.
+RUN apt-get update && apt-get install --yes --no-install-recommends \
+        fonts-noto-color-emoji fonts-droid-fallback libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
 # gcc builds the search player's C playout (core/yard/ai/_playout.c), then goes again.
 RUN apt-get update && apt-get install --yes --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*

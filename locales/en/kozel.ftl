@@ -330,6 +330,8 @@ picture-title = The game is over
 picture-score-yard = { $rules } · loss points
 picture-score-classic = { $rules } · pairs
 picture-winners = Winners
+# A player whose name has nothing the picture can draw.
+picture-player = Player { $seat }
 picture-goats = Goats
 picture-goats-with-eggs = Goats with eggs
 picture-goats-with-tails = Goats with tails

@@ -359,6 +359,8 @@ picture-title = Партия окончена
 picture-score-yard = { $rules } · очки поражения
 picture-score-classic = { $rules } · пары
 picture-winners = Победители
+# Игрок, в имени которого нет ничего, что картинка может нарисовать.
+picture-player = Игрок { $seat }
 picture-goats = Козлы
 picture-goats-with-eggs = Козлы с яйцами
 picture-goats-with-tails = Козлы с хвостами
