@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
@@ -131,12 +131,15 @@ def _chars(face: Face, bold: bool = False) -> frozenset[int]:
 
 
 @cache
-def _fallback(face: Face, size: int) -> ImageFont.FreeTypeFont:
-    path = glyphs.EMOJI_FONT if face is Face.EMOJI else glyphs.CJK_FONT
-    return ImageFont.truetype(str(path), glyphs.EMOJI_SIZE if face is Face.EMOJI else size)
+def _fallback(face: Face, size: int = glyphs.EMOJI_SIZE) -> ImageFont.FreeTypeFont:
+    """A fallback face's font: the CJK one at ``size``; the colour emoji one at its
+    one bitmap size, whatever ``size`` (one font object, scaled when drawn)."""
+    if face is Face.EMOJI:
+        return ImageFont.truetype(str(glyphs.EMOJI_FONT), glyphs.EMOJI_SIZE)
+    return ImageFont.truetype(str(glyphs.CJK_FONT), size)
 
 
-@cache
+@lru_cache(maxsize=512)  # players' names: bounded, a long-running bot sees many
 def _runs(text: str, bold: bool) -> tuple[Run, ...]:
     main = _chars(Face.MAIN, bold)
     return tuple(glyphs.runs(text, main, _chars(Face.EMOJI), _chars(Face.CJK)))
@@ -158,7 +161,7 @@ def _length(text: str, size: int, bold: bool) -> float:
         if run.face is Face.MAIN:
             width += _font(size, bold).getlength(run.text)
         elif run.face is Face.EMOJI:
-            width += _fallback(Face.EMOJI, size).getlength(run.text) * size / glyphs.EMOJI_SIZE
+            width += _fallback(Face.EMOJI).getlength(run.text) * size / glyphs.EMOJI_SIZE
         else:
             width += _fallback(Face.CJK, size).getlength(run.text)
     return width
@@ -196,7 +199,7 @@ class _Pen:
     def emoji(self, left: float, baseline: float, text: str, size: int) -> float:
         """Colour emoji drawn at the font's own size, scaled to ``size``, put on the
         baseline at ``left``; their width."""
-        emoji = _fallback(Face.EMOJI, size)
+        emoji = _fallback(Face.EMOJI)
         ascent, descent = emoji.getmetrics()
         width = max(1, round(emoji.getlength(text)))
         piece = Image.new("RGBA", (width, ascent + descent))

@@ -227,3 +227,26 @@ def test_a_discord_name_is_drawn_as_typed_not_escaped(tr: Translator) -> None:
     game.seats = players(["*Hana_x*", "Бо", "Ва", "Гл"], Platform.DISCORD)
     card = result_card(game, tr, "ru")
     assert card is not None and card.teams[0].names[0] == "*Hana_x*"
+
+
+@pytest.mark.parametrize(
+    ("face", "first", "last"),
+    [(Face.MAIN, 0x20, 0x3000), (Face.MAIN, 0x1D400, 0x1D800), (Face.CJK, 0x2E80, 0xFFF0)],
+)
+def test_the_cmap_read_agrees_with_the_drawing_over_a_range(
+    face: Face, first: int, last: int
+) -> None:
+    # No character of the read cmap draws the font's box; characters not in it draw
+    # the box (or, for a combining mark or a Hangul syllable, what HarfBuzz makes of
+    # it: a mark on a dotted circle, the jamo: left out all the same, never a box).
+    if face is Face.MAIN:
+        font = ImageFont.truetype(str(FONTS / "DejaVuSans.ttf"), 16)
+    else:
+        font = pictures._fallback(face, 16)
+    box = mask(font, NOTDEF)
+    chars = pictures._chars(face)
+    sample = [c for c in range(first, last, 37) if not 0xD800 <= c <= 0xDFFF]
+    boxes = {c for c in sample if mask(font, chr(c)) == box}
+    assert not {hex(c) for c in boxes & chars}
+    assert boxes or face is Face.CJK  # the check can fail: DejaVu lacks many
+    assert len(boxes) + len(chars & set(sample)) >= 0.9 * len(sample)
