@@ -39,6 +39,9 @@ _PAPER = (244, 239, 226)
 _GOLD = (242, 196, 82)
 _GOAT = (236, 128, 110)
 _SOFT = (200, 222, 206)
+#: The left-to-right mark (U+200E), which DejaVu has: a line of a name and its
+#: change reads left to right whatever the name's script.
+_LTR = "\u200e"
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,12 +149,13 @@ def _runs(text: str, bold: bool) -> tuple[Run, ...]:
 
 
 def drawable(text: str) -> str:
-    """What of ``text`` the picture draws: without the characters no font has.
+    """What of ``text`` the picture draws: without the characters no font has (and
+    the spaces they leave).
 
     >>> drawable("Аня 🐐"), drawable("\U0010fffd")
     ('Аня 🐐', '')
     """
-    return "".join(run.text for run in _runs(text, False)).strip()
+    return " ".join("".join(run.text for run in _runs(text, False)).split())
 
 
 def _length(text: str, size: int, bold: bool) -> float:
@@ -213,6 +217,13 @@ class _Pen:
         return width * scale
 
 
+def name_line(name: str, change: int | None) -> str:
+    """A player's line: his name, and his rating change if told. Left-to-right marks
+    around the name keep the change after a right-to-left (Arabic) name, never
+    before it nor reversed."""
+    return name if change is None else f"{_LTR}{name}{_LTR}  {change:+d}"
+
+
 def _fit(text: str, font_size: int, width: int, bold: bool = False) -> int:
     """The largest font size up to ``font_size`` that fits ``text`` in ``width`` pixels."""
     size = font_size
@@ -239,7 +250,7 @@ def draw(card: ResultCard) -> bytes:
         pen.centered(x, 285, str(team.score), 110, True, colour)
         for row, name in enumerate(team.names):
             change = team.changes[row] if row < len(team.changes) else None
-            line = name if change is None else f"{name}  {change:+d}"
+            line = name_line(name, change)
             pen.centered(
                 x, 390 + 44 * row, line, _fit(line, 30, int(column * 2 - 40)), False, _PAPER
             )

@@ -120,11 +120,11 @@ def runs(text: str, main: frozenset[int], emoji: frozenset[int], cjk: frozenset[
     where it has the character (unless an emoji's variation selector asks for the
     emoji), the emoji font, the CJK font; a character none has is left out. What
     joins an emoji (a joiner, a skin tone) stays in its run, so a sequence such as
-    👨‍👩‍👧 is shaped as one emoji.
+    👨‍👩‍👧 is shaped as one emoji; a space is a run of its own.
 
     >>> main, emoji = frozenset(map(ord, "Ая ")), frozenset([0x1F410, 0x200D, 0xFE0F])
     >>> [(r.text, r.face.value) for r in runs("Ая 🐐王", main, emoji, frozenset())]
-    [('Ая ', 'main'), ('🐐', 'emoji')]
+    [('Ая', 'main'), (' ', 'main'), ('🐐', 'emoji')]
     """
     out: list[Run] = []
     chars = [ord(char) for char in text]
@@ -143,7 +143,10 @@ def runs(text: str, main: frozenset[int], emoji: frozenset[int], cjk: frozenset[
             face = None  # no font has it: left out
         if face is None:
             continue
-        if last is face:
+        # A space is a run of its own: a right-to-left run (Arabic) is shaped apart
+        # from the runs around it, and its spaces stay where they were typed.
+        apart = chr(char).isspace() or (out and out[-1].text[-1].isspace())
+        if last is face and not apart:
             out[-1] = Run(out[-1].text + chr(char), face)
         else:
             out.append(Run(chr(char), face))

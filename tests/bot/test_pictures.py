@@ -210,6 +210,7 @@ def test_without_the_fallback_fonts_a_name_loses_only_what_no_font_has(
 ) -> None:
     assert pictures.drawable("Аня 🐐") == "Аня"
     assert pictures.drawable("🔥Макс🔥") == "Макс"
+    assert pictures.drawable("А 🐐 Б") == "А Б"  # no gap of two spaces left
     game = table(YardGame(finished_series(1)))
     game.seats = players(["Аня 🐐", "王", "🔥Макс🔥", "مريم"])
     card = result_card(game, tr, "ru")
@@ -250,3 +251,20 @@ def test_the_cmap_read_agrees_with_the_drawing_over_a_range(
     assert not {hex(c) for c in boxes & chars}
     assert boxes or face is Face.CJK  # the check can fail: DejaVu lacks many
     assert len(boxes) + len(chars & set(sample)) >= 0.9 * len(sample)
+
+
+def test_a_rating_change_stays_after_an_arabic_name() -> None:
+    """Regression: the bidi algorithm drew ``مريم  -12`` as ``12-  مريم``."""
+    font = ImageFont.truetype(str(FONTS / "DejaVuSans.ttf"), 30)
+    line = pictures.name_line("مريم", -12)
+    width = font.getlength(line)
+    change = font.getlength("-12")
+
+    def drawn(text: str, x: float) -> Image.Image:
+        image = Image.new("L", (round(width) + 40, 60))
+        ImageDraw.Draw(image).text((20 + x, 40), text, font=font, fill=255, anchor="ls")
+        return image.crop((round(20 + width - change), 0, round(20 + width), 60))
+
+    assert drawn(line, 0).tobytes() == drawn("-12", width - change).tobytes()
+    assert drawn("مريم  -12", 0).tobytes() != drawn("-12", width - change).tobytes()
+    assert pictures.drawable("А 🐐 Б") == "А 🐐 Б"
