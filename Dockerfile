@@ -17,6 +17,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     TELEGRAM_WEBHOOK_HOST=0.0.0.0
 
 WORKDIR /app
+# The result picture's fallback fonts (bot/pictures/glyphs.py): colour emoji and CJK
+# in players' names; FriBiDi lets Pillow shape emoji sequences, flags and Arabic.
+RUN apt-get update && apt-get install --yes --no-install-recommends \
+        fonts-noto-color-emoji fonts-droid-fallback libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
 RUN pip install "uv==${UV_VERSION}"
 # The locked dependencies first: this layer is rebuilt only when the lock changes.
 COPY pyproject.toml uv.lock ./

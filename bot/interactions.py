@@ -27,7 +27,14 @@ from bot.ports import Change, ChangeKind, Owed, OwedKind, UserStats
 from bot.presenters import Button, Screen
 from bot.presenters import achievements as achievement_words
 from bot.presses import PRESSES, CanMessage, ChatCheck, Press, Pressed, place_refusal, refused
-from bot.ratings import RatingChange
+from bot.ratings import (
+    BadSeason,
+    RatingChange,
+    looks_like_month,
+    previous_season,
+    season_named,
+    season_of,
+)
 from bot.service import LOCALES, GameService
 from core.seats import Team
 
@@ -402,24 +409,38 @@ class Interactions:
         everywhere: bool = False,
         rule_set: str | None = None,
         season: bool = False,
+        month: str | None = None,
     ) -> Reply:
         """The best rated players of the chat (``everywhere``: of every chat of its
-        platform; ``season``: of the chat this month), over every rule set's games
-        or over ``rule_set``'s (a word naming it, as :meth:`rule_set_of` reads it)."""
+        platform; ``season``: of the chat this month; ``month``: of the chat in a
+        past month, ``YYYY-MM`` or a word for the previous one), over every rule
+        set's games or over ``rule_set``'s (a word naming it, as :meth:`rule_set_of`
+        reads it). A month malformed or not begun gets one line and no board."""
         locale = await self.chat_locale(chat)
         if rule_set is not None:
             named = self.rule_set_of(rule_set)
             if named is None:
                 return Reply(screen=presenters.top_usage(rule_set, self.tr, locale, chat.platform))
             rule_set = named
+        asked = None
+        if month is not None:
+            now = self.service.clock.now()
+            try:
+                asked = self._season_asked(month, now)
+            except BadSeason as refused:
+                current = season_of(now)
+                screen = presenters.rating.bad_season(
+                    refused, current, self.tr, locale, chat.platform
+                )
+                return Reply(screen=screen)
         board, rows = await self.service.rating_board(
-            chat, everywhere=everywhere, rule_set=rule_set, season=season
+            chat, everywhere=everywhere, rule_set=rule_set, season=season, month=asked
         )
         screen = presenters.rating.board(
             rows,
             self.tr,
             locale,
-            global_=everywhere and not season,
+            global_=everywhere and board.season is None,
             platform=chat.platform,
             rule_set=rule_set,
             season=board.season,
@@ -428,17 +449,28 @@ class Interactions:
         return Reply(screen=screen)
 
     async def top_command(self, chat: ChatRef, words: str | None) -> Reply:
-        """``/top [classic|yard] [all] [season]``, the words in any order; a word that
-        is none of them gets the command's usage and no leaderboard."""
+        """``/top [classic|yard] [all] [season] [YYYY-MM|last]``, the words in any
+        order; a month (a word of digits like ``2026-11``, or ``last``) asks that
+        month's season. A word that is none of them, or a second month, gets the
+        command's usage and no leaderboard."""
         tokens = (words or "").split()
-        every, season = self._all_words(), self._season_words()
-        rest = " ".join(word for word in tokens if _folded(word) not in every | season)
+        every, season, last = self._all_words(), self._season_words(), _LAST_WORDS
+        months = [w for w in tokens if looks_like_month(w) or _folded(w) in last]
+        rest = [w for w in tokens if _folded(w) not in every | season and w not in months]
         return await self.top(
             chat,
             everywhere=any(_folded(word) in every for word in tokens),
-            rule_set=rest or None,
+            rule_set=" ".join(months[1:] + rest) or None,
             season=any(_folded(word) in season for word in tokens),
+            month=months[0] if months else None,
         )
+
+    def _season_asked(self, word: str, now: float) -> str:
+        """The season a month word names (:func:`bot.ratings.season_named`, or the
+        previous month's for a word of :data:`_LAST_WORDS`)."""
+        if _folded(word) in _LAST_WORDS:
+            return previous_season(season_of(now))
+        return season_named(word, now)
 
     def _all_words(self) -> set[str]:
         words = {"all", "global", "все"}
@@ -778,6 +810,10 @@ class _Shown:
 #: The words ``/pictures`` takes (as :func:`_folded` leaves them).
 _ON_WORDS = frozenset({"on", "yes", "вкл", "да", "1"})
 _OFF_WORDS = frozenset({"off", "no", "выкл", "нет", "0"})
+
+
+#: The words of ``/top`` for the previous month's season (``/top last``), folded.
+_LAST_WORDS = frozenset({"last", "previous", "прошлый", "предыдущий"})
 
 
 def _folded(word: str) -> str:

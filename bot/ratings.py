@@ -22,9 +22,11 @@ transaction that keeps the result.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from enum import StrEnum
 
 from bot.models import Game, GameStatus, SeatKind, UserRef
 
@@ -55,6 +57,69 @@ def season_of(at: float) -> str:
     ('1970-01', '2025-12')
     """
     return datetime.fromtimestamp(at, UTC).strftime("%Y-%m")
+
+
+#: A season as asked: ``YYYY-MM``, the way :func:`season_of` writes it.
+_SEASON = re.compile(r"([0-9]{4})-([0-9]{2})")
+#: A word meant as a month: digits and separators (``2026-11``, ``11.2026``, ``2026/13``).
+_MONTH_LIKE = re.compile(r"[0-9]{1,4}(?:[-./][0-9]{1,4}){1,2}")
+
+
+class SeasonRefusal(StrEnum):
+    """Why a month asked has no season: not written ``YYYY-MM``, or not begun."""
+
+    MALFORMED = "malformed"
+    FUTURE = "future"
+
+
+class BadSeason(ValueError):
+    """A month asked (``/top season 2026-11``) that names no season to show."""
+
+    def __init__(self, reason: SeasonRefusal, asked: str) -> None:
+        super().__init__(f"{reason}: {asked!r}")
+        self.reason = reason
+        self.asked = asked
+
+
+def looks_like_month(word: str) -> bool:
+    """Whether a word is meant as a month, well written or not: digits and
+    separators only.
+
+    >>> looks_like_month("2026-11"), looks_like_month("11.2026"), looks_like_month("2026")
+    (True, True, False)
+    >>> looks_like_month("yard"), looks_like_month("٢٠٢٦-١١")
+    (False, False)
+    """
+    return _MONTH_LIKE.fullmatch(word) is not None
+
+
+def season_named(word: str, now: float) -> str:
+    """The season ``word`` names, ``YYYY-MM`` of a month that has begun by ``now``
+    (the current season or a past one); :class:`BadSeason` for any other word.
+
+    >>> season_named("2025-11", 1_765_324_800.0), season_named("2025-12", 1_765_324_800.0)
+    ('2025-11', '2025-12')
+    >>> season_named("2026-01", 1_765_324_800.0)
+    Traceback (most recent call last):
+    bot.ratings.BadSeason: future: '2026-01'
+    """
+    asked = word.strip()
+    found = _SEASON.fullmatch(asked)
+    if found is None or int(found[1]) < 1 or not 1 <= int(found[2]) <= 12:
+        raise BadSeason(SeasonRefusal.MALFORMED, asked)
+    if asked > season_of(now):
+        raise BadSeason(SeasonRefusal.FUTURE, asked)
+    return asked
+
+
+def previous_season(season: str) -> str:
+    """The season before ``season``.
+
+    >>> previous_season("2026-03"), previous_season("2026-01")
+    ('2026-02', '2025-12')
+    """
+    year, month = (int(part) for part in season.split("-"))
+    return f"{year - 1:04d}-12" if month == 1 else f"{year:04d}-{month - 1:02d}"
 
 
 @dataclass(frozen=True, slots=True)

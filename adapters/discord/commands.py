@@ -35,6 +35,9 @@ AnyCommand = app_commands.Command[Any, Any, Any]
 
 #: ``/kozel web``: the choice that asks for a link to the web table.
 WEB_CHOICE = "web"
+#: ``/top``'s month option (``2026-11``, ``last``, ``прошлый``...): a longer word is
+#: none of them, and Discord refuses it in the client.
+MONTH_LENGTH = 16
 
 
 class KozelCommands(commands.Cog):
@@ -92,11 +95,13 @@ class KozelCommands(commands.Cog):
             everywhere=text(tr, "cmd-option-all"),
             rule_set=text(tr, "cmd-option-rules"),
             season=text(tr, "cmd-option-season"),
+            month=text(tr, "cmd-option-month"),
         )
         @app_commands.describe(
             everywhere=text(tr, "cmd-option-all-about"),
             rule_set=text(tr, "cmd-option-rules-about"),
             season=text(tr, "cmd-option-season-about"),
+            month=text(tr, "cmd-option-month-about"),
         )
         @app_commands.choices(rule_set=rule_set_choices)
         async def top(
@@ -104,9 +109,14 @@ class KozelCommands(commands.Cog):
             everywhere: bool = False,
             rule_set: str | None = None,
             season: bool = False,
+            month: app_commands.Range[str, 1, MONTH_LENGTH] | None = None,
         ) -> None:
             work = self.interactions.top(
-                chat_of(interaction), everywhere=everywhere, rule_set=rule_set, season=season
+                chat_of(interaction),
+                everywhere=everywhere,
+                rule_set=rule_set,
+                season=season,
+                month=month,
             )
             await self._answer(interaction, work)
 

@@ -324,8 +324,10 @@ def computer_name(index: int, tr: Translator, locale: str) -> str:
 
 def command_args(platform: Platform, tr: Translator, locale: str) -> dict[str, str]:
     """The commands as a platform's users see them, for the texts that name them: one
-    argument per command (``kozel`` is ``/kozel``), the options ``all``, ``classic``
-    and ``yard``, and ``platform`` for the texts whose wording differs.
+    argument per command (``kozel`` is ``/kozel``), the options ``all``, ``season``,
+    ``classic`` and ``yard``, ``month`` what a month follows (``/top season 2026-11``,
+    Discord's ``/топ месяц: 2026-11``), and ``platform`` for the texts whose wording
+    differs.
 
     Telegram's commands and their words are Latin in every language (``/top all``);
     Discord shows its slash commands, options and choices in the client's language,
@@ -335,12 +337,13 @@ def command_args(platform: Platform, tr: Translator, locale: str) -> dict[str, s
         args = {name: "/" + tr.t(locale, f"cmd-name-{name}") for name in COMMANDS}
         args["all"] = tr.t(locale, "cmd-option-all")
         args["season"] = tr.t(locale, "cmd-option-season")
+        args["month"] = tr.t(locale, "cmd-option-month") + ":"
         args["classic"] = rules_name("classic", tr, locale)
         args["yard"] = rules_name("yard", tr, locale)
     else:
         args = {name: f"/{name}" for name in COMMANDS}
         args["all"], args["classic"], args["yard"] = "all", "classic", "yard"
-        args["season"] = "season"
+        args["season"] = args["month"] = "season"
     args["platform"] = platform.value
     return args
 

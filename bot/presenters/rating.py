@@ -19,7 +19,15 @@ from bot.presenters.common import (
     seat_name,
     text_screen,
 )
-from bot.ratings import EVERY, BoardRow, PlayerRating, RatingChange
+from bot.ratings import (
+    EVERY,
+    BadSeason,
+    BoardRow,
+    PlayerRating,
+    RatingChange,
+    SeasonRefusal,
+    previous_season,
+)
 
 
 def signed(delta: int) -> str:
@@ -160,3 +168,17 @@ def board(
     if not global_ and season is None:
         lines.append(tr.t(locale, "top-hint", **command_args(platform, tr, locale)))
     return text_screen(lines)
+
+
+def bad_season(
+    refused: BadSeason, current: str, tr: Translator, locale: str, platform: Platform
+) -> Screen:
+    """``/top`` of a month with no season to show: a word that is no ``YYYY-MM``
+    month (how to write one, with last month as the example), or a month not begun
+    (the ``current`` season named)."""
+    if refused.reason is SeasonRefusal.FUTURE:
+        line = tr.t(locale, "top-month-future", asked=refused.asked, current=current)
+    else:
+        args = command_args(platform, tr, locale)
+        line = tr.t(locale, "top-month-malformed", example=previous_season(current), **args)
+    return text_screen([line])

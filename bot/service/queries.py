@@ -75,13 +75,18 @@ class Queries:
         everywhere: bool = False,
         rule_set: str | None = None,
         season: bool = False,
+        month: str | None = None,
     ) -> tuple[ratings.Board, list[ratings.BoardRow]]:
         """The best rated players of a chat (``everywhere``: of every chat of its
-        platform; ``season``: of the chat's current season, the month in UTC), over
-        every rule set's games or ``rule_set``'s; the board asked, and its rows."""
-        now = self.tables.clock.now()
-        board = ratings.Board(rule_set, ratings.season_of(now) if season else None)
-        where = None if everywhere and not season else chat
+        platform; ``season``: of the chat's current season, the month in UTC;
+        ``month``: of the chat's season ``YYYY-MM``, one begun, as
+        :func:`bot.ratings.season_named` reads it), over every rule set's games or
+        ``rule_set``'s; the board asked, and its rows. A season's board is read by its
+        key, ``(chat, season)``, whichever month it is."""
+        if month is None and season:
+            month = ratings.season_of(self.tables.clock.now())
+        board = ratings.Board(rule_set, month)
+        where = None if everywhere and month is None else chat
         key = ("rating-top", chat.platform, None if where is None else where.id, rule_set)
         read = partial(self.storage.rating_board, chat.platform, where, board, 10)
         return board, await self.read_cache.get((*key, board.season), read)

@@ -45,7 +45,7 @@ bot-name-8 = Bot Hannah
 ## Commands (menu descriptions, at most 100 characters)
 
 cmd-kozel = Set up a table and play Kozel
-cmd-top = Best players of this chat or of every chat
+cmd-top = Best players of this chat, of every chat, of a month
 cmd-stats = My statistics
 cmd-rules = The rules of the game
 cmd-lang = Change the chat's language: Russian or English
@@ -61,7 +61,7 @@ help-text =
     { $stop } — cancel this chat's game
     { $rules } — the rules of this chat's table ({ $rules } { $yard }, { $rules } { $classic } — of either game)
     { $stats } — your statistics in each game
-    { $top } — best players of this chat, { $top } { $all } — of every chat, { $top } { $classic } — in one game's tables
+    { $top } — best players of this chat, { $top } { $all } — of every chat, { $top } { $classic } — in one game's tables, { $top } { $season } — this month, { $top } { $month } YYYY-MM — a past month
     { $lang } — language: { $platform ->
         [discord] { $lang } and a language from the list
        *[other] { $lang } ru or { $lang } en
@@ -330,6 +330,8 @@ picture-title = The game is over
 picture-score-yard = { $rules } · loss points
 picture-score-classic = { $rules } · pairs
 picture-winners = Winners
+# A player whose name has nothing the picture can draw.
+picture-player = Player { $seat }
 picture-goats = Goats
 picture-goats-with-eggs = Goats with eggs
 picture-goats-with-tails = Goats with tails
@@ -433,8 +435,10 @@ top-rating-row =
 top-rating-empty = Nobody has { $games } rated games yet (four people at the table).
 top-hint = Every chat: { $top } { $all }
 top-rules = 📜 { $rules }
-top-usage = “{ $word }”? { $top } takes the rules, { $all } and { $season }, in any order: { $top } { $classic }, { $top } { $yard } { $all }, { $top } { $season }
-top-usage-unnamed = { $top } takes the rules, { $all } and { $season }, in any order: { $top } { $classic }, { $top } { $yard } { $all }, { $top } { $season }
+top-usage = “{ $word }”? { $top } takes the rules, { $all }, { $season } and a past month, in any order: { $top } { $classic }, { $top } { $yard } { $all }, { $top } { $season }, { $top } { $month } YYYY-MM
+top-usage-unnamed = { $top } takes the rules, { $all }, { $season } and a past month, in any order: { $top } { $classic }, { $top } { $yard } { $all }, { $top } { $season }, { $top } { $month } YYYY-MM
+top-month-malformed = That is not a month: write it as YYYY-MM, e.g. { $top } { $month } { $example }
+top-month-future = The season { $asked } has not begun yet: this one is { $current }.
 
 ## Reminders and notices
 
@@ -645,6 +649,8 @@ cmd-option-all = all
 cmd-option-all-about = Best players of every chat
 cmd-option-season = season
 cmd-option-season-about = Best players of this chat this month
+cmd-option-month = month
+cmd-option-month-about = A past month's best players: YYYY-MM (e.g. 2026-11) or last
 cmd-option-user = player
 cmd-option-user-about = Whose statistics (yours if empty)
 cmd-option-rules = set

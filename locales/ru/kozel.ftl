@@ -48,7 +48,7 @@ bot-name-8 = Бот Саша
 ## Команды (описания для меню, не длиннее 100 знаков)
 
 cmd-kozel = Собрать стол и сыграть в козла
-cmd-top = Лучшие игроки этого чата или всех чатов
+cmd-top = Лучшие игроки этого чата, всех чатов, месяца
 cmd-stats = Моя статистика
 cmd-rules = Правила игры
 cmd-lang = Сменить язык чата: русский или английский
@@ -64,7 +64,7 @@ help-text =
     { $stop } — отменить игру в этом чате
     { $rules } — правила стола в этом чате ({ $rules } { $yard }, { $rules } { $classic } — любой из игр)
     { $stats } — ваша статистика в каждой игре
-    { $top } — лучшие игроки чата, { $top } { $all } — всех чатов, { $top } { $classic } — за столами одной игры
+    { $top } — лучшие игроки чата, { $top } { $all } — всех чатов, { $top } { $classic } — за столами одной игры, { $top } { $season } — этого месяца, { $top } { $month } ГГГГ-ММ — прошедшего месяца
     { $lang } — язык: { $platform ->
         [discord] { $lang } и язык из списка
        *[other] { $lang } ru или { $lang } en
@@ -359,6 +359,8 @@ picture-title = Партия окончена
 picture-score-yard = { $rules } · очки поражения
 picture-score-classic = { $rules } · пары
 picture-winners = Победители
+# Игрок, в имени которого нет ничего, что картинка может нарисовать.
+picture-player = Игрок { $seat }
 picture-goats = Козлы
 picture-goats-with-eggs = Козлы с яйцами
 picture-goats-with-tails = Козлы с хвостами
@@ -476,8 +478,10 @@ top-rating-row =
 top-rating-empty = Пока ни у кого нет { $games } игр с рейтингом (четыре человека за столом).
 top-hint = Все чаты: { $top } { $all }
 top-rules = 📜 { $rules }
-top-usage = «{ $word }»? { $top } понимает правила, { $all } и { $season }, в любом порядке: { $top } { $classic }, { $top } { $yard } { $all }, { $top } { $season }
-top-usage-unnamed = { $top } понимает правила, { $all } и { $season }, в любом порядке: { $top } { $classic }, { $top } { $yard } { $all }, { $top } { $season }
+top-usage = «{ $word }»? { $top } понимает правила, { $all }, { $season } и прошедший месяц, в любом порядке: { $top } { $classic }, { $top } { $yard } { $all }, { $top } { $season }, { $top } { $month } ГГГГ-ММ
+top-usage-unnamed = { $top } понимает правила, { $all }, { $season } и прошедший месяц, в любом порядке: { $top } { $classic }, { $top } { $yard } { $all }, { $top } { $season }, { $top } { $month } ГГГГ-ММ
+top-month-malformed = Это не месяц: напишите его как ГГГГ-ММ, например { $top } { $month } { $example }
+top-month-future = Сезон { $asked } ещё не начался: сейчас идёт { $current }.
 
 ## Напоминания и уведомления
 
@@ -696,6 +700,8 @@ cmd-option-all = все
 cmd-option-all-about = Лучшие игроки всех чатов
 cmd-option-season = сезон
 cmd-option-season-about = Лучшие игроки чата в этом месяце
+cmd-option-month = месяц
+cmd-option-month-about = Лучшие игроки прошедшего месяца: ГГГГ-ММ (например, 2026-11) или прошлый
 cmd-option-user = игрок
 cmd-option-user-about = Чья статистика (ваша, если не указать)
 cmd-option-rules = вариант

@@ -15,6 +15,7 @@ from adapters import ratings, sql
 from adapters.postgres import PostgresStorage
 from adapters.postgres.local import LocalServer
 from adapters.sqlite import SqliteStorage
+from bot import ratings as ratings_model
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, UserRef
 from bot.ports import LeaderboardRow, Storage
 from core.seats import Team
@@ -136,3 +137,43 @@ async def test_ties_sort_by_code_point_whatever_the_postgresql_databases_collati
         )
         assert [row["n"] for row in english] == ["alice", "Bob", "Émile", "Zed"]
         assert await board_of_tied_players(storage) == (BY_CODE_POINT, BY_CODE_POINT)
+
+
+def _season_board_parameters() -> dict[str, object]:
+    found = ratings.board_query(
+        Platform.TELEGRAM,
+        ChatRef(Platform.TELEGRAM, "-1"),
+        ratings_model.Board(season="2025-11"),
+        10,
+    )
+    assert found is not None and found[0] is ratings.SEASON_BOARD
+    return found[1]
+
+
+async def test_a_past_seasons_board_is_an_index_read_in_sqlite(tmp_path: Path) -> None:
+    # Any month's board reads the rows of its (chat, season) key, never the table.
+    path = tmp_path / "k.sqlite3"
+    await (await SqliteStorage.open(path)).close()  # migrated
+    statement = ratings.SEASON_BOARD
+    with sqlite3.connect(path) as db:
+        plan = db.execute(
+            "EXPLAIN QUERY PLAN " + statement.sqlite, _season_board_parameters()
+        ).fetchall()
+    details = [str(row[-1]) for row in plan]
+    assert any(d.startswith("SEARCH season_ratings USING") and "INDEX" in d for d in details)
+    assert not any(d.startswith("SCAN season_ratings") for d in details), details
+
+
+async def test_a_past_seasons_board_is_an_index_read_in_postgresql(
+    postgres: PostgresStorage,
+) -> None:
+    statement = ratings.SEASON_BOARD
+    async with postgres.pool.acquire() as conn:
+        await conn.execute("SET enable_seqscan = off")  # an index that fits is taken
+        rows = await conn.fetch(
+            "EXPLAIN " + statement.postgres, *statement.args(_season_board_parameters())
+        )
+        await conn.execute("RESET enable_seqscan")
+    plan = "\n".join(str(row[0]) for row in rows)
+    assert "Index" in plan and "season_ratings" in plan, plan
+    assert "Seq Scan" not in plan, plan

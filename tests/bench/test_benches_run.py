@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.postgres.local import LocalServer
-from bench import outbox_failures, storage, telegram, telegram_floor
+from bench import outbox_failures, pictures, storage, telegram, telegram_floor
 
 
 @pytest.mark.parametrize("webhook", [False, True])
@@ -106,3 +106,9 @@ def test_the_web_sockets_benchmark_counts_every_press_and_socket() -> None:
     assert figures["presses"] == 20  # every press of the turn's player is applied
     assert 0 < figures["p50_ms"] <= figures["p99_ms"]
     assert figures["cpu_ms_per_press"] >= 0 and figures["kb_per_socket"] > 0
+
+
+def test_the_pictures_benchmark_draws_plain_and_emoji_names() -> None:
+    result = pictures.measure(2)
+    assert 0 < result["plain_p50_ms"] <= result["plain_p99_ms"]
+    assert 0 < result["emoji_p50_ms"] <= result["emoji_p99_ms"]

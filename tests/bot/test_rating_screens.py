@@ -178,3 +178,83 @@ async def test_top_with_an_unknown_word_names_season_in_its_usage(
     args = presenters.command_args(CHAT.platform, interactions.tr, "ru")
     assert reply.screen.text == interactions.tr.t("ru", "top-usage", word="poker", **args)
     assert "season" in reply.screen.text
+
+
+async def test_top_of_a_past_month_shows_that_months_season(
+    ui: tuple[Interactions, RecordingPublisher],
+) -> None:
+    interactions, _ = ui
+    tr = interactions.tr
+    clock = interactions.service.clock
+    assert isinstance(clock, FakeClock)
+    clock.value = NOW - 20 * 86400  # 2025-11-20: November's season
+    for _ in range(MIN_GAMES):
+        await play_four(interactions)
+    clock.value = NOW  # December: its season has no rated game yet
+    empty = tr.t("ru", "top-rating-empty", games=MIN_GAMES)
+    november = tr.t("ru", "top-title-season", season="2025-11")
+    for words in ("season 2025-11", "2025-11", "сезон 2025-11 yard", "last", "season прошлый"):
+        top = await interactions.top_command(CHAT, words)
+        assert top.screen is not None
+        text = top.screen.text
+        assert text.startswith(november), words
+        assert all(user.name in text for user in FOUR) and empty not in text, words
+    current = await interactions.top_command(CHAT, "season")
+    assert current.screen is not None
+    assert current.screen.text.startswith(tr.t("ru", "top-title-season", season="2025-12"))
+    assert empty in current.screen.text
+    # A month with no rated game: the empty board, as for any season.
+    october = await interactions.top_command(CHAT, "season 2025-10")
+    assert october.screen is not None
+    assert october.screen.text == "\n".join(
+        [tr.t("ru", "top-title-season", season="2025-10"), empty]
+    )
+    # "all" with a month: the month's season is a chat's, as with "season all".
+    both = await interactions.top_command(CHAT, "all 2025-11")
+    assert both.screen is not None and both.screen.text.startswith(november)
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+@pytest.mark.parametrize("words", ["season 11.2025", "season 2025-13", "2025-1", "season 2025/11"])
+async def test_top_of_a_malformed_month_says_how_to_write_one(
+    ui: tuple[Interactions, RecordingPublisher], words: str, locale: str
+) -> None:
+    interactions, _ = ui
+    await interactions.service.set_chat_locale(CHAT, locale)
+    reply = await interactions.top_command(CHAT, words)
+    args = presenters.command_args(CHAT.platform, interactions.tr, locale)
+    line = interactions.tr.t(locale, "top-month-malformed", example="2025-11", **args)
+    assert reply.screen is not None and reply.screen.text == line
+    assert not reply.screen.rows and reply.alert is None
+    assert "/top season 2025-11" in line
+
+
+@pytest.mark.parametrize("locale", ["ru", "en"])
+async def test_top_of_a_month_not_begun_says_so_and_reads_no_board(
+    ui: tuple[Interactions, RecordingPublisher], locale: str
+) -> None:
+    interactions, _ = ui
+    await interactions.service.set_chat_locale(CHAT, locale)
+    asked: list[object] = []
+    read = interactions.service.rating_board
+
+    async def spy(*args: object, **kwargs: object) -> object:
+        asked.append((args, kwargs))
+        return await read(*args, **kwargs)  # type: ignore[arg-type]
+
+    interactions.service.rating_board = spy  # type: ignore[method-assign]
+    reply = await interactions.top_command(CHAT, "season 2026-01")
+    line = interactions.tr.t(locale, "top-month-future", asked="2026-01", current="2025-12")
+    assert reply.screen is not None and reply.screen.text == line
+    assert asked == []
+    assert "2026-01" in line and "2025-12" in line
+
+
+async def test_top_with_two_months_gets_the_usage(
+    ui: tuple[Interactions, RecordingPublisher],
+) -> None:
+    interactions, _ = ui
+    reply = await interactions.top_command(CHAT, "season 2025-10 2025-11")
+    args = presenters.command_args(CHAT.platform, interactions.tr, "ru")
+    assert reply.screen is not None
+    assert reply.screen.text == interactions.tr.t("ru", "top-usage", word="2025-11", **args)

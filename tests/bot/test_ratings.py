@@ -161,3 +161,57 @@ def test_unrated_games(seats: list[Seat | None], status: GameStatus) -> None:
 def test_a_user_of_another_platform_makes_the_game_unrated() -> None:
     other = Seat(SeatKind.HUMAN, "X", UserRef(Platform.DISCORD, "9"))
     assert ratings.rated_game(game_of([human(0), human(1), human(2), other]), 0, AT) is None
+
+
+# --- A past month's season (/top season 2025-11) ------------------------------------------
+
+#: 2025-12-10 UTC: the current season is December's.
+TENTH = 1_765_324_800.0
+
+
+@pytest.mark.parametrize(
+    ("word", "season"),
+    [
+        ("2025-12", "2025-12"),
+        ("2025-11", "2025-11"),
+        ("2024-01", "2024-01"),
+        (" 1999-07 ", "1999-07"),
+    ],
+)
+def test_a_month_written_yyyy_mm_names_its_season(word: str, season: str) -> None:
+    assert ratings.season_named(word, TENTH) == season
+
+
+@pytest.mark.parametrize(
+    "word", ["11.2025", "2025-13", "2025-00", "2025-1", "25-11", "2025/11", "0000-05", "", "yard"]
+)
+def test_a_month_not_written_yyyy_mm_is_malformed(word: str) -> None:
+    with pytest.raises(ratings.BadSeason) as refused:
+        ratings.season_named(word, TENTH)
+    assert refused.value.reason is ratings.SeasonRefusal.MALFORMED
+
+
+@pytest.mark.parametrize(
+    ("word", "now"),
+    # December 2025 begins on its first second (AT), not a second before.
+    [("2026-01", TENTH), ("2099-12", TENTH), ("2025-12", AT - 1)],
+)
+def test_a_month_not_begun_is_in_the_future(word: str, now: float) -> None:
+    with pytest.raises(ratings.BadSeason) as refused:
+        ratings.season_named(word, now)
+    assert refused.value.reason is ratings.SeasonRefusal.FUTURE
+    assert refused.value.asked == word
+    assert ratings.season_named("2025-12", AT) == "2025-12"
+
+
+def test_words_of_digits_and_separators_are_meant_as_months() -> None:
+    meant = ["2025-11", "11.2025", "2025/13", "1-2", "2025-11-05"]
+    not_meant = ["2025", "yard", "all", "last", "2025-", "-11", "٢٠٢٥-١١", "2025-11-05-01"]
+    assert all(ratings.looks_like_month(word) for word in meant)
+    assert not any(ratings.looks_like_month(word) for word in not_meant)
+
+
+def test_the_previous_season_crosses_the_year() -> None:
+    assert ratings.previous_season("2025-12") == "2025-11"
+    assert ratings.previous_season("2026-01") == "2025-12"
+    assert ratings.previous_season(ratings.season_of(AT)) == ratings.season_of(AT - 1)

@@ -191,3 +191,38 @@ async def test_a_chat_that_changes_its_id_keeps_its_season(storage: Storage) -> 
         TG, None, Board()
     )
     assert await storage.rating_board(TG, CHAT, season) == []
+
+
+async def test_a_past_months_season_is_its_own_board(storage: Storage) -> None:
+    # November: players 1-4, team A loses (2 and 4 win); December: 1, 5, 3, 6, team B
+    # loses (1 and 3 win). Each month's board is its own games' replay.
+    november = DECEMBER - 15 * 86400
+    nov_players, dec_players = USERS[:4], [USERS[0], USERS[4], USERS[2], USERS[5]]
+    games: list[RatedGame] = []
+    for n in range(ratings.MIN_GAMES):
+        for at, players, loser in (
+            (november + n, nov_players, Team.A),
+            (DECEMBER + n, dec_players, Team.B),
+        ):
+            game = await finished(storage, players, loser, at=at)
+            ids = (players[0].id, players[1].id, players[2].id, players[3].id)
+            games.append(RatedGame(game.id, "telegram", CHAT.id, "yard", at, ids, int(loser)))
+    book = expected(games)
+    for season, players in (("2025-11", nov_players), ("2025-12", dec_players)):
+        for rule_set in (None, "yard"):
+            board = await storage.rating_board(TG, CHAT, Board(rule_set, season))
+            want = sorted(
+                (-skill.rating, key[2], skill.games, skill.wins)
+                for key, skill in book.items()
+                if key[0] == (CHAT.id, season) and key[1] == (rule_set or EVERY)
+            )
+            assert [(-r.rating, r.user.id, r.games, r.wins) for r in board] == want
+            assert {row.user for row in board} == set(players), season
+            assert all(row.games == ratings.MIN_GAMES for row in board)
+    # November's winners lead November's board, December's December's.
+    nov = await storage.rating_board(TG, CHAT, Board(season="2025-11"))
+    assert {nov[0].user, nov[1].user} == {USERS[1], USERS[3]}
+    assert [(row.games, row.wins) for row in nov[:2]] == [(5, 5), (5, 5)]
+    # A month without rated games here, or another chat's November: empty.
+    assert await storage.rating_board(TG, CHAT, Board(season="2025-10")) == []
+    assert await storage.rating_board(TG, CHAT_X, Board(season="2025-11")) == []

@@ -7,13 +7,27 @@ import re
 from bot import presenters
 from bot.models import Platform
 from bot.presenters import COMMANDS
+from bot.ratings import MIN_GAMES
+from core.seats import Team
 from testing.fakes.discord import FakeDiscord
-from tests.adapters.discord.harness import ALICE, BOB, CHAT, EVE, GUILD, Harness, ref
+from tests.adapters.discord.harness import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHAT,
+    DAVE,
+    EVE,
+    GUILD,
+    Harness,
+    ref,
+)
+from tests.bot.test_storage_ratings import DECEMBER, finished
 
 DISCORD = Platform.DISCORD
 
 #: Discord's rule for command and option names.
 NAME = re.compile(r"^[-_\w]{1,32}$")
+NOVEMBER = DECEMBER - 15 * 86400  # 2025-11-16
 
 
 async def test_commands_are_registered_with_localized_names_and_descriptions(
@@ -32,9 +46,14 @@ async def test_commands_are_registered_with_localized_names_and_descriptions(
         for localized in names.values():
             assert NAME.match(localized) and localized == localized.lower()
     assert dc.command("kozel")["name_localizations"]["ru"] == "козёл"
-    everywhere, rule_set, season = dc.command("top")["options"]
+    everywhere, rule_set, season, month = dc.command("top")["options"]
     assert season["name"] == "season" and season["type"] == 5
     assert season["name_localizations"]["ru"] == "сезон"
+    # A past month's season (issue 25): a short string, YYYY-MM or "last".
+    assert month["name"] == "month" and month["type"] == 3 and not month["required"]
+    assert month["name_localizations"]["ru"] == "месяц"
+    assert month["description_localizations"]["ru"] == tr.t("ru", "cmd-option-month-about")
+    assert month["max_length"] == 16
     assert rule_set["name"] == "set" and {c["value"] for c in rule_set["choices"]} == {
         "yard",
         "classic",
@@ -143,3 +162,26 @@ async def test_the_servers_language_is_the_chats_default_until_lang(
     assert (await harness.slash(BOB, "help")).content == presenters.help(
         harness.tr, "ru", platform=DISCORD
     ).text
+
+
+async def test_top_month_shows_a_past_months_board(harness: Harness) -> None:
+    # Issue 25: /top month: 2025-11 (or "last") is the channel's board of November.
+    players = [ref(user) for user in (ALICE, BOB, CAROL, DAVE)]
+    for n in range(MIN_GAMES):
+        await finished(harness.storage, players, Team.A, chat=CHAT, at=NOVEMBER + n)
+    harness.clock.value = DECEMBER + 9 * 86400
+    rec = await harness.slash(EVE, "top", {"month": "2025-11"})
+    expected = await harness.interactions.top(CHAT, month="2025-11")
+    assert expected.screen is not None and rec.content == expected.screen.text
+    text = rec.content or ""
+    assert text.startswith(harness.t("top-title-season", season="2025-11"))
+    assert len(text.splitlines()) == 1 + 4 and not rec.ephemeral
+    last = await harness.slash(EVE, "top", {"month": "прошлый", "season": True})
+    assert last.content == text
+    future = await harness.slash(EVE, "top", {"month": "2026-01"})
+    assert future.content == harness.t("top-month-future", asked="2026-01", current="2025-12")
+    bad = await harness.slash(EVE, "top", {"month": "ноябрь"})
+    args = presenters.command_args(DISCORD, harness.tr, "ru")
+    assert args["month"] == "месяц:"
+    assert bad.content == harness.tr.t("ru", "top-month-malformed", example="2025-11", **args)
+    assert "/топ месяц: 2025-11" in (bad.content or "")

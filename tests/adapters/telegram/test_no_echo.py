@@ -24,7 +24,7 @@ async def test_top_does_not_echo_the_users_text(h: Harness, command: str) -> Non
     assert "t.me" not in text and "@everyone" not in text and "free coins" not in text
     args = {"yard": "yard", "classic": "classic"}
     if command == "/top":
-        top_args = dict(top="/top", all="all", **args)
+        top_args = dict(top="/top", all="all", season="season", month="season", **args)
         assert text == h.tr.t("ru", "top-usage-unnamed", **top_args)
     else:
         assert text.startswith(h.tr.t("ru", "err-no-such-rules-unnamed", **args))
