@@ -17,6 +17,7 @@ the migration that makes the tables (both storages' ``migrate``).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -494,11 +495,15 @@ Read = Callable[[Sql, Mapping[str, Any]], Awaitable[Sequence[Mapping[str, Any]]]
 async def player_ratings(user: UserRef, read: Read) -> list[ratings.PlayerRating]:
     """``user``'s ratings (each rule set's, then every rule set's), each with his
     latest changes and the partner he won most with, through a storage's ``read``:
-    three reads by key, whatever the rule sets."""
+    three reads by key, asked at once, whatever the rule sets."""
     who = {"platform": user.platform.value, "user_id": user.id}
-    rows = await read(USER_RATINGS, who)
+    rows, changes, best_partners = await asyncio.gather(
+        read(USER_RATINGS, who),
+        read(USER_CHANGES, {**who, "limit": ratings.LAST_CHANGES}),
+        read(BEST_PARTNERS, who),
+    )
     last: dict[str, list[int]] = {}
-    for change in await read(USER_CHANGES, {**who, "limit": ratings.LAST_CHANGES}):
+    for change in changes:
         delta = int(change["rating_after"]) - int(change["rating_before"])
         last.setdefault(str(change["rule_set"]), []).append(delta)
     partners = {
@@ -508,7 +513,7 @@ async def player_ratings(user: UserRef, read: Read) -> list[ratings.PlayerRating
             int(best["games"]),
             int(best["wins"]),
         )
-        for best in await read(BEST_PARTNERS, who)
+        for best in best_partners
     }
     return [
         ratings.PlayerRating(

@@ -23,7 +23,7 @@ from bot.metrics import Metrics
 from bot.models import ChatRef, Game, GameStatus, Platform, Seat, User, UserRef
 from bot.options import presets_of
 from bot.outputs import Output, PressReply, Target
-from bot.ports import Change, ChangeKind, Owed, OwedKind, UserStats
+from bot.ports import Change, ChangeKind, Owed, OwedKind
 from bot.presenters import Button, Screen
 from bot.presenters import achievements as achievement_words
 from bot.presses import PRESSES, CanMessage, ChatCheck, Press, Pressed, place_refusal, refused
@@ -482,23 +482,24 @@ class Interactions:
 
     async def stats(self, chat: ChatRef, user: UserRef) -> Reply:
         """A player's statistics, for each rule set he played."""
-        locale = await self.chat_locale(chat)
-        found = await self.service.stats_by_rules(user)
-        more = presenters.rating.stats_more(
-            await self.service.player_ratings(user), self.tr, locale
+        # Independent reads, asked at once: the answer waits for the slowest, not
+        # for their sum (each waits its turn for a read connection).
+        locale, found, rated, earned = await asyncio.gather(
+            self.chat_locale(chat),
+            self.service.stats_by_rules(user),
+            self.service.player_ratings(user),
+            self.service.achievements_of(user),
         )
+        more = presenters.rating.stats_more(rated, self.tr, locale)
         screen = presenters.stats_by_rules(
             found, self.tr, locale, platform=chat.platform, more=more
         )
-        return Reply(screen=await self.with_achievements(screen, user, found, locale))
-
-    async def with_achievements(
-        self, screen: Screen, user: UserRef, found: list[tuple[str, UserStats]], locale: str
-    ) -> Screen:
-        """The /stats screen with the player's achievements listed under it."""
         played = any(s.series_played or s.deals_played for _, s in found)
-        earned = await self.service.achievements_of(user) if played else []
-        return achievement_words.with_achievements(screen, earned, self.tr, locale, played=played)
+        return Reply(
+            screen=achievement_words.with_achievements(
+                screen, earned if played else [], self.tr, locale, played=played
+            )
+        )
 
     async def rules(self, chat: ChatRef, rule_set: str | None = None) -> Reply:
         """``/rules [classic|yard]``: the rules named; without a word, the rules of the

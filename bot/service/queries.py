@@ -5,6 +5,7 @@ stale."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Hashable
 from functools import partial
 
@@ -45,12 +46,13 @@ class Queries:
 
     async def stats_by_rules(self, user: UserRef) -> list[tuple[str, UserStats]]:
         """A user's statistics for each rule set he played, in the rule sets' order."""
-        found = []
-        for rule_set in rule_set_ids():
-            stats = await self.stats(user, rule_set)
-            if stats is not None and (stats.series_played or stats.deals_played):
-                found.append((rule_set, stats))
-        return found
+        rule_sets = rule_set_ids()
+        every = await asyncio.gather(*(self.stats(user, rule_set) for rule_set in rule_sets))
+        return [
+            (rule_set, stats)
+            for rule_set, stats in zip(rule_sets, every, strict=True)
+            if stats is not None and (stats.series_played or stats.deals_played)
+        ]
 
     async def leaderboard(
         self, chat: ChatRef, everywhere: bool = False, rule_set: str | None = None
