@@ -23,7 +23,8 @@ transaction each (SQLite: on the storage's connection, as the save does;
 PostgreSQL: on a pooled connection, rows locked), and the time of each is taken.
 
 Prints ``name: value`` lines: p50/p99/max in milliseconds of a move, each read and
-the update, how many of each were answered, and the fill and migration times.
+the update, how many of each were answered and how many reads a second in all, and
+the fill and migration times.
 
 Targets (issue 25): ``/top``, ``/top all``, ``/stats`` p99 under 50 ms on SQLite and
 PostgreSQL with 1,000,000 rated games and 100,000 players, a move elsewhere
@@ -273,6 +274,7 @@ async def load(
         if rate
         else None
     )
+    started = time.perf_counter()
     try:
         await asyncio.sleep(0.2)
         move_times = await play_moves(service, moves, seconds / moves if rate else 0.001)
@@ -281,6 +283,7 @@ async def load(
         read_times = await asyncio.gather(*tasks)
         at_rate = {} if arrivals is None else await arrivals
         await service.close()
+    elapsed = time.perf_counter() - started
     figures: dict[str, float] = {}
     groups = {"move": move_times}
     for kind in READS:
@@ -292,6 +295,7 @@ async def load(
         figures[f"{name}_p50_ms"] = 1000 * quantile(times, 0.50)
         figures[f"{name}_p99_ms"] = 1000 * quantile(times, 0.99)
         figures[f"{name}_max_ms"] = 1000 * max(times, default=float("nan"))
+    figures["reads_per_second"] = sum(len(groups[kind]) for kind in READS) / elapsed
     return figures
 
 
