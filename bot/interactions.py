@@ -61,6 +61,11 @@ class WebLinks(Protocol):
         the platform's app names it)."""
         ...
 
+    async def revoke(self, game: Game, seat: int) -> Game:
+        """Revoke every link of a seat made so far (their open pages are closed):
+        the game as it is now, whose links of that seat are new ones."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Reply:
@@ -376,9 +381,14 @@ class Interactions:
             game = (await self.service.start(game.id, None, user.ref)).game
         return Reply(game=game)
 
-    async def web_table(self, chat: ChatRef, user: UserRef) -> Reply:
+    async def web_table(self, chat: ChatRef, user: UserRef, *, renew: bool = False) -> Reply:
         """``/kozel web``: the user's own link to the chat's open game on the web table
-        (a spectator's when he does not sit at it), to be shown to him only."""
+        (a spectator's when he does not sit at it), to be shown to him only.
+
+        ``renew`` (``/kozel web new``): a player's every older link of his seat stops
+        working (the pages opened with them are closed) and he gets a new one. Only
+        the seat's own player renews its links: nobody else is refused and nothing
+        changes."""
         locale = await self.chat_locale(chat)
         if self.web is None:
             return Reply(alert=self.tr.t(locale, "web-link-off"))
@@ -386,10 +396,17 @@ class Interactions:
         if game is None:
             return Reply(alert=self.tr.t(locale, "web-link-none"))
         seat = game.seat_of(user)
+        if renew:
+            if seat is None or self.web.link_button(game, seat, locale) is None:
+                return Reply(alert=self.tr.t(locale, "web-renew-not-seated"))
+            game = await self.web.revoke(game, seat)
+            # His DM hand's button carries the old link: the next change redraws it.
+            self._hands.get(game.id, {}).pop(seat, None)
         button = self.web.link_button(game, seat, locale)
         if button is None:
             return Reply(alert=self.tr.t(locale, "web-link-none"))
-        text = self.tr.t(locale, "web-link-spectator" if seat is None else "web-link-text")
+        key = "web-renew-text" if renew else "web-link-text"
+        text = self.tr.t(locale, "web-link-spectator" if seat is None else key)
         return Reply(screen=Screen(text, ((button,),)), private=True, game=game, seat=seat)
 
     async def stop(self, chat: ChatRef, user: UserRef, *, is_admin: bool = False) -> Reply:
