@@ -29,5 +29,7 @@ web-choice = 🃏 Table in the browser (a link for you only)
 web-new-choice = 🃏 A new link to the table (the old ones stop working)
 web-renew-text = Your seat's old links no longer work, and the pages opened with them are closed. Your new link (for you only):
 web-renew-not-seated = You are not seated at this table: there is no link of yours to revoke. Only a player gets a new link, for his own seat.
+web-renew-hands = The old links to the table in the browser (the buttons under your cards) no longer work, and the pages opened with them are closed. Here are your cards with new links.
+web-renew-no-links = Your cards carry no link to the table in the browser: there is nothing to revoke.
 web-link-off = The table in the browser is not on for this bot.
 web-link-none = You are not seated at any table now.
