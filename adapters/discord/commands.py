@@ -89,12 +89,16 @@ class KozelCommands(commands.Cog):
         @app_commands.choices(rule_set=kozel_choices)
         async def kozel(interaction: discord.Interaction[Any], rule_set: str | None = None) -> None:
             if rule_set in (WEB_CHOICE, WEB_NEW_CHOICE):
+                renew = rule_set == WEB_NEW_CHOICE
                 work = self.interactions.web_table(
-                    chat_of(interaction),
-                    user_ref(interaction.user),
-                    renew=rule_set == WEB_NEW_CHOICE,
+                    chat_of(interaction), user_ref(interaction.user), renew=renew
                 )
-                await self._answer(interaction, work, ephemeral=True)
+                reply = await self._answer(interaction, work, ephemeral=True)
+                if renew and reply is not None and reply.screen is not None:
+                    assert reply.game is not None and reply.seat is not None
+                    # His DM hand's link is one of the revoked: it shows the new one.
+                    with self.adapter.running.track():
+                        await self.publisher.redraw_hand(reply.game.id, reply.seat)
                 return
             await self.kozel(interaction, rule_set)
 
@@ -261,15 +265,17 @@ class KozelCommands(commands.Cog):
         work: Awaitable[Reply],
         *,
         ephemeral: bool = False,
-    ) -> None:
+    ) -> Reply | None:
+        """Answer a command with its work's reply (None: not run, the user floods)."""
         with self.adapter.running.track():
             if await self._flooded(interaction):
                 if inspect.iscoroutine(work):
                     work.close()  # never run
-                return
+                return None
             answer = Answer(interaction, defer_after=self.adapter.defer_after)
             reply = await answer.within(work, new_message=True, ephemeral=ephemeral)
             await self._show(answer, reply, ephemeral)
+            return reply
 
     async def _show(self, answer: Answer, reply: Reply, ephemeral: bool) -> None:
         if reply.screen is not None and reply.screen.rows:

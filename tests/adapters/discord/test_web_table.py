@@ -123,6 +123,11 @@ def link_of(rec: FakeInteraction) -> str:
     return parse_qs(urlsplit(url).query)["t"][0]
 
 
+def hand_link(h: Harness, game: Game, user: int) -> str:
+    [(_, url)] = links(h, h.hand_id(game, user))
+    return parse_qs(urlsplit(url).query)["t"][0]
+
+
 def tokens(h: Harness, game: Game) -> list[str | None]:
     assert h.web_app is not None and h.web_app.hub is not None
     return [h.web_app.hub.link(game, seat) for seat in (*range(4), None)]
@@ -168,8 +173,9 @@ async def test_web_new_revokes_the_players_old_links_and_gives_a_new_one(
     assert [t for i, t in enumerate(now) if i != seat] == [
         t for i, t in enumerate(others) if i != seat
     ]
-    # /kozel web gives the new link from now on.
+    # /kozel web gives the new link from now on, and his DM hand carries it at once.
     assert link_of(await h.slash(BOB, "kozel", {"set": "web"})) == new
+    await h.dc.wait_for(lambda: hand_link(h, game, BOB) == new)
 
 
 async def test_web_new_pressed_twice_leaves_only_the_newest_link(
