@@ -61,6 +61,11 @@ class WebLinks(Protocol):
         the platform's app names it)."""
         ...
 
+    async def revoke(self, game: Game, seat: int) -> Game:
+        """Revoke every link of a seat made so far (their open pages are closed):
+        the game as it is now, whose links of that seat are new ones."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Reply:
@@ -301,6 +306,38 @@ class Interactions:
                 replies.append(Reply(hand=hand, seat=seat, game=game, private=True))
         return replies
 
+    @staticmethod
+    def wants_new_links(words: str | None) -> bool:
+        """Whether ``/hand``'s words ask for new links to the web table (``/hand new``).
+
+        >>> Interactions.wants_new_links("new"), Interactions.wants_new_links(" Новые ")
+        (True, True)
+        >>> Interactions.wants_new_links(None), Interactions.wants_new_links("all")
+        (False, False)
+        """
+        return _folded(words or "") in _NEW_WORDS
+
+    async def renew_hand_links(self, user: User, platform_language: str | None = None) -> Reply:
+        """``/hand new`` in a private chat: every link to the web table that the user's
+        hands carried so far stops working (the pages opened with them are closed):
+        the line to answer with (``screen``), then his hands (:meth:`hands`), which
+        carry the new links. A hand that carries no link (no web table, or none that
+        the platform takes) has nothing to revoke: ``alert`` says so."""
+        locale = await self.user_locale(user, platform_language)
+        renewed = 0
+        for game in self.service.games_of(user.ref) if self.web is not None else ():
+            seat = game.seat_of(user.ref)
+            if seat is None or self.web is None:
+                continue
+            if self.web.hand_button(game, seat, locale) is None:
+                continue
+            await self.web.revoke(game, seat)
+            self._hands.get(game.id, {}).pop(seat, None)
+            renewed += 1
+        if not renewed:
+            return Reply(alert=self.tr.t(locale, "web-renew-no-links"))
+        return Reply(screen=Screen(self.tr.t(locale, "web-renew-hands")), private=True)
+
     def rule_set_of(self, word: str | None) -> str | None:
         """The rule set a command's word names: its id (``classic``, ``yard``) or its
         name in any language, in any case; None for a word that names none."""
@@ -376,9 +413,14 @@ class Interactions:
             game = (await self.service.start(game.id, None, user.ref)).game
         return Reply(game=game)
 
-    async def web_table(self, chat: ChatRef, user: UserRef) -> Reply:
+    async def web_table(self, chat: ChatRef, user: UserRef, *, renew: bool = False) -> Reply:
         """``/kozel web``: the user's own link to the chat's open game on the web table
-        (a spectator's when he does not sit at it), to be shown to him only."""
+        (a spectator's when he does not sit at it), to be shown to him only.
+
+        ``renew`` (``/kozel web new``): a player's every older link of his seat stops
+        working (the pages opened with them are closed) and he gets a new one. Only
+        the seat's own player renews its links: nobody else is refused and nothing
+        changes."""
         locale = await self.chat_locale(chat)
         if self.web is None:
             return Reply(alert=self.tr.t(locale, "web-link-off"))
@@ -386,10 +428,17 @@ class Interactions:
         if game is None:
             return Reply(alert=self.tr.t(locale, "web-link-none"))
         seat = game.seat_of(user)
+        if renew:
+            if seat is None or self.web.link_button(game, seat, locale) is None:
+                return Reply(alert=self.tr.t(locale, "web-renew-not-seated"))
+            game = await self.web.revoke(game, seat)
+            # His DM hand's button carries the old link: the next change redraws it.
+            self._hands.get(game.id, {}).pop(seat, None)
         button = self.web.link_button(game, seat, locale)
         if button is None:
             return Reply(alert=self.tr.t(locale, "web-link-none"))
-        text = self.tr.t(locale, "web-link-spectator" if seat is None else "web-link-text")
+        key = "web-renew-text" if renew else "web-link-text"
+        text = self.tr.t(locale, "web-link-spectator" if seat is None else key)
         return Reply(screen=Screen(text, ((button,),)), private=True, game=game, seat=seat)
 
     async def stop(self, chat: ChatRef, user: UserRef, *, is_admin: bool = False) -> Reply:
@@ -811,6 +860,10 @@ class _Shown:
 #: The words ``/pictures`` takes (as :func:`_folded` leaves them).
 _ON_WORDS = frozenset({"on", "yes", "вкл", "да", "1"})
 _OFF_WORDS = frozenset({"off", "no", "выкл", "нет", "0"})
+
+
+#: The words of ``/hand new`` (new links to the web table), folded.
+_NEW_WORDS = frozenset({"new", "новая", "новые", "новую", "новое"})
 
 
 #: The words of ``/top`` for the previous month's season (``/top last``), folded.

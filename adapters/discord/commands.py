@@ -35,6 +35,9 @@ AnyCommand = app_commands.Command[Any, Any, Any]
 
 #: ``/kozel web``: the choice that asks for a link to the web table.
 WEB_CHOICE = "web"
+#: ``/kozel web new``: the choice that revokes the player's older links and asks for
+#: a new one.
+WEB_NEW_CHOICE = "web new"
 #: ``/top``'s month option (``2026-11``, ``last``, ``прошлый``...): a longer word is
 #: none of them, and Discord refuses it in the client.
 MONTH_LENGTH = 16
@@ -65,14 +68,9 @@ class KozelCommands(commands.Cog):
             app_commands.Choice(name=text(tr, f"rules-name-{name}"), value=name)
             for name in rule_set_ids()
         ]
-        # With the web table on, ``/kozel web`` gives the user his link to it.
-        kozel_choices = rule_set_choices + (
-            [app_commands.Choice(name=text(tr, "web-choice"), value=WEB_CHOICE)]
-            if self.interactions.web is not None
-            else []
-        )
-
-        # /kozel also offers each rule set's presets but the default ("classic 001").
+        # /kozel also offers each rule set's presets but the default ("classic 001"),
+        # and with the web table on, ``/kozel web`` (the user's link to it) and
+        # ``/kozel web new`` (his older links revoked, a new one).
         kozel_choices = rule_set_choices + [
             app_commands.Choice(
                 name=text(tr, f"{name}-preset-choice-{preset}"), value=f"{name} {preset}"
@@ -80,14 +78,27 @@ class KozelCommands(commands.Cog):
             for name in rule_set_ids()
             for preset, _ in presets_of(name)[1:]
         ]
+        if self.interactions.web is not None:
+            kozel_choices += [
+                app_commands.Choice(name=text(tr, "web-choice"), value=WEB_CHOICE),
+                app_commands.Choice(name=text(tr, "web-new-choice"), value=WEB_NEW_CHOICE),
+            ]
 
         @app_commands.rename(rule_set=text(tr, "cmd-option-rules"))
         @app_commands.describe(rule_set=text(tr, "cmd-option-rules-about"))
         @app_commands.choices(rule_set=kozel_choices)
         async def kozel(interaction: discord.Interaction[Any], rule_set: str | None = None) -> None:
-            if rule_set == WEB_CHOICE:
-                work = self.interactions.web_table(chat_of(interaction), user_ref(interaction.user))
-                await self._answer(interaction, work, ephemeral=True)
+            if rule_set in (WEB_CHOICE, WEB_NEW_CHOICE):
+                renew = rule_set == WEB_NEW_CHOICE
+                work = self.interactions.web_table(
+                    chat_of(interaction), user_ref(interaction.user), renew=renew
+                )
+                reply = await self._answer(interaction, work, ephemeral=True)
+                if renew and reply is not None and reply.screen is not None:
+                    assert reply.game is not None and reply.seat is not None
+                    # His DM hand's link is one of the revoked: it shows the new one.
+                    with self.adapter.running.track():
+                        await self.publisher.redraw_hand(reply.game.id, reply.seat)
                 return
             await self.kozel(interaction, rule_set)
 
@@ -254,15 +265,17 @@ class KozelCommands(commands.Cog):
         work: Awaitable[Reply],
         *,
         ephemeral: bool = False,
-    ) -> None:
+    ) -> Reply | None:
+        """Answer a command with its work's reply (None: not run, the user floods)."""
         with self.adapter.running.track():
             if await self._flooded(interaction):
                 if inspect.iscoroutine(work):
                     work.close()  # never run
-                return
+                return None
             answer = Answer(interaction, defer_after=self.adapter.defer_after)
             reply = await answer.within(work, new_message=True, ephemeral=ephemeral)
             await self._show(answer, reply, ephemeral)
+            return reply
 
     async def _show(self, answer: Answer, reply: Reply, ephemeral: bool) -> None:
         if reply.screen is not None and reply.screen.rows:

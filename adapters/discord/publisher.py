@@ -197,6 +197,21 @@ class DiscordPublisher:
         if refresh and hand is not None:
             self._queue_hand(game_id, hand)
 
+    async def redraw_hand(self, game_id: int, seat: int) -> None:
+        """Show a seat's DM hand again as it is now (its link to the web table was
+        renewed), in order with the changes published."""
+        async with self.service.showing(game_id) as game:
+            player = game.seats[seat] if 0 <= seat < len(game.seats) else None
+            screen = await self.interactions.hand_screen(game, seat)
+            if screen is None or player is None or player.user is None:
+                return
+            if game.status is not GameStatus.PLAYING:
+                return
+            locale = game.settings.locale
+            hand = _Hand(seat, player.user, screen, True, game.chat, locale)
+            self._hands[(game.id, int(player.user.id))] = hand
+            self._queue_hand(game.id, hand)
+
     def table_id(self, game: Game) -> int | None:
         """The id of a game's table message, if it has one."""
         known = self._ids.get((game.id, "table"))

@@ -60,6 +60,9 @@ class WebButtons:
         if username:
             self.usernames[platform] = username
 
+    async def revoke(self, game: Game, seat: int) -> Game:
+        return await self.hub.revoke(game.id, seat)
+
     def link_url(self, token: str) -> str:
         """The page opened with a signed token."""
         return f"{self.url}?t={token}"

@@ -63,6 +63,8 @@ class Identity:
     language: str | None = None
     #: How it said so: a signed ``link`` or Telegram's ``init_data``.
     via: str = "link"
+    #: The signed token it came with (a link, or a Mini App's start parameter).
+    claim: links.Claim | None = None
 
 
 class Refused(Exception):
@@ -122,9 +124,10 @@ class WebHub:
             user = _user_key(player.user)
         return links.sign(self.key, game.id, seat, self.generation(game, seat), user)
 
-    async def revoke(self, game_id: int, seat: int | None) -> None:
+    async def revoke(self, game_id: int, seat: int | None) -> Game:
         """Revoke every link of a game's seat (None: the spectators' links): they are
-        refused from now on, and the pages opened with them are closed."""
+        refused from now on, and the pages opened with them are closed. The game as
+        it is now (its links of that seat are of the new generation)."""
         game = await self.service.game(game_id)
         generation = self.generation(game, seat) + 1
         key = links.generation_key(seat)
@@ -132,6 +135,7 @@ class WebHub:
         for conn in list(self.games.get(game_id, ())):
             if conn.seat == seat and (seat is None or conn.via == "link"):
                 self._refuse(conn, "revoked")
+        return await self.service.game(game_id)
 
     # --- Sockets -------------------------------------------------------------------
 
@@ -209,6 +213,8 @@ class WebHub:
             async with self.service.showing(game_id) as game:
                 if who.seat is not None and not _sits(game, who.seat, who.user):
                     raise Refused("auth")  # he left the seat meanwhile
+                if who.claim is not None and _revoked(self, game, who.claim):
+                    raise Refused("revoked")  # revoked meanwhile
                 conn.seat, conn.user, conn.user_key = who.seat, who.user, who.user_key
                 conn.via = who.via
                 conn.locale = await self._locale(game, who)
@@ -258,9 +264,9 @@ class WebHub:
             user_key = _user_key(player.user)
         if not links.verify(self.key, claim, user_key):
             raise Refused("auth")
-        if claim.generation < self.generation(game, claim.seat):
+        if _revoked(self, game, claim):
             raise Refused("revoked")
-        return Identity(game.id, claim.seat, user, user_key or None)
+        return Identity(game.id, claim.seat, user, user_key or None, claim=claim)
 
     async def _by_init_data(self, init_data: str) -> Identity:
         if self.init_data is None:
@@ -272,7 +278,7 @@ class WebHub:
         game = await self._game(claim.game_id)
         if not links.verify(self.key, claim):
             raise Refused("auth")
-        if claim.generation < self.generation(game, None):
+        if _revoked(self, game, claim):
             raise Refused("revoked")
         if game.chat.platform is not user.ref.platform:
             raise Refused("auth")
@@ -280,7 +286,7 @@ class WebHub:
         player = None if seat is None else game.seats[seat]
         if player is not None:
             user = User(user.ref, player.name)
-        return Identity(game.id, seat, user, _user_key(user.ref), language, "init_data")
+        return Identity(game.id, seat, user, _user_key(user.ref), language, "init_data", claim)
 
     async def _locale(self, game: Game, who: Identity) -> str:
         """The language of a page's views: a player's own (as his hand's), a Telegram
@@ -376,6 +382,11 @@ def _press_id(message: object) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
         return None
     return value
+
+
+def _revoked(hub: WebHub, game: Game, claim: links.Claim) -> bool:
+    """Whether the links of the claim's seat were revoked since it was signed."""
+    return claim.generation < hub.generation(game, claim.seat)
 
 
 def _user_key(user: UserRef) -> str:

@@ -1,5 +1,8 @@
 """``/start`` in a private chat, with or without a deep-link payload, and ``/hand``.
 
+``/hand new`` revokes the links to the web table his hands carried, then sends them
+with new ones.
+
 A player the bot could not write to got a ``t.me/<bot>?start=<payload>`` button in
 the group (:meth:`Interactions.join_link`: signed, bound to one game and team); it
 opens this chat and sends ``/start <payload>``: the bot can write now, so the player
@@ -57,12 +60,23 @@ async def start(
     await _post_hands(interactions, outbox, user)
 
 
-async def hand(message: Message, interactions: Interactions, outbox: Outbox) -> None:
-    """``/hand``: the player's hand in every running game he sits in, as new messages."""
+async def hand(
+    message: Message, command: CommandObject, interactions: Interactions, outbox: Outbox
+) -> None:
+    """``/hand``: the player's hand in every running game he sits in, as new messages.
+    ``/hand new``: first the links to the web table his hands carried are revoked;
+    the hands sent then carry new ones."""
     if message.from_user is None:
         return
     outbox.reachable(message.from_user.id)
     user = user_of(message.from_user)
+    if interactions.wants_new_links(command.args):
+        language = message.from_user.language_code
+        reply = await interactions.renew_hand_links(user, language)
+        if reply.screen is None:
+            outbox.send(message.chat.id, Screen(reply.alert or ""))
+            return
+        outbox.send(message.chat.id, reply.screen)
     if not await _post_hands(interactions, outbox, user):
         locale = await interactions.user_locale(user, message.from_user.language_code)
         outbox.send(message.chat.id, Screen(interactions.tr.t(locale, "notice-no-hand")))

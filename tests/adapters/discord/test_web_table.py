@@ -4,15 +4,19 @@ the web table neither is there."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from urllib.parse import parse_qs, urlsplit
 
+import aiohttp
 import pytest
 
 from bot.i18n import Translator
 from bot.memory import MemoryStorage
-from testing.fakes.discord import FakeDiscord
-from tests.adapters.discord.harness import ALICE, BOB, Harness, ref
+from bot.models import Game
+from testing.fakes.discord import FakeDiscord, FakeInteraction
+from tests.adapters.discord.harness import ALICE, BOB, CAROL, EVE, GUILD, Harness, ref
+from tests.adapters.web.harness import Page
 
 
 @pytest.fixture
@@ -67,3 +71,154 @@ async def test_kozel_web_gives_the_link_to_the_user_alone(web_harness: Harness) 
 async def test_without_the_web_table_the_hand_has_no_link(harness: Harness) -> None:
     game, _ = await harness.start_four()
     assert links(harness, harness.hand_id(game, ALICE)) == []
+
+
+# --- /kozel web new: a player revokes his links and gets a new one ---------------------
+
+
+class Pages:
+    """Pages of the web table (sockets to the bot's web server), closed at the end."""
+
+    def __init__(self, h: Harness, session: aiohttp.ClientSession) -> None:
+        self.h, self.session, self.opened = h, session, list[Page]()
+
+    async def open(self, token: str) -> Page:
+        """A page opened with ``token``."""
+        web = self.h.web_app
+        assert web is not None and web.port is not None
+        page = Page(await self.session.ws_connect(f"http://127.0.0.1:{web.port}/ws"))
+        page.task = asyncio.create_task(page._read())
+        self.opened.append(page)
+        await page.send({"type": "hello", "link": token})
+        return page
+
+    async def refused(self, token: str) -> list[str]:
+        """The error codes a page opened with ``token`` gets before it is closed."""
+        page = await self.open(token)
+        await page.wait(lambda r: page.closed is not None)
+        return [m["code"] for m in page.of("error")]
+
+
+@pytest.fixture
+async def pages(web_harness: Harness) -> AsyncIterator[Pages]:
+    async with aiohttp.ClientSession() as session:
+        opened = Pages(web_harness, session)
+        try:
+            yield opened
+        finally:
+            for page in opened.opened:
+                await page.ws.close()
+                if page.task is not None:
+                    await page.task
+
+
+def link_of(rec: FakeInteraction) -> str:
+    assert rec.original is not None
+    [url] = [
+        c["url"]
+        for row in rec.original.get("components", [])
+        for c in row.get("components", [])
+        if c.get("url")
+    ]
+    return parse_qs(urlsplit(url).query)["t"][0]
+
+
+def hand_link(h: Harness, game: Game, user: int) -> str:
+    [(_, url)] = links(h, h.hand_id(game, user))
+    return parse_qs(urlsplit(url).query)["t"][0]
+
+
+def tokens(h: Harness, game: Game) -> list[str | None]:
+    assert h.web_app is not None and h.web_app.hub is not None
+    return [h.web_app.hub.link(game, seat) for seat in (*range(4), None)]
+
+
+async def test_kozel_web_and_web_new_are_offered_among_the_choices(web_harness: Harness) -> None:
+    """The presets' choices once replaced the web table's: ``/kozel web`` was offered
+    to nobody (a test that sends a value Discord's client would not could not see it)."""
+    h = web_harness
+    [option] = h.dc.command("kozel")["options"]
+    values = [choice["value"] for choice in option["choices"]]
+    assert "web" in values and "web new" in values
+    assert "classic 001" in values and len(values) <= 25
+
+
+async def test_web_new_revokes_the_players_old_links_and_gives_a_new_one(
+    web_harness: Harness, pages: Pages
+) -> None:
+    h = web_harness
+    game, _ = await h.start_four()
+    seat = game.seat_of(ref(BOB))
+    assert seat is not None
+    old = link_of(await h.slash(BOB, "kozel", {"set": "web"}))
+    page = await pages.open(old)
+    assert (await page.state_at(game.version))["view"]["you"] == seat
+    others = tokens(h, game)
+
+    rec = await h.slash(BOB, "kozel", {"set": "web new"})
+
+    assert rec.ephemeral and rec.original is not None
+    locale = "en" if h.t("web-renew-text", "en") in rec.original["content"] else "ru"
+    assert rec.original["content"] == h.t("web-renew-text", locale)
+    new = link_of(rec)
+    assert new != old
+    await page.wait(lambda r: page.closed is not None)
+    assert page.of("error")[-1]["code"] == "revoked" and page.closed == 4403
+    assert await pages.refused(old) == ["revoked"]
+    fresh = await pages.open(new)
+    game = await h.service.game(game.id)
+    assert (await fresh.state_at(game.version))["view"]["you"] == seat
+    # Only his seat's links changed: the others' and the spectators' stay as they were.
+    now = tokens(h, game)
+    assert [t for i, t in enumerate(now) if i != seat] == [
+        t for i, t in enumerate(others) if i != seat
+    ]
+    # /kozel web gives the new link from now on, and his DM hand carries it at once.
+    assert link_of(await h.slash(BOB, "kozel", {"set": "web"})) == new
+    await h.dc.wait_for(lambda: hand_link(h, game, BOB) == new)
+
+
+async def test_web_new_pressed_twice_leaves_only_the_newest_link(
+    web_harness: Harness, pages: Pages
+) -> None:
+    h = web_harness
+    game, _ = await h.start_four()
+    seat = game.seat_of(ref(CAROL))
+    assert seat is not None
+    first = link_of(await h.slash(CAROL, "kozel", {"set": "web new"}))
+    second = link_of(await h.slash(CAROL, "kozel", {"set": "web new"}))
+    assert first != second
+    assert await pages.refused(first) == ["revoked"]
+    game = await h.service.game(game.id)
+    page = await pages.open(second)
+    assert (await page.state_at(game.version))["view"]["you"] == seat
+
+
+async def test_web_new_of_a_spectator_or_outsider_is_refused_and_changes_nothing(
+    web_harness: Harness, pages: Pages
+) -> None:
+    h = web_harness
+    h.dc.add_user(99, "zed", guild_ids=[GUILD])  # in the guild, never at the table
+    game, _ = await h.start_four()
+    before = tokens(h, game)
+    bob = await pages.open(before[game.seat_of(ref(BOB)) or 0] or "")
+    await bob.state_at(game.version)
+    for user in (EVE, 99):
+        rec = await h.slash(user, "kozel", {"set": "web new"})
+        assert rec.ephemeral and rec.original is not None
+        assert rec.original["content"] in (
+            h.t("web-renew-not-seated", "ru"),
+            h.t("web-renew-not-seated", "en"),
+        )
+        assert not rec.original.get("components")
+    after = await h.service.game(game.id)
+    assert tokens(h, after) == before
+    assert not any(key.startswith("web:") for key in after.messages)
+    assert bob.closed is None and not bob.of("error")
+
+
+async def test_web_new_without_a_game_says_so(web_harness: Harness) -> None:
+    h = web_harness
+    rec = await h.slash(BOB, "kozel", {"set": "web new"})
+    assert rec.ephemeral and rec.original is not None
+    assert rec.original["content"] in (h.t("web-link-none", "ru"), h.t("web-link-none", "en"))

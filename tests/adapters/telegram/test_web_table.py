@@ -109,3 +109,70 @@ async def test_a_move_made_on_the_web_shows_in_the_chat_and_in_the_dms(h: Harnes
     assert table.text == h.expected_table(game)
     hand = h.hand_message(game, 0)
     assert hand is not None and hand.text == h.hand_text(game, 0, game.settings.locale)
+
+
+# --- /hand new: a player revokes the links his hands carried --------------------------
+
+PUBLIC_HTTP = {"web_public_url": "http://kozel.example.org/"}
+
+
+def hand_token(h: Harness, game: Game, seat: int) -> str:
+    hand = h.hand_message(game, seat)
+    assert hand is not None
+    [(_, url)] = urls(h, hand.chat_id, hand.message_id)
+    return parse_qs(urlsplit(url).query)["t"][0]
+
+
+async def hello(ws: aiohttp.ClientWebSocketResponse, token: str) -> dict[str, Any]:
+    await ws.send_str(json.dumps({"type": "hello", "link": token}))
+    message: dict[str, Any] = json.loads((await ws.receive()).data)
+    return message
+
+
+@pytest.mark.parametrize("web", [PUBLIC_HTTP], indirect=True)
+async def test_hand_new_revokes_the_links_the_hands_carried_and_sends_new_ones(
+    h: Harness,
+) -> None:
+    game = await started(h)
+    old, bobs = hand_token(h, game, 0), hand_token(h, game, 1)
+    assert h.web_app is not None and h.web_app.port is not None
+    address = f"http://127.0.0.1:{h.web_app.port}/ws"
+    async with aiohttp.ClientSession() as session:
+        page = await session.ws_connect(address)
+        assert (await hello(page, old))["view"]["you"] == 0
+
+        line = await h.command(h.tg.users[1], 1, "/hand new")
+
+        assert line.text == h.tr.t("en", "web-renew-hands")
+        await h.settle()
+        error = json.loads((await page.receive()).data)
+        assert error["code"] == "revoked"
+        closing = await page.receive()
+        assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4403
+        again = await session.ws_connect(address)
+        assert (await hello(again, old))["code"] == "revoked"
+        new = hand_token(h, game, 0)  # the hand sent after the line
+        assert new != old
+        fresh = await session.ws_connect(address)
+        assert (await hello(fresh, new))["view"]["you"] == 0
+        # Bob's link is his: it still works.
+        assert hand_token(h, game, 1) == bobs
+        bob = await session.ws_connect(address)
+        assert (await hello(bob, bobs))["view"]["you"] == 1
+        for ws in (fresh, bob):
+            await ws.close()
+
+
+@pytest.mark.parametrize(("web", "asker"), [({}, 1), (PUBLIC_HTTP, 3)], indirect=["web"])
+async def test_hand_new_without_a_link_to_revoke_says_so_and_changes_nothing(
+    h: Harness, asker: int
+) -> None:
+    # {}: the page is on this machine: Telegram's hands carry no link (Alice, seated,
+    # asks); the public address: Carol sits at no table.
+    game = await started(h)
+    user = h.tg.users[1] if asker == 1 else h.user(asker, "Carol")
+    line = await h.command(user, asker, "/hand new")
+    assert line.text == h.tr.t("en", "web-renew-no-links")
+    await h.settle()
+    after = await h.game(game.id)
+    assert not any(key.startswith("web:") for key in after.messages)

@@ -9,12 +9,16 @@ import hashlib
 import hmac
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 
+from adapters.sqlite import SqliteStorage
 from adapters.web import links
 from adapters.web.connection import Limits
+from adapters.web.hub import Identity
 from adapters.web.telegram import init_data_check
 from bot.models import GameStatus
 from tests.adapters.web.harness import PLAYERS, Clock, Web
@@ -143,6 +147,58 @@ async def test_a_revoked_link_is_refused_and_its_pages_are_closed(web: Web) -> N
     game = await web.service.game(game.id)
     fresh = await web.page({"link": web.link(game, 1)})
     assert (await fresh.state_at(game.version))["view"]["you"] == 1
+
+
+async def test_a_revoked_link_stays_revoked_after_the_storage_is_reopened(
+    tmp_path: Path,
+) -> None:
+    """The generation is kept with the game: a bot started again on the same database
+    still refuses the old link and takes the new one."""
+    path = f"sqlite:///{tmp_path / 'kozel.sqlite3'}"
+    async with await SqliteStorage.open(path) as storage:
+        before = Web(storage)
+        await before.start()
+        try:
+            game = await before.game()
+            old = before.link(game, 1)
+            await before.hub.revoke(game.id, 1)
+            new = before.link(await before.service.game(game.id), 1)
+        finally:
+            await before.stop()
+    assert new != old
+    async with await SqliteStorage.open(path) as storage:
+        after = Web(storage)
+        await after.start()
+        try:
+            page = await after.page({"link": old})
+            await page.wait(lambda r: page.closed is not None)
+            assert [m["code"] for m in page.of("error")] == ["revoked"] and page.states == []
+            game = await after.service.game(game.id)
+            assert after.link(game, 1) == new
+            fresh = await after.page({"link": new})
+            assert (await fresh.state_at(game.version))["view"]["you"] == 1
+        finally:
+            await after.stop()
+
+
+async def test_a_page_whose_link_is_revoked_while_it_says_hello_is_refused(web: Web) -> None:
+    """A revoke between the check of a page's link and its joining the game's pages
+    (the revoke closes only the pages it finds) refuses the page: it is not left open
+    with a revoked link."""
+    game = await web.game()
+    old = web.link(game, 2)
+    identify = web.hub.identify
+
+    async def identify_then_revoke(message: dict[str, Any]) -> Identity:
+        who = await identify(message)
+        await web.hub.revoke(game.id, 2)  # after the check, before the page is counted
+        return who
+
+    web.hub.identify = identify_then_revoke  # type: ignore[method-assign]
+    page = await web.page({"link": old})
+    await page.wait(lambda r: page.closed is not None)
+    assert [m["code"] for m in page.of("error")] == ["revoked"] and page.states == []
+    assert web.hub.sockets == 0
 
 
 async def test_a_link_of_a_game_long_over_is_expired(web: Web) -> None:
