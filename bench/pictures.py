@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Sequence
 
 from bench.stats import percentile
 from bot.i18n import Translator
@@ -27,8 +28,8 @@ NAMES = {
 }
 
 
-def finished_game(names: tuple[str, ...], seed: int = 1) -> Game:
-    """A finished yard game of four people named ``names``."""
+def finished_series(seed: int = 1) -> Series:
+    """A yard series played to its end with the first legal action each time."""
     series = Series(first_dealer=3)
     rng = random.Random(seed)
     while not series.is_over:
@@ -37,6 +38,11 @@ def finished_game(names: tuple[str, ...], seed: int = 1) -> Game:
         assert deal is not None
         while not deal.is_over:
             series.apply(series.legal_actions()[0])
+    return series
+
+
+def finished_table(play: object, names: Sequence[str] = NAMES["plain"]) -> Game:
+    """A finished game of ``play`` with four people named ``names`` at its seats."""
     seats: list[Seat | None] = [
         Seat(SeatKind.HUMAN, name, UserRef(Platform.TELEGRAM, str(n)))
         for n, name in enumerate(names)
@@ -48,8 +54,13 @@ def finished_game(names: tuple[str, ...], seed: int = 1) -> Game:
         status=GameStatus.FINISHED,
         settings=TableSettings(),
         seats=seats,
-        play=YardGame(series),
+        play=play,  # type: ignore[arg-type]
     )
+
+
+def finished_game(names: Sequence[str], seed: int = 1) -> Game:
+    """A finished yard game of four people named ``names``."""
+    return finished_table(YardGame(finished_series(seed)), names)
 
 
 def measure(runs: int) -> dict[str, float]:

@@ -324,14 +324,15 @@ class Interactions:
         carry the new links. A hand that carries no link (no web table, or none that
         the platform takes) has nothing to revoke: ``alert`` says so."""
         locale = await self.user_locale(user, platform_language)
+        web = self.web
+        if web is None:
+            return Reply(alert=self.tr.t(locale, "web-renew-no-links"))
         renewed = 0
-        for game in self.service.games_of(user.ref) if self.web is not None else ():
+        for game in self.service.games_of(user.ref):
             seat = game.seat_of(user.ref)
-            if seat is None or self.web is None:
+            if seat is None or web.hand_button(game, seat, locale) is None:
                 continue
-            if self.web.hand_button(game, seat, locale) is None:
-                continue
-            await self.web.revoke(game, seat)
+            await web.revoke(game, seat)
             self._hands.get(game.id, {}).pop(seat, None)
             renewed += 1
         if not renewed:

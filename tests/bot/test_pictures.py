@@ -13,47 +13,19 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from bench.pictures import finished_series
+from bench.pictures import finished_table as table
 from bot import pictures
 from bot.i18n import Translator
-from bot.models import ChatRef, Game, GameStatus, Platform, Seat, SeatKind, TableSettings, UserRef
+from bot.models import Platform, Seat, SeatKind, UserRef
 from bot.pictures import SIZE, ResultCard, draw, glyphs, result_card, result_picture
 from bot.pictures.glyphs import Face
 from bot.presenters.common import cards_label
 from core.cards import CARDS
 from core.ruleset import get_rule_set
 from core.yard.ruleset import YardGame
-from core.yard.series import Series
 
 FONTS = Path(pictures.__file__).parent / "fonts"
-
-
-def finished_series(seed: int) -> Series:
-    """A yard series played to its end with the first legal action each time."""
-    series = Series(first_dealer=3)
-    rng = random.Random(seed)
-    while not series.is_over:
-        series.deal(rng)
-        deal = series.current
-        assert deal is not None
-        while not deal.is_over:
-            series.apply(series.legal_actions()[0])
-    return series
-
-
-def table(play: object) -> Game:
-    seats: list[Seat | None] = [
-        Seat(SeatKind.HUMAN, name, UserRef(Platform.TELEGRAM, str(n)))
-        for n, name in enumerate(["Аня", "Борис", "Вера", "Глеб"])
-    ]
-    return Game(
-        1,
-        ChatRef(Platform.TELEGRAM, "-1"),
-        UserRef(Platform.TELEGRAM, "0"),
-        status=GameStatus.FINISHED,
-        settings=TableSettings(),
-        seats=seats,
-        play=play,  # type: ignore[arg-type]
-    )
 
 
 @pytest.fixture(scope="module")
