@@ -7,9 +7,14 @@ transaction around the save):
 
 1. :data:`RATED_ALREADY`: a game is rated once (its ``rating_changes`` rows);
 2. :func:`new_rows`: each row the game updates is made, with a new player's
-   rating, if missing (so that two PostgreSQL transactions never both make one);
-3. :func:`reads`: the rows, locked on PostgreSQL (``FOR UPDATE``, in one order);
+   rating, if missing;
+3. :func:`reads`: the rows;
 4. :func:`writes`: their new values, the players' changes and partners.
+
+PostgreSQL asks the same in two statements, a round trip each (a server's round
+trips, not its work, are most of an update's time): :data:`MADE_AND_LOCKED` does 1–3
+and locks the rows in one order (so two processes rating games of one player wait
+for each other), :data:`KEPT` writes what 4 writes.
 
 :func:`replay_history` rates a database's finished games in order, once, right after
 the migration that makes the tables (both storages' ``migrate``).
@@ -42,20 +47,20 @@ NEW_SEASON_RATING = Sql.of(
     f"INSERT{{or_ignore}} INTO season_ratings ({', '.join(_SEASON_KEY + _SKILL)})"
     f" VALUES ({', '.join(':' + c for c in _SEASON_KEY + _SKILL)}){{do_nothing}}"
 )
-_RATINGS_OF = """
+RATINGS_OF = Sql.of(
+    """
 SELECT rule_set, user_id, mu, sigma, games, wins, best FROM ratings
 WHERE platform = :platform AND rule_set IN (:rule_set, '*')
     AND user_id IN (:p0, :p1, :p2, :p3)
-ORDER BY rule_set, user_id
 """
-RATINGS_OF = Sql.of(_RATINGS_OF, postgres=_RATINGS_OF + " FOR UPDATE")
-_SEASON_RATINGS_OF = """
+)
+SEASON_RATINGS_OF = Sql.of(
+    """
 SELECT chat_id, season, rule_set, user_id, mu, sigma, games, wins, best FROM season_ratings
 WHERE platform = :platform AND chat_id = :chat_id AND season = :season
     AND rule_set IN (:rule_set, '*') AND user_id IN (:p0, :p1, :p2, :p3)
-ORDER BY rule_set, user_id
 """
-SEASON_RATINGS_OF = Sql.of(_SEASON_RATINGS_OF, postgres=_SEASON_RATINGS_OF + " FOR UPDATE")
+)
 UPDATE_RATING = Sql.of(
     "UPDATE ratings SET "
     + ", ".join(f"{c} = :{c}" for c in _SKILL)
@@ -216,6 +221,80 @@ GAME_CHANGES = Sql.of(
 )
 
 STATEMENTS = {name: value for name, value in globals().items() if isinstance(value, Sql)}
+
+# --- PostgreSQL's update in two statements ------------------------------------------------
+# Each statement's rows come as JSON arrays of objects, a parameter per table, in the
+# order of :func:`new_rows`' and :func:`writes`' statements.
+
+_TYPES = {
+    **dict.fromkeys(("mu", "sigma", "at"), "double precision"),
+    **dict.fromkeys(
+        ("rating", "best", "games", "wins", "seat", "rating_before", "rating_after", "won"),
+        "integer",
+    ),
+    "game_id": "bigint",
+}
+
+
+def _json_rows(parameter: str, columns: Sequence[str]) -> str:
+    """The rows of a JSON parameter as a relation ``k`` of ``columns``."""
+    typed = ", ".join(f"{column} {_TYPES.get(column, 'text')}" for column in columns)
+    return f"json_to_recordset({parameter}::json) AS k({typed})"
+
+
+def _make_and_lock(table: str, key: Sequence[str]) -> str:
+    """Insert ``table``'s rows of ``$n`` where missing and lock them all, in one order:
+    an upsert that changes nothing locks a row it finds; none while ``$3``'s game
+    is rated already."""
+    parameter = "$1" if table == "ratings" else "$2"
+    columns = ", ".join((*key, *_SKILL))
+    scope = "chat_id, season" if "season" in key else "NULL::text AS chat_id, NULL::text AS season"
+    return f"""
+    INSERT INTO {table} ({columns})
+    SELECT {columns} FROM {_json_rows(parameter, (*key, *_SKILL))}
+    WHERE NOT EXISTS (SELECT 1 FROM rating_changes WHERE game_id = $3)
+    ORDER BY {", ".join(key)}
+    ON CONFLICT ({", ".join(key)}) DO UPDATE SET mu = {table}.mu
+    RETURNING {scope}, rule_set, user_id, mu, sigma, games, wins, best"""
+
+
+#: The rows a game updates (``$1``: ``ratings``', ``$2``: ``season_ratings``', as
+#: :func:`new_rows`), made if missing and locked, as :func:`reads` reads them; no
+#: row when the game (``$3``) is rated already.
+MADE_AND_LOCKED = f"""
+WITH r AS ({_make_and_lock("ratings", _RATING_KEY)}
+), s AS ({_make_and_lock("season_ratings", _SEASON_KEY)}
+)
+SELECT * FROM r UNION ALL SELECT * FROM s
+"""
+
+
+def _update(table: str, parameter: str, key: Sequence[str]) -> str:
+    """Write ``table``'s rows of ``parameter`` over the locked rows: an upsert, so
+    each row is found by its key's index whatever the planner thinks of a join."""
+    columns = ", ".join((*key, *_SKILL))
+    return f"""
+    INSERT INTO {table} ({columns})
+    SELECT {columns} FROM {_json_rows(parameter, (*key, *_SKILL))}
+    ON CONFLICT ({", ".join(key)}) DO UPDATE SET
+        {", ".join(f"{c} = excluded.{c}" for c in _SKILL)}"""
+
+
+_PARTNER = ("platform", "user_id", "rule_set", "partner_id", "wins")
+#: A game's update as :func:`writes` makes it, its rows in ``$1``..``$4``.
+KEPT = f"""
+WITH r AS ({_update("ratings", "$1", _RATING_KEY)}
+), s AS ({_update("season_ratings", "$2", _SEASON_KEY)}
+), c AS (
+    INSERT INTO rating_changes ({", ".join(_CHANGE)})
+    SELECT {", ".join(_CHANGE)} FROM {_json_rows("$3", _CHANGE)}
+)
+INSERT INTO partners (platform, user_id, rule_set, partner_id, games, wins)
+SELECT platform, user_id, rule_set, partner_id, 1, wins FROM {_json_rows("$4", _PARTNER)}
+ON CONFLICT (platform, user_id, rule_set, partner_id) DO UPDATE SET
+    games = partners.games + 1,
+    wins = partners.wins + excluded.wins
+"""
 
 
 # --- The update of one rated game -------------------------------------------------------------

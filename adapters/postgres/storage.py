@@ -141,18 +141,13 @@ _LOGGED = (
 async def _rate(conn: Connection, game: ratings.RatedGame) -> None:
     """Update the ratings of a finished game's players (:mod:`adapters.ratings`), in
     the caller's transaction, which keeps its result; a game rated already changes
-    nothing. The rows are made if missing, then locked (``FOR UPDATE``) in one
-    order, so two processes rating games of one player wait for each other."""
-    if await conn.fetchval(*kept_ratings.RATED_ALREADY.bind({"game_id": game.game_id})):
+    nothing. Two statements: the rows made if missing and locked, then the update."""
+    made = [_json(rows) for _, rows in kept_ratings.new_rows(game)]
+    found = await conn.fetch(kept_ratings.MADE_AND_LOCKED, *made, game.game_id)
+    if not found:
         return
-    for statement, rows in kept_ratings.new_rows(game):
-        await conn.executemany(statement.postgres, [statement.args(row) for row in rows])
-    found: list[dict[str, Any]] = []
-    for statement, values in kept_ratings.reads(game):
-        found.extend(dict(row) for row in await conn.fetch(*statement.bind(values)))
-    _, statements = kept_ratings.writes(game, found)
-    for statement, rows in statements:
-        await conn.executemany(statement.postgres, [statement.args(row) for row in rows])
+    _, statements = kept_ratings.writes(game, [dict(row) for row in found])
+    await conn.execute(kept_ratings.KEPT, *(_json(rows) for _, rows in statements))
 
 
 class PostgresStorage:

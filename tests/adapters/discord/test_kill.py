@@ -91,7 +91,7 @@ class Table:
                     with contextlib.suppress(TimeoutError):
                         await self.dc.wait_for(predicate, timeout=0.05)
         except TimeoutError:
-            raise AssertionError(f"the bot's log:\n{self.bot.output()[-6000:]}") from None
+            raise AssertionError(f"the bot's log:\n{self.bot.output()}") from None
 
     def game(self) -> Game:
         return saved_game(self.database, self.game_id)

@@ -8,7 +8,9 @@ which runs on this server too.
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -29,6 +31,7 @@ from adapters.sqlite import SqliteStorage
 from adapters.storage import describe, open_storage
 from bot.models import ChatRef, Game, Platform, Seat, SeatKind, User, UserRef
 from bot.ports import LoggedAction
+from bot.ratings import RatedGame
 from tests.adapters import release_v4
 from tests.conftest import DATABASE
 
@@ -344,3 +347,49 @@ async def test_two_processes_batches_of_the_same_games_do_not_deadlock(
             assert all(result is None for result in results), results
     finally:
         await other.close()
+
+
+async def test_two_processes_rating_games_of_the_same_players_lose_no_update(
+    postgres: PostgresStorage, postgres_server: LocalServer
+) -> None:
+    """A game's rows are made, locked and read in one statement, in one order: two
+    processes rating games of the same six players at once neither deadlock nor lose
+    an update (each count is every game's), and a game rated again changes nothing."""
+    other = await PostgresStorage.open(postgres_server.url(DATABASE), min_size=4)
+    rng = random.Random(5)
+    users = [str(n) for n in range(6)]
+    games = [
+        RatedGame(
+            1_000 + n,
+            TG.value,
+            "-100",
+            rng.choice(("yard", "classic")),
+            1_764_547_200.0,
+            tuple(rng.sample(users, 4)),  # type: ignore[arg-type]
+            rng.randrange(2),
+        )
+        for n in range(40)
+    ]
+    try:
+        results = await asyncio.gather(
+            *((postgres if n % 2 else other).rate(game) for n, game in enumerate(games)),
+            return_exceptions=True,
+        )
+        assert all(result is None for result in results), results
+        for game in games[:5]:
+            await other.rate(game)
+    finally:
+        await other.close()
+    played: Counter[tuple[str, str]] = Counter()
+    won: Counter[tuple[str, str]] = Counter()
+    for game in games:
+        for seat, user in enumerate(game.players):
+            for rule_set in (game.rule_set, "*"):
+                played[user, rule_set] += 1
+                won[user, rule_set] += game.won(seat)
+    rows = await postgres.pool.fetch("SELECT user_id, rule_set, games, wins FROM ratings")
+    assert {(r["user_id"], r["rule_set"]): (r["games"], r["wins"]) for r in rows} == {
+        key: (played[key], won[key]) for key in played
+    }
+    assert await postgres.pool.fetchval("SELECT count(*) FROM rating_changes") == 4 * len(games)
+    assert await postgres.pool.fetchval("SELECT sum(games) FROM partners") == 2 * 4 * len(games)

@@ -89,7 +89,11 @@ class Table:
         try:
             await wait_until(self.tg, predicate, timeout)
         except TimeoutError:
-            raise AssertionError(f"the bot's log:\n{self.bot.output()[-6000:]}") from None
+            # All of it: a rare failure is understood from the log or not at all.
+            stale = "\n".join(self.stale_screens())
+            raise AssertionError(
+                f"stale screens:\n{stale}\nthe bot's log:\n{self.bot.output()}"
+            ) from None
 
     def game(self) -> Game:
         return saved_game(self.database, self.game_id)
@@ -121,7 +125,7 @@ class Table:
     def lobby_current(self, lobby: FakeMessage) -> bool:
         """The lobby message equals the saved lobby (its buttons carry its version)."""
         screen = presenters.lobby(self.game(), self.tr, LOCALE)
-        return self.shows(GROUP, str(lobby.message_id), screen)
+        return self.stale(GROUP, str(lobby.message_id), screen) is None
 
     async def play(self, game: Game, action: Action) -> None:
         seat = action.seat
@@ -146,27 +150,37 @@ class Table:
 
     # --- What the screens should show -------------------------------------------------
 
-    def shows(self, chat: int, message_id: str | None, screen: Screen) -> bool:
+    def stale(self, chat: int, message_id: str | None, screen: Screen) -> str | None:
+        """How the message ``message_id`` of ``chat`` differs from ``screen``; None
+        where it shows it."""
         if message_id is None:
-            return False
+            return "no message"
         message = next((m for m in self.tg.messages(chat) if m.message_id == int(message_id)), None)
-        if message is None or message.text != screen.text:
-            return False
+        if message is None:
+            return f"message {message_id} is not in the chat"
         buttons = [(b.label, b.token) for row in screen.rows for b in row if b.token]
-        return self.tg.buttons(chat, message.message_id) == buttons
+        shown = self.tg.buttons(chat, message.message_id)
+        if message.text != screen.text or shown != buttons:
+            shows = f"{message.text!r} {shown}"
+            return f"message {message_id} shows {shows}, not {screen.text!r} {buttons}"
+        return None
+
+    def stale_screens(self) -> list[str]:
+        """Which of the table and the hands differ from what the saved game shows."""
+        game, tr = self.game(), self.tr
+        screens = {GROUP: (game.messages.get("table"), presenters.table(game, tr, LOCALE, 0.0))}
+        for seat, user in SEATS.items():
+            hand = presenters.hand(game, seat, 0, tr, LOCALE)
+            screens[user] = (game.messages.get(f"hand:{seat}"), hand)
+        return [
+            f"chat {chat} (game version {game.version}): {why}"
+            for chat, (message_id, screen) in screens.items()
+            if (why := self.stale(chat, message_id, screen)) is not None
+        ]
 
     def screens_current(self) -> bool:
         """The table and every hand equal what the saved game shows."""
-        game, tr = self.game(), self.tr
-        table = presenters.table(game, tr, LOCALE, 0.0)
-        if not self.shows(GROUP, game.messages.get("table"), table):
-            return False
-        return all(
-            self.shows(
-                user, game.messages.get(f"hand:{seat}"), presenters.hand(game, seat, 0, tr, LOCALE)
-            )
-            for seat, user in SEATS.items()
-        )
+        return not self.stale_screens()
 
     def group_texts(self) -> list[str]:
         return [m.text or "" for m in self.tg.messages(GROUP) if m.from_id == self.tg.bot_id]
