@@ -138,7 +138,7 @@ _LOGGED = (
 )
 
 
-async def _rate(conn: Connection, game: ratings.RatedGame) -> None:
+async def rate_game(conn: Connection, game: ratings.RatedGame) -> None:
     """Update the ratings of a finished game's players (:mod:`adapters.ratings`), in
     the caller's transaction, which keeps its result; a game rated already changes
     nothing. Two statements: the rows made if missing and locked, then the update."""
@@ -331,7 +331,7 @@ class PostgresStorage:
             outcome: dict[str, Any] = json.loads(await conn.fetchval(_SAVE_GAMES, _json([save])))[0]
             kept = not {"missing", "duplicate", "error"} & set(outcome)
             if kept and (base is None or outcome["stored"] == base):
-                await _rate(conn, rated)
+                await rate_game(conn, rated)
         return outcome
 
     async def _write_queued(self) -> None:
@@ -459,7 +459,7 @@ class PostgresStorage:
                 raise NoSuchGame(game.id)
             await conn.execute(*insert.bind(row))
             if rated is not None:
-                await _rate(conn, rated)
+                await rate_game(conn, rated)
 
     # --- Achievements -----------------------------------------------------------------------
 
@@ -520,7 +520,7 @@ class PostgresStorage:
         benchmark); a game rated already changes nothing. A save that keeps a
         result rates its game itself."""
         async with self._pool.acquire() as conn, conn.transaction():
-            await _rate(conn, game)
+            await rate_game(conn, game)
 
     async def rating_board(
         self, platform: Platform, chat: ChatRef | None, board: ratings.Board, limit: int = 10
