@@ -11,10 +11,10 @@ transaction around the save):
 3. :func:`reads`: the rows;
 4. :func:`writes`: their new values, the players' changes and partners.
 
-PostgreSQL asks the same in two statements, a round trip each (a server's round
-trips, not its work, are most of an update's time): :data:`MADE_AND_LOCKED` does 1–3
-and locks the rows in one order (so two processes rating games of one player wait
-for each other), :data:`KEPT` writes what 4 writes.
+PostgreSQL asks the same in two statements, a round trip each (nine had taken a
+third of an update's time): :data:`MADE_AND_LOCKED` does 1–3 and locks the rows in
+one order (so two processes rating games of one player wait for each other),
+:data:`KEPT` writes what 4 writes.
 
 :func:`replay_history` rates a database's finished games in order, once, right after
 the migration that makes the tables (both storages' ``migrate``).
@@ -242,11 +242,10 @@ def _json_rows(parameter: str, columns: Sequence[str]) -> str:
     return f"json_to_recordset({parameter}::json) AS k({typed})"
 
 
-def _make_and_lock(table: str, key: Sequence[str]) -> str:
-    """Insert ``table``'s rows of ``$n`` where missing and lock them all, in one order:
-    an upsert that changes nothing locks a row it finds; none while ``$3``'s game
-    is rated already."""
-    parameter = "$1" if table == "ratings" else "$2"
+def _make_and_lock(table: str, parameter: str, key: Sequence[str]) -> str:
+    """Insert ``table``'s rows of ``parameter`` where missing and lock them all, in
+    one order: an upsert that changes nothing locks a row it finds; none while
+    ``$3``'s game is rated already."""
     columns = ", ".join((*key, *_SKILL))
     scope = "chat_id, season" if "season" in key else "NULL::text AS chat_id, NULL::text AS season"
     return f"""
@@ -262,8 +261,8 @@ def _make_and_lock(table: str, key: Sequence[str]) -> str:
 #: :func:`new_rows`), made if missing and locked, as :func:`reads` reads them; no
 #: row when the game (``$3``) is rated already.
 MADE_AND_LOCKED = f"""
-WITH r AS ({_make_and_lock("ratings", _RATING_KEY)}
-), s AS ({_make_and_lock("season_ratings", _SEASON_KEY)}
+WITH r AS ({_make_and_lock("ratings", "$1", _RATING_KEY)}
+), s AS ({_make_and_lock("season_ratings", "$2", _SEASON_KEY)}
 )
 SELECT * FROM r UNION ALL SELECT * FROM s
 """
