@@ -125,7 +125,7 @@ class Table:
     def lobby_current(self, lobby: FakeMessage) -> bool:
         """The lobby message equals the saved lobby (its buttons carry its version)."""
         screen = presenters.lobby(self.game(), self.tr, LOCALE)
-        return self.stale(GROUP, str(lobby.message_id), screen) is None
+        return self.shows(GROUP, str(lobby.message_id), screen)
 
     async def play(self, game: Game, action: Action) -> None:
         seat = action.seat
@@ -164,6 +164,9 @@ class Table:
             shows = f"{message.text!r} {shown}"
             return f"message {message_id} shows {shows}, not {screen.text!r} {buttons}"
         return None
+
+    def shows(self, chat: int, message_id: str | None, screen: Screen) -> bool:
+        return self.stale(chat, message_id, screen) is None
 
     def stale_screens(self) -> list[str]:
         """Which of the table and the hands differ from what the saved game shows."""
