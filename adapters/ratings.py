@@ -242,15 +242,20 @@ def _json_rows(parameter: str, columns: Sequence[str]) -> str:
     return f"json_to_recordset({parameter}::json) AS k({typed})"
 
 
+def _rows_into(table: str, parameter: str, columns: Sequence[str]) -> str:
+    """Insert into ``table`` the rows of a JSON parameter (``k``, of ``columns``)."""
+    names = ", ".join(columns)
+    return f"""
+    INSERT INTO {table} ({names})
+    SELECT {names} FROM {_json_rows(parameter, columns)}"""
+
+
 def _make_and_lock(table: str, parameter: str, key: Sequence[str]) -> str:
     """Insert ``table``'s rows of ``parameter`` where missing and lock them all, in
     one order: an upsert that changes nothing locks a row it finds; none while
     ``$3``'s game is rated already."""
-    columns = ", ".join((*key, *_SKILL))
     scope = "chat_id, season" if "season" in key else "NULL::text AS chat_id, NULL::text AS season"
-    return f"""
-    INSERT INTO {table} ({columns})
-    SELECT {columns} FROM {_json_rows(parameter, (*key, *_SKILL))}
+    return f"""{_rows_into(table, parameter, (*key, *_SKILL))}
     WHERE NOT EXISTS (SELECT 1 FROM rating_changes WHERE game_id = $3)
     ORDER BY {", ".join(key)}
     ON CONFLICT ({", ".join(key)}) DO UPDATE SET mu = {table}.mu
@@ -271,10 +276,7 @@ SELECT * FROM r UNION ALL SELECT * FROM s
 def _update(table: str, parameter: str, key: Sequence[str]) -> str:
     """Write ``table``'s rows of ``parameter`` over the locked rows: an upsert, so
     each row is found by its key's index whatever the planner thinks of a join."""
-    columns = ", ".join((*key, *_SKILL))
-    return f"""
-    INSERT INTO {table} ({columns})
-    SELECT {columns} FROM {_json_rows(parameter, (*key, *_SKILL))}
+    return f"""{_rows_into(table, parameter, (*key, *_SKILL))}
     ON CONFLICT ({", ".join(key)}) DO UPDATE SET
         {", ".join(f"{c} = excluded.{c}" for c in _SKILL)}"""
 
@@ -284,9 +286,7 @@ _PARTNER = ("platform", "user_id", "rule_set", "partner_id", "wins")
 KEPT = f"""
 WITH r AS ({_update("ratings", "$1", _RATING_KEY)}
 ), s AS ({_update("season_ratings", "$2", _SEASON_KEY)}
-), c AS (
-    INSERT INTO rating_changes ({", ".join(_CHANGE)})
-    SELECT {", ".join(_CHANGE)} FROM {_json_rows("$3", _CHANGE)}
+), c AS ({_rows_into("rating_changes", "$3", _CHANGE)}
 )
 INSERT INTO partners (platform, user_id, rule_set, partner_id, games, wins)
 SELECT platform, user_id, rule_set, partner_id, 1, wins FROM {_json_rows("$4", _PARTNER)}
