@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from pydantic import (
     Field,
@@ -82,12 +83,79 @@ def database_url_problem(url: str) -> str | None:
     if scheme in POSTGRES_SCHEMES:
         if not rest.startswith("//"):
             return f"{scheme}: takes two slashes: {scheme}://<user>:<password>@<host>/<database>"
-        try:
-            urlsplit(url).port  # noqa: B018 - a port that is no number raises
-        except ValueError:
-            return f"a port that is a number: {scheme}://<user>:<password>@<host>:5432/<database>"
-        return None
+        return postgres_url_problem(url)
     return f"{DATABASE_URL_FORMS}, not a {scheme}: URL"
+
+
+def postgres_url_problem(url: str) -> str | None:
+    """Why the ``postgresql://`` URL ``url`` does not say what it means to asyncpg,
+    which reads the user and password up to the *first* ``@`` and the host up to the
+    first ``/``, ``?`` or ``#`` (so a password with one of those is read as a host): in
+    words that never repeat the URL; None when it reads as written.
+
+    >>> print(postgres_url_problem("postgresql://kozel:p@ss@db/kozel"))
+    the password has an '@', which ends it there: write it as %40
+    >>> print(postgres_url_problem("postgresql://kozel:secret@[::1/kozel"))
+    the host's '[' is not closed: an IPv6 address is written in brackets, [::1]
+    >>> postgres_url_problem("postgresql://kozel:p%40ss@[::1]:5432,db:5433/kozel") is None
+    True
+    """
+    scheme, _, rest = url.partition("://")
+    end = next((at for at, sign in enumerate(rest) if sign in "/?#"), len(rest))
+    authority, after = rest[:end], rest[end:]
+    credentials, at, hosts = authority.rpartition("@")
+    if "@" in credentials:
+        user, colon, _ = credentials.partition(":")
+        whose = "password" if colon and "@" not in user else "user name"
+        return f"the {whose} has an '@', which ends it there: write it as %40"
+    for host in hosts.split(","):
+        problem = _host_problem(host)
+        if problem is None:
+            continue
+        if not at and "@" in after:  # "user:pa/ss@db": "user:pa" read as a host and port
+            return (
+                "the password has a '/', '?' or '#', which ends the user and host part"
+                " there: write them as %2F, %3F and %23"
+            )
+        return problem
+    query = urlsplit(url).query
+    try:
+        options = parse_qs(query, strict_parsing=True) if query else {}
+    except ValueError:
+        return f"?options written name=value, joined by &: {scheme}:///kozel?host=/run/postgresql"
+    if not all(_is_port(port) for ports in options.get("port", []) for port in ports.split(",")):
+        return "?port= is a number from 1 to 65535"
+    return None
+
+
+def _host_problem(host: str) -> str | None:
+    """What is wrong with one host of a PostgreSQL URL (``db``, ``db:5432``,
+    ``[::1]:5432``, or empty: the local socket), or None."""
+    port = ""
+    if host.startswith("["):
+        address, closed, tail = host[1:].partition("]")
+        if not closed:
+            return "the host's '[' is not closed: an IPv6 address is written in brackets, [::1]"
+        try:
+            ipaddress.IPv6Address(address)
+        except ValueError:
+            return "brackets hold an IPv6 address, e.g. [::1]; a name or IPv4 address goes without"
+        if tail and not tail.startswith(":"):
+            return "after the host's ']' comes nothing or ':' and the port: [::1]:5432"
+        port = tail[1:]
+    elif "]" in host:
+        return "the host has a ']' without its '[': an IPv6 address is written [::1]"
+    else:
+        _, _, port = host.partition(":")
+        if ":" in port:
+            return "an IPv6 address is written in brackets: [::1] or [::1]:5432"
+    if port and not _is_port(port):
+        return "the port is a number from 1 to 65535: <host>:5432"
+    return None
+
+
+def _is_port(text: str) -> bool:
+    return text.isascii() and text.isdigit() and 1 <= int(text) <= 65535
 
 
 class Settings(BaseSettings):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.settings import Settings, settings_problem
+from bot.settings import Settings, database_url_problem, settings_problem
 from bot.thinking import cpu_count
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,7 +154,7 @@ def test_a_database_url_of_another_kind_is_refused(monkeypatch: pytest.MonkeyPat
         ("sqlite:///k.db?mode=ro", "without ?options"),
         ("postgresql:/kozel:hunter2@db/kozel", "postgresql: takes two slashes"),
         ("postgres:kozel:hunter2@db/kozel", "postgres: takes two slashes"),
-        ("postgresql://kozel:hunter2@db:port/kozel", "a port that is a number"),
+        ("postgresql://kozel:hunter2@db:port/kozel", "the port is a number from 1 to 65535"),
         ("postgresql+asyncpg://kozel:hunter2@db/kozel", "not a postgresql+asyncpg: URL"),
         ("mysql://kozel:hunter2@db/kozel", "not a mysql: URL"),
     ],
@@ -237,3 +237,52 @@ def test_computer_processes_one_per_cpu_unless_set(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("COMPUTER_PROCESSES", "-1")
     with pytest.raises(ValidationError):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+# --- Issue 31, point 13: a PostgreSQL URL's real fault -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("postgresql://kozel:hunter2@x@db/kozel", "the password has an '@'"),
+        ("postgresql://kozel:@hunter2@db/kozel", "the password has an '@'"),
+        ("postgresql://ko@zel:hunter2@db/kozel", "the user name has an '@'"),
+        ("postgresql://kozel:hunter2@[::1/kozel", "the host's '[' is not closed"),
+        ("postgresql://kozel:hunter2@[::1:5432/kozel", "the host's '[' is not closed"),
+        ("postgresql://kozel:hunter2@::1]/kozel", "the host has a ']' without its '['"),
+        ("postgresql://kozel:hunter2@[db]/kozel", "brackets hold an IPv6 address"),
+        ("postgresql://kozel:hunter2@[::1]5432/kozel", "after the host's ']'"),
+        ("postgresql://kozel:hunter2@::1/kozel", "an IPv6 address is written in brackets"),
+        ("postgresql://kozel:hunter2@db:99999/kozel", "the port is a number from 1 to 65535"),
+        ("postgresql://kozel:hunter2@db:0/kozel", "the port is a number from 1 to 65535"),
+        ("postgresql://kozel:hun/ter2@db/kozel", "the password has a '/', '?' or '#'"),
+        ("postgresql://kozel:hun?ter2@db/kozel", "the password has a '/', '?' or '#'"),
+        ("postgresql://kozel:hun#ter2@db/kozel", "the password has a '/', '?' or '#'"),
+        ("postgresql://kozel:hunter2@db/kozel?sslmode", "?options written name=value"),
+        ("postgresql://kozel:hunter2@db/kozel?port=x", "?port= is a number"),
+    ],
+)
+def test_a_postgresql_url_names_its_real_fault_never_the_password(url: str, said: str) -> None:
+    """Regression: a password with an '@' made asyncpg look up the host "ss@db" ("Name
+    or service not known"); an unclosed '[' was "a port that is a number"."""
+    problem = database_url_problem(url)
+    assert problem is not None and problem.startswith(said), problem
+    assert "hunter2" not in problem and "ter2" not in problem
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://kozel:hunter%402@db/kozel",
+        "postgresql://kozel:hunter2@[::1]:5432/kozel",
+        "postgresql://kozel:hunter2@[fe80::1%25eth0]/kozel",
+        "postgresql://kozel:hunter2@db1:5432,db2:5433/kozel",
+        "postgresql://kozel:hunter2@db:/kozel",
+        "postgresql://kozel@db/kozel?sslmode=require&port=5433",
+        "postgresql:///kozel?host=/run/postgresql",
+        "postgresql://",
+    ],
+)
+def test_postgresql_urls_that_read_as_written_are_taken(url: str) -> None:
+    assert database_url_problem(url) is None
