@@ -43,7 +43,7 @@ from bot.options import (
 from bot.ports import Change, ChangeKind, Owed
 from bot.rows import DatabaseInUse, DatabaseUnavailable
 from bot.service import GameService
-from bot.settings import Settings, database_url_problem
+from bot.settings import Settings, database_url_problem, settings_of
 from core.ruleset import DEFAULT_LEVEL, LEVEL_NAMES, DealOutcome, GameOutcome, rule_set_ids
 from core.seats import Team
 
@@ -56,6 +56,21 @@ ReadLine = Callable[[], Awaitable[str | None]]
 
 #: Where log lines go when standard error is the game's terminal (and no ``--log``).
 DEFAULT_LOG_NAME = "kozel-play.log"
+
+#: The settings ``kozel play`` reads (``python -m bot`` without a token too): a bad
+#: value of any other, a bot's, does not stop the terminal game (:func:`settings_of`).
+SETTINGS_READ = (
+    "default_locale",
+    "default_rule_set",
+    "computer_level",
+    "computer_delay",
+    "computer_processes",
+    "computer_think_timeout",
+    "database_url",
+    "log_level",
+)
+#: The settings ``kozel rules`` reads.
+RULES_SETTINGS_READ = ("default_locale", "default_rule_set")
 
 
 @dataclass(frozen=True, slots=True)
@@ -715,7 +730,7 @@ def print_rules(args: argparse.Namespace, out: TextIO, settings: Settings | None
     """``kozel rules``: the rules of ``--rules`` with its ``--option`` values, in
     ``--lang``."""
     if settings is None:
-        settings = Settings()
+        settings = settings_of(RULES_SETTINGS_READ)
     tr = Translator.from_dir()
     locale = normalize_locale(args.lang or settings.default_locale)
     rule_set = _rule_set(args, settings)
@@ -741,6 +756,6 @@ def play_main(
     locale = language_of(words, None if settings is None else settings.default_locale)
     args = build_parser(locale).parse_args(words)
     try:
-        return asyncio.run(run(args, settings or Settings(), out or sys.stdout))
+        return asyncio.run(run(args, settings or settings_of(SETTINGS_READ), out or sys.stdout))
     except KeyboardInterrupt:
         return 0
