@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -123,3 +124,11 @@ def test_a_bad_setting_the_terminal_game_reads_still_stops_it_in_one_line(
         " (fix it in the environment or .env)"
     ]
     assert not (tmp_path / "data").exists()  # nothing was played
+
+
+def test_the_operations_guide_names_the_settings_the_terminal_game_reads() -> None:
+    text = (Path(__file__).resolve().parents[3] / "docs" / "operations.md").read_text()
+    paragraph = text[text.index("**The terminal game reads only its own settings.**") :]
+    paragraph = paragraph[: paragraph.index("\n- ")]
+    named = set(re.findall(r"`([A-Z_]+)`", paragraph)) - {"WEB_PORT"}
+    assert named == {name.upper() for name in SETTINGS_READ}
