@@ -131,16 +131,19 @@ async def run_platforms(
 
 def say_web_address(url: str, *, telegram: bool) -> None:
     """The start line that names the address the web table's links lead to: a
-    warning when Telegram runs and it is no public address (Telegram refuses a
-    message whose button leads to this machine or a private network, so its
-    messages carry no link there)."""
+    warning where they cannot work, when Telegram runs and it is no public address
+    (Telegram refuses a message whose button leads to this machine or a private
+    network, so its messages carry no link there), or when it is ``0.0.0.0`` or
+    ``::`` (``WEB_HOST`` listening everywhere, without ``WEB_PUBLIC_URL``)."""
     from adapters.web.buttons import public
 
-    if telegram and not public(url):
+    everywhere = urlsplit(url).hostname in ("0.0.0.0", "::")
+    if everywhere or (telegram and not public(url)):
         log.warning(
-            "web table at %s, not a public address: Telegram's messages carry no link to it"
-            " (set WEB_PUBLIC_URL to the https:// address of a proxy in front of it)",
+            "web table at %s, not a public address: %s (set WEB_PUBLIC_URL to the https://"
+            " address of a proxy in front of it)",
             url,
+            "Telegram's messages carry no link to it" if telegram else "its links lead nowhere",
         )
     else:
         log.info("web table: players open %s", url)

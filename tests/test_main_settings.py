@@ -5,12 +5,14 @@ bots' settings, and names a PostgreSQL URL's real fault (issue 31, points 8, 9, 
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
 
 import pytest
 
+from bot import __main__ as main
 from testing.fakes.bot_process import SETTING_NAMES, BotProcess, telegram_env
 from testing.fakes.telegram import FakeTelegram
 from tests.adapters.console.test_console_terminal import Terminal
@@ -121,3 +123,32 @@ async def test_the_start_line_names_the_address_the_web_table_takes(tmp_path: Pa
             line = said.format(public=public or f"http://127.0.0.1:{port}/")
             assert line in bot.output(), bot.output()[-3000:]
             assert bot.errors() == [], bot.output()[-3000:]
+
+
+@pytest.mark.parametrize(
+    ("url", "telegram", "said"),
+    [
+        ("https://kozel.example.org/", True, "web table: players open https://kozel.example.org/"),
+        ("http://127.0.0.1:8081/", False, "web table: players open http://127.0.0.1:8081/"),
+        (
+            "http://127.0.0.1:8081/",
+            True,
+            "web table at http://127.0.0.1:8081/, not a public address: Telegram's messages"
+            " carry no link to it (set WEB_PUBLIC_URL",
+        ),
+        (
+            "http://0.0.0.0:8081/",
+            False,
+            "web table at http://0.0.0.0:8081/, not a public address: its links lead nowhere",
+        ),
+        ("http://[::]:8081/", False, "web table at http://[::]:8081/, not a public address"),
+    ],
+)
+def test_the_web_tables_start_line_warns_where_its_links_cannot_work(
+    caplog: pytest.LogCaptureFixture, url: str, telegram: bool, said: str
+) -> None:
+    with caplog.at_level(logging.INFO, logger="kozel"):
+        main.say_web_address(url, telegram=telegram)
+    (record,) = caplog.records
+    assert record.getMessage().startswith(said)
+    assert record.levelno == (logging.INFO if said.startswith("web table:") else logging.WARNING)
