@@ -395,9 +395,10 @@ async def test_a_forged_link_shows_why_and_the_page_does_not_reconnect(
 ) -> None:
     async with web_table(tr) as table:
         game = await four_humans(table.service, "yard")
-        link = table.link(game, 1)
-        forged = link[:-3] + ("AAA" if not link.endswith("AAA") else "BBB")
-        tab = await open_tab(forged, name="forged")  # an English browser
+        token = table.web.hub.link(game, 1)  # type: ignore[union-attr]
+        assert token is not None
+        forged = token[:-3] + ("AAA" if not token.endswith("AAA") else "BBB")
+        tab = await open_tab(f"{table.url}?t={forged}", name="forged")  # an English browser
         banner = tab.page.locator("#banner.final")
         await banner.wait_for(timeout=10_000)
         assert await banner.inner_text() == tr.t("en", "web-error-auth")

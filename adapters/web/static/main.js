@@ -20,12 +20,20 @@ const $ = (id) => document.getElementById(id);
 const strings = {
   locale: null,
   table: {},
+  loading: Promise.resolve(),
   t(id) {
     return this.table[id] ?? "";
   },
-  async load(locale) {
-    if (locale === this.locale) return;
-    this.locale = locale;
+  // The words of `locale`. A load of them on its way is waited for, not repeated: the
+  // first state, in the page's own language, is drawn once its words are in.
+  load(locale) {
+    if (locale !== this.locale) {
+      this.locale = locale;
+      this.loading = this.request(locale);
+    }
+    return this.loading;
+  },
+  async request(locale) {
     try {
       const url = new URL(`api/strings?locale=${encodeURIComponent(locale)}`, document.baseURI);
       const response = await fetch(url, { credentials: "omit" });
