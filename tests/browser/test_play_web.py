@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import IO, Any
@@ -20,21 +19,13 @@ from typing import IO, Any
 import aiohttp
 import pytest_asyncio
 
+from tests.adapters.console.test_console_web import KOZEL, LINKS, PROMPT, WAIT
 from tests.browser.conftest import BROWSER, Tab, screenshot_path
 from tests.browser.table import Player
 
 pytestmark = BROWSER
 
 OpenTab = Callable[..., Awaitable[Tab]]
-KOZEL = str(Path(sys.executable).parent / "kozel")
-#: The line ``--web`` prints (English): the player's link and the spectators'.
-LINKS = re.compile(
-    r"The table in the browser: (http://127\.0\.0\.1:\d+/\?\S+) "
-    r"\(for spectators: (http://127\.0\.0\.1:\d+/\?\S+)\)"
-)
-PROMPT = "Your move>"
-#: A safety net only: each wait ends as soon as what it waits for shows.
-WAIT = 60.0
 _SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 

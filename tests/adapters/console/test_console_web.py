@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 
@@ -22,9 +23,10 @@ from adapters.sqlite import SqliteStorage
 from tests.adapters.console.test_console import lines, run_console, settings
 
 KOZEL = str(Path(sys.executable).parent / "kozel")
+#: The line ``--web`` prints (English): the player's link and the spectators'.
 LINKS = re.compile(
-    r"The table in the browser: http://127\.0\.0\.1:(\d+)/\?t=(\S+)&lang=en "
-    r"\(for spectators: http://127\.0\.0\.1:\d+/\?t=(\S+)&lang=en\)"
+    r"The table in the browser: (http://127\.0\.0\.1:\d+/\?t=\S+&lang=en) "
+    r"\(for spectators: (http://127\.0\.0\.1:\d+/\?t=\S+&lang=en)\)"
 )
 PROMPT = "Your move>"
 #: A safety net only: each wait ends as soon as what it waits for shows.
@@ -71,8 +73,9 @@ async def test_a_move_made_on_the_page_redraws_the_terminal_and_keeps_the_line_b
     text = await screen.until(lambda seen: PROMPT in seen)
     match = LINKS.search(text)
     assert match is not None, text
-    port, token, spectators = match.groups()
-    assert token != spectators
+    mine, spectators = (urlsplit(url) for url in match.groups())
+    port, token = mine.port, parse_qs(mine.query)["t"][0]
+    assert token != parse_qs(spectators.query)["t"][0]
 
     async with aiohttp.ClientSession() as session:
         ws = await session.ws_connect(f"http://127.0.0.1:{port}/ws")
@@ -109,7 +112,7 @@ def test_the_printed_link_opens_the_saved_game_again_in_the_next_run(tmp_path: P
         status, text = run_console(tmp_path, lines("q"), "--web", "--lang", "en", "--seed", "4")
         match = LINKS.search(text)
         assert status == 0 and match is not None, text
-        return match.group(2)
+        return parse_qs(urlsplit(match.group(1)).query)["t"][0]
 
     assert token() == token()
 
