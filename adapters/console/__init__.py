@@ -3,6 +3,7 @@
 from adapters.console.play import (
     ConsoleGame,
     ConsolePublisher,
+    Invocation,
     add_arguments,
     add_rules_arguments,
     play_main,
@@ -13,6 +14,7 @@ from adapters.console.play import (
 __all__ = [
     "ConsoleGame",
     "ConsolePublisher",
+    "Invocation",
     "add_arguments",
     "add_rules_arguments",
     "play_main",
