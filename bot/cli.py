@@ -196,7 +196,9 @@ def build_parser(locale: str = "en") -> Parser:
     """The ``kozel`` command's parser, its help in ``locale``."""
     parser = Parser(prog="kozel", locale=locale)
     parser.description = parser.say("cli-help-kozel")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar=parser.say("cli-help-command")
+    )
     from adapters.console import add_arguments, add_rules_arguments
 
     for name, add in (

@@ -6,6 +6,7 @@ cli-ambiguous = { $option } could be { $matches }
 cli-no-value = { $argument } takes no value, not “{ $value }”
 
 ## The kozel command's help
+cli-help-command = COMMAND
 cli-help-usage = usage:
 cli-help-arguments = arguments
 cli-help-options = options

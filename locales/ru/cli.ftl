@@ -6,6 +6,7 @@ cli-ambiguous = { $option } — это может быть { $matches }
 cli-no-value = { $argument } не принимает значения, а дано «{ $value }»
 
 ## The kozel command's help
+cli-help-command = КОМАНДА
 cli-help-usage = запуск:
 cli-help-arguments = аргументы
 cli-help-options = параметры

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.cli import build_parser
+from bot.cli import build_parser, command_name
 from bot.i18n import Translator
 from bot.options import OptionWordError, options_of, parse_option_words, presets_of
 from core.errors import KozelError
@@ -230,6 +230,16 @@ def test_the_resume_hints_name_the_kozel_command_that_was_run_and_work(tmp_path:
     assert "You play for team B" in new.stdout  # seat 1, as asked
     go_on = shlex.join([KOZEL, *asked, "--level", "easy"])
     assert new.stdout.rstrip().endswith(f"To go on, run: {go_on}")
+
+
+def test_the_hint_names_kozel_as_typed_when_the_search_path_finds_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PATH", f"{Path(KOZEL).parent}:/usr/bin:/bin")
+    assert command_name(KOZEL, "kozel") == "kozel"
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert command_name(KOZEL, "kozel") == KOZEL
+    assert command_name(".venv/bin/kozel", "kozel") == ".venv/bin/kozel"
 
 
 def test_make_run_takes_the_terminal_games_arguments_and_its_hints_name_it(
