@@ -45,7 +45,7 @@ from bot.options import (
 from bot.ports import Change, ChangeKind, Owed
 from bot.rows import DatabaseInUse, DatabaseUnavailable
 from bot.service import GameService
-from bot.settings import Settings, database_url_problem
+from bot.settings import Settings, database_url_problem, settings_of
 from core.ruleset import DEFAULT_LEVEL, LEVEL_NAMES, DealOutcome, GameOutcome, rule_set_ids
 from core.seats import Team
 
@@ -93,6 +93,22 @@ class Invocation:
 def _is_new(word: str) -> bool:
     """``--new`` or a shortening argparse reads as it (``--ne``)."""
     return len(word) >= 3 and "--new".startswith(word)
+
+
+#: The settings ``kozel play`` reads (``python -m bot`` without a token too): a bad
+#: value of any other, a bot's, does not stop the terminal game (:func:`settings_of`).
+SETTINGS_READ = (
+    "default_locale",
+    "default_rule_set",
+    "computer_level",
+    "computer_delay",
+    "computer_processes",
+    "computer_think_timeout",
+    "database_url",
+    "log_level",
+)
+#: The settings ``kozel rules`` reads.
+RULES_SETTINGS_READ = ("default_locale", "default_rule_set")
 
 
 @dataclass(frozen=True, slots=True)
@@ -762,7 +778,7 @@ def print_rules(
     ``--lang``; options they refuse are said in one line on ``err`` (standard error),
     exit status 2."""
     if settings is None:
-        settings = Settings()
+        settings = settings_of(RULES_SETTINGS_READ)
     tr = Translator.from_dir()
     locale = normalize_locale(args.lang or settings.default_locale)
     rule_set = _rule_set(args, settings)
@@ -793,7 +809,13 @@ def play_main(
     invocation = Invocation(command, tuple(words))
     try:
         return asyncio.run(
-            run(args, settings or Settings(), out or sys.stdout, err=err, invocation=invocation)
+            run(
+                args,
+                settings or settings_of(SETTINGS_READ),
+                out or sys.stdout,
+                err=err,
+                invocation=invocation,
+            )
         )
     except KeyboardInterrupt:
         return 0
