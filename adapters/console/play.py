@@ -661,7 +661,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=(
             "a preset of the rules' options, before any --option: classic 003 (the"
-            " defaults) or 001 (seed 001's game: queens, jacks and diamonds)"
+            " defaults) or 001 (the compendium's game: queens, jacks and diamonds)"
         ),
     )
     parser.add_argument(
