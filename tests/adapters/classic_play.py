@@ -266,7 +266,8 @@ def shown_decisions(table: Table, game: Game) -> dict[int, list[ClassicAction]]:
             assert command.version == game.version, (seat, data, game.version)
             action = screens.parse_action_arg(seat, command.arg)
             # The seat's view: its legal actions, and a request for its team's queens
-            # (RULES §2.16) as far as its own hand shows, which the engine may refuse.
+            # (docs/rules/reference.md §2.16) as far as its own hand shows, which the engine may
+            # refuse.
             assert action in game.play.seat_view(seat).legal, (seat, action)
             actions.append(action)
         if game.status is GameStatus.PLAYING:
@@ -421,7 +422,7 @@ def kinds_in(record: Mapping[str, Any]) -> list[str]:
     return out
 
 
-#: Every kind of decision the four users' game has (RULES.md §3.5's action types).
+#: Every kind of decision the four users' game has (docs/rules/reference.md §3.5's action types).
 EVERY_DECISION = (
     "redeal",
     "offer_trump",
