@@ -208,11 +208,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from adapters.console import play_main
 
         return play_main([], settings=settings)
-    terminate = signal.signal(signal.SIGTERM, _interrupt)
+    terminate = signal.signal(signal.SIGTERM, _interrupt)  # until the loop handles it
     try:
-        loop.run(run_platforms(settings, platforms), settings.event_loop)
+        loop.run(loop.stoppable(run_platforms(settings, platforms)), settings.event_loop)
     except KeyboardInterrupt:
-        return 0
+        pass
     except (DatabaseInUse, DatabaseUnavailable) as unusable:
         log.error("Kozel cannot start: %s", unusable)
         return 1
@@ -225,14 +225,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if terminate is not None:  # None: not set from Python
             signal.signal(signal.SIGTERM, terminate)
+    log.info("Kozel stopped")
     return 0
 
 
 def _interrupt(signum: int, frame: object) -> None:
-    """SIGTERM (``docker stop``, systemd) stops the bot as Ctrl-C does: the running
-    loop cancels the bots, and the service closes (it keeps the moment it stopped, so
+    """SIGTERM before the event loop runs (or after it ended) stops the process as
+    Ctrl-C does. While it runs, :func:`bot.loop.stoppable` handles SIGTERM (and Ctrl-C):
+    the bots are cancelled and the service closes (it keeps the moment it stopped, so
     the turn clocks resume with exactly the time they had left)."""
-    signal.raise_signal(signal.SIGINT)
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

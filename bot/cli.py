@@ -179,11 +179,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return print_rules(args, sys.stdout, settings)
     if args.command == "play":
-        import asyncio
-
         from pydantic import ValidationError
 
-        from adapters.console import run
+        from adapters.console import play
         from bot.settings import Settings, settings_problem
 
         try:
@@ -191,10 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValidationError as error:
             print(settings_problem(error), file=sys.stderr)
             return 2
-        try:
-            return asyncio.run(run(args, settings, sys.stdout))
-        except KeyboardInterrupt:  # Ctrl-C: the game is saved, and the console said so
-            return 0
+        return play(args, settings, sys.stdout)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
 import types
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +21,8 @@ from bot import __main__ as main
 from bot.models import Platform
 from bot.service import GameService
 from bot.settings import Settings
+from testing.fakes.bot_process import BotProcess, telegram_env
+from testing.fakes.telegram import FakeTelegram
 from tests.bot.conftest import ALICE, CHAT
 
 
@@ -213,3 +219,53 @@ def test_press_rate_sets_each_users_press_limit_and_zero_lifts_it() -> None:
     free = main.flood_guard(Settings(_env_file=None, press_rate=0))  # type: ignore[call-arg]
     assert {free.press(user) for _ in range(1000)} == {Admission.ALLOWED}
     assert free.command(user) is Admission.ALLOWED  # commands keep their own limit
+
+
+# --- The operator's first hour: one clear line, the right status (issue 31) ------------------
+
+#: A child's start (importing aiogram alone takes seconds on a busy machine): a safety net.
+START = 300.0
+
+
+async def until(tg: FakeTelegram, predicate: Callable[[], object], timeout: float = START) -> None:  # noqa: ASYNC109
+    """Until ``predicate`` holds: checked at each request the fake records and at least
+    every 50 ms (it may read the child's log, which the fake does not see)."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            with contextlib.suppress(TimeoutError):
+                await tg.wait_for(lambda _: predicate() or None, timeout=0.05)
+
+
+def polling(tg: FakeTelegram, bot: BotProcess) -> bool:
+    """The child polls the fake: it started."""
+    return tg.polls > 0 and "Run polling" in bot.output()
+
+
+@pytest.mark.parametrize(
+    ("sigint_ignored", "signals"),
+    [(True, (signal.SIGINT, signal.SIGTERM)), (False, (signal.SIGINT,))],
+    ids=["background-job", "ctrl-c"],
+)
+async def test_sigterm_stops_a_bot_started_with_sigint_ignored(
+    tmp_path: Path, sigint_ignored: bool, signals: tuple[signal.Signals, ...]
+) -> None:
+    """Regression (issue 31, point 6): started in the background by a script
+    (``( python -m bot & )``: SIGINT ignored, as nohup and some supervisors leave it),
+    the bot ignored SIGTERM for good (its handler raised SIGINT); only SIGKILL stopped
+    it. Now the running loop handles SIGTERM, and SIGINT unless it was ignored: a
+    SIGINT sent first to the background job changes nothing, its SIGTERM stops it."""
+    async with FakeTelegram() as tg:
+        bot = BotProcess(tmp_path / "bot.log", telegram_env(tg.base_url, tmp_path / "k.sqlite3"))
+        await bot.start(sigint_ignored=sigint_ignored)
+        try:
+            await until(tg, lambda: polling(tg, bot))
+            code = await bot.stop(*signals)
+        finally:
+            await bot.kill()
+    log = bot.output()
+    assert code == 0, log
+    stopped_by = signals[-1].name
+    assert f"INFO kozel: {stopped_by}: stopping" in log
+    assert log.rstrip().endswith("INFO kozel: Kozel stopped"), log
+    assert "SIGINT: stopping" not in log or not sigint_ignored
+    assert "Traceback" not in log and not bot.errors(), log

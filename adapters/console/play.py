@@ -32,6 +32,7 @@ from bot import presenters
 from bot.errors import ServiceError
 from bot.i18n import Translator, normalize_locale
 from bot.logs import TEXT_FORMAT
+from bot.loop import stoppable
 from bot.models import ChatRef, Game, GameStatus, Platform, User, UserRef
 from bot.options import (
     OptionWordError,
@@ -524,7 +525,7 @@ async def _run(
                         return 1
                     out.write(tr.t(locale, "console-record-written", path=args.record) + "\n")
             return status
-        except asyncio.CancelledError:  # Ctrl-C: every move so far is saved
+        except asyncio.CancelledError:  # Ctrl-C, SIGTERM: every move so far is saved
             out.write("\n" + tr.t(locale, "console-saved") + "\n")
             out.flush()
             raise
@@ -740,7 +741,15 @@ def play_main(
     words = list(argv)
     locale = language_of(words, None if settings is None else settings.default_locale)
     args = build_parser(locale).parse_args(words)
+    return play(args, settings or Settings(), out or sys.stdout)
+
+
+def play(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
+    """Play ``kozel play``'s game (:func:`run`) until it ends, its input ends, or
+    SIGTERM or Ctrl-C stop it (every move so far is saved, and the console says so);
+    its exit status."""
     try:
-        return asyncio.run(run(args, settings or Settings(), out or sys.stdout))
-    except KeyboardInterrupt:
+        status = asyncio.run(stoppable(run(args, settings, out)))
+    except KeyboardInterrupt:  # before the loop handles the signals
         return 0
+    return 0 if status is None else status

@@ -11,6 +11,8 @@ to a webhook when ``settings.telegram_webhook_url`` is set
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
 
@@ -185,12 +187,30 @@ class TelegramAdapter:
             raise
         except TelegramAPIError as error:
             log.warning("could not remove the webhook: %s", error.message)
-        await self.dp.start_polling(
-            self.bot,
-            handle_signals=False,
-            close_bot_session=False,
-            allowed_updates=self.dp.resolve_used_update_types(),
+        polling = asyncio.ensure_future(
+            self.dp.start_polling(
+                self.bot,
+                handle_signals=False,
+                close_bot_session=False,
+                allowed_updates=self.dp.resolve_used_update_types(),
+            )
         )
+        try:
+            await asyncio.shield(polling)
+        except asyncio.CancelledError:
+            # Cancelled, start_polling would leave its poller running on a closing
+            # session (an error line "Failed to fetch updates" at each clean stop):
+            # it is stopped as stop() does, then the cancellation goes on.
+            await self._stop_polling(polling)
+            raise
+
+    async def _stop_polling(self, polling: asyncio.Future[None]) -> None:
+        if not polling.done():
+            with contextlib.suppress(RuntimeError):  # "Polling is not started" yet
+                await self.dp.stop_polling()
+            polling.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):  # stopping anyway
+            await polling
 
     async def stop(self) -> None:
         """Stop taking updates (``run`` then returns)."""
