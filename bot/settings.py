@@ -283,6 +283,22 @@ class Settings(BaseSettings):
             )
         return value
 
+    @field_validator("metrics_port", "web_port")
+    @classmethod
+    def _a_port_of_its_own(cls, value: int | None, info: ValidationInfo) -> int | None:
+        """The Telegram webhook, the metrics and the web table listen on ports of
+        their own (0: any free one): a port an earlier one has is refused."""
+        taken = {"METRICS_PORT": info.data.get("metrics_port")}
+        if info.data.get("telegram_webhook_url") is not None:
+            taken["TELEGRAM_WEBHOOK_PORT"] = info.data.get("telegram_webhook_port")
+        for name, port in taken.items():
+            if value and port == value:
+                raise ValueError(
+                    f"{value} is {name}'s too: the web table, the metrics and the Telegram"
+                    " webhook each need a port of their own"
+                )
+        return value
+
     @field_validator("log_level")
     @classmethod
     def _log_level(cls, value: str) -> str:

@@ -269,3 +269,71 @@ async def test_sigterm_stops_a_bot_started_with_sigint_ignored(
     assert log.rstrip().endswith("INFO kozel: Kozel stopped"), log
     assert "SIGINT: stopping" not in log or not sigint_ignored
     assert "Traceback" not in log and not bot.errors(), log
+
+
+def listening_socket() -> socket.socket:
+    """A socket that listens on 127.0.0.1 at a free port: another program's."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    return taken
+
+
+@pytest.mark.parametrize(
+    ("settings", "said"),
+    [
+        ({"METRICS_PORT": "{taken}"}, "METRICS_PORT={taken} is in use on 127.0.0.1: "),
+        ({"WEB_PORT": "{taken}"}, "WEB_PORT={taken} is in use on 127.0.0.1: "),
+        (
+            {"WEB_PORT": "0", "WEB_HOST": "nosuch.invalid"},
+            "WEB_HOST=nosuch.invalid is no name this machine knows (",
+        ),
+        (
+            {"METRICS_PORT": "0", "METRICS_HOST": "192.0.2.1"},
+            "METRICS_HOST=192.0.2.1 is not an address of this machine; use one of its",
+        ),
+    ],
+    ids=["metrics-port-in-use", "web-port-in-use", "web-host-unknown", "metrics-host-elsewhere"],
+)
+def test_a_server_that_cannot_listen_stops_the_start_in_one_line(
+    tmp_path: Path, settings: dict[str, str], said: str
+) -> None:
+    """Regression (issue 31, point 4): WEB_PORT or METRICS_PORT in use, or a WEB_HOST
+    that is no address of this machine, ended in a 30-line traceback. One line naming
+    the setting and its value, exit status 1 (as a database that cannot be opened)."""
+    with listening_socket() as taken:
+        port = str(taken.getsockname()[1])
+        done = run_bot(
+            tmp_path,
+            TELEGRAM_BOT_TOKEN="123:not-used",
+            TELEGRAM_API_URL="http://127.0.0.1:9",
+            **{name: value.format(taken=port) for name, value in settings.items()},
+        )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    errors = [line for line in done.stderr.splitlines() if " ERROR " in line]
+    assert errors == [done.stderr.splitlines()[-1]]
+    assert f"ERROR kozel: Kozel cannot start: {said.format(taken=port)}" in errors[0], errors
+
+
+@pytest.mark.parametrize("other", ["METRICS_PORT", "TELEGRAM_WEBHOOK_PORT"])
+def test_two_servers_of_the_bot_on_one_port_are_refused_by_the_settings(
+    tmp_path: Path, other: str
+) -> None:
+    """METRICS_PORT equal to WEB_PORT (or the webhook's port) could only fail once
+    started: refused with the settings, one line, exit status 2, nothing opened."""
+    webhook = {"TELEGRAM_WEBHOOK_URL": "https://kozel.example.org/hook"}
+    done = run_bot(
+        tmp_path,
+        TELEGRAM_BOT_TOKEN="123:not-used",
+        WEB_PORT="8123",
+        **{other: "8123"},
+        **(webhook if other == "TELEGRAM_WEBHOOK_PORT" else {}),
+    )
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"Kozel cannot start: WEB_PORT: 8123 is {other}'s too: the web table, the metrics"
+        " and the Telegram webhook each need a port of their own (fix it in the environment"
+        " or .env)"
+    ]
+    assert not list(tmp_path.iterdir())
