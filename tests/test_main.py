@@ -22,6 +22,7 @@ from bot.models import Platform
 from bot.service import GameService
 from bot.settings import Settings
 from testing.fakes.bot_process import BotProcess, telegram_env
+from testing.fakes.discord import TOKEN as DISCORD_TOKEN
 from testing.fakes.telegram import FakeTelegram
 from tests.bot.conftest import ALICE, CHAT
 
@@ -49,7 +50,7 @@ async def test_one_platform_runs_alone_and_owns_only_its_games(
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         telegram_bot_token="1:telegram",
-        discord_bot_token="discord",
+        discord_bot_token=DISCORD_TOKEN,
         database_url=f"sqlite:///{tmp_path / 'kozel.sqlite3'}",
     )
     settled: list[bool] = []
@@ -110,13 +111,15 @@ def run_bot(
     )
 
 
-def test_garbage_telegram_token_stops_with_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"])
+def test_garbage_token_stops_with_one_line(tmp_path: Path, name: str) -> None:
     """Regression: ``TELEGRAM_BOT_TOKEN=garbage`` was tried again and again for ever,
-    with aiogram's "Token is invalid!" traceback each time."""
-    done = run_bot(tmp_path, TELEGRAM_BOT_TOKEN="garbage")
+    with aiogram's "Token is invalid!" traceback each time; ``DISCORD_BOT_TOKEN`` was
+    tried against the network (issue 31, point 7)."""
+    done = run_bot(tmp_path, **{name: "garbage"})
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
-    assert line.startswith("Kozel cannot start: TELEGRAM_BOT_TOKEN: not a bot token")
+    assert line.startswith(f"Kozel cannot start: {name}: not a bot token")
     assert "garbage" not in done.stderr + done.stdout
     assert not list(tmp_path.iterdir())  # nothing was opened
 

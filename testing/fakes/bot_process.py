@@ -25,6 +25,7 @@ from bot.ports import Owed
 from bot.ratings import RatingChange
 from bot.rows import earned_from_row, game_from_row, owed_from_row
 from bot.settings import Settings
+from testing.fakes.discord import TOKEN as DISCORD_TOKEN
 
 if TYPE_CHECKING:
     from adapters.telegram import Pacing
@@ -55,7 +56,7 @@ def telegram_env(api_url: str, database: Path) -> dict[str, str]:
 def discord_env(api_base: str, database: Path) -> dict[str, str]:
     """The settings of a Discord bot on the fake Discord whose REST API is at
     ``api_base`` (the bot asks it for the gateway, as behind a proxy)."""
-    return {**_common(database), "DISCORD_BOT_TOKEN": "fake-token", "DISCORD_API_URL": api_base}
+    return {**_common(database), "DISCORD_BOT_TOKEN": DISCORD_TOKEN, "DISCORD_API_URL": api_base}
 
 
 class BotProcess:

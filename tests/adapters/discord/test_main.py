@@ -32,7 +32,7 @@ from tests.adapters.discord.harness import ALICE, CHANNEL
 
 ROOT = Path(__file__).resolve().parents[3]
 TELEGRAM_TOKEN = "123456:AAE-telegram-very-secret"
-DISCORD_TOKEN = "discord-very-secret-token"
+DISCORD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GvErYs.discord-very-secret-token"
 QUICK = Backoff(first=0.01, most=0.04, refusals=2)
 
 
@@ -144,7 +144,9 @@ async def test_a_failing_platform_does_not_stop_the_other(
     telegram = types.ModuleType("adapters.telegram")
     telegram.TelegramAdapter = BrokenTelegram  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "adapters.telegram", telegram)
-    settings = settings_for(tmp_path, telegram_bot_token="1:telegram", discord_bot_token="discord")
+    settings = settings_for(
+        tmp_path, telegram_bot_token="1:telegram", discord_bot_token=DISCORD_TOKEN
+    )
     run = asyncio.create_task(main.run_platforms(settings, backoff=QUICK))
     try:
         await discord_started(dc, quick_discord)
