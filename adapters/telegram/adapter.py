@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Awaitable
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.telegram import TelegramAPIServer
@@ -43,6 +44,17 @@ from bot.settings import Settings
 log = logging.getLogger(__name__)
 #: What the Bot API answers a token it does not know: trying again will not help.
 _REFUSED = (TelegramUnauthorizedError, TelegramNotFound)
+#: How the Bot API answers a method it does not have (an older server, a method
+#: Telegram dropped): 404 too, but the token is fine.
+_NO_SUCH_METHOD = "method not found"
+
+
+def refuses_the_bot(error: TelegramAPIError) -> bool:
+    """Whether an error answer refuses the bot itself (401: a wrong or revoked token;
+    404: not a token, or not a Bot API URL), not only the one method asked for."""
+    if isinstance(error, TelegramNotFound):
+        return _NO_SUCH_METHOD not in error.message.lower()
+    return isinstance(error, TelegramUnauthorizedError)
 
 
 class KeptBudget:
@@ -146,12 +158,7 @@ class TelegramAdapter:
         seconds) before the session closes. Raises
         :class:`~bot.errors.PlatformRefused` if the server refuses the token."""
         try:
-            try:
-                await self.set_commands()
-            except (*_REFUSED, TelegramNetworkError):
-                raise  # no server to play on: the caller tries again later, or gives up
-            except TelegramAPIError as error:  # the menus are a nicety: play anyway
-                log.warning("could not register the command menus: %s", error.message)
+            await self._optional("register the command menus", self.set_commands())
             if self.interactions.web is not None:  # its Mini App's links name the bot
                 me = await self.bot.me()
                 self.interactions.web.bot_named(Platform.TELEGRAM, me.username or "")
@@ -180,13 +187,22 @@ class TelegramAdapter:
         """Taking updates, with the Bot API answering."""
         return self.answered
 
-    async def _poll(self) -> None:
-        try:  # a webhook left by a webhook-mode run would refuse every getUpdates (409)
-            await self.bot.delete_webhook()
-        except (*_REFUSED, TelegramNetworkError):
-            raise
+    async def _optional(self, what: str, request: Awaitable[object]) -> None:
+        """A request the bot can do without (the command menus, removing a webhook): a
+        failure is one warning line and the start goes on. Still raised: no answer at
+        all, and an answer that refuses the bot itself (:func:`refuses_the_bot`)."""
+        try:
+            await request
+        except TelegramNetworkError:
+            raise  # no server to play on: the caller tries again later, or gives up
         except TelegramAPIError as error:
-            log.warning("could not remove the webhook: %s", error.message)
+            if refuses_the_bot(error):
+                raise
+            log.warning("could not %s: %s; the bot goes on without", what, error.message)
+
+    async def _poll(self) -> None:
+        # A webhook left by a webhook-mode run would refuse every getUpdates (409).
+        await self._optional("remove the webhook", self.bot.delete_webhook())
         polling = asyncio.ensure_future(
             self.dp.start_polling(
                 self.bot,
