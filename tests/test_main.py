@@ -340,3 +340,96 @@ def test_two_servers_of_the_bot_on_one_port_are_refused_by_the_settings(
         " or .env)"
     ]
     assert not list(tmp_path.iterdir())
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 where nothing listens (connections are refused)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_no_network_is_one_line_a_try_with_the_next_pause(tmp_path: Path) -> None:
+    """Regression (issue 31, point 7): well-formed tokens and no network (the APIs at a
+    closed port) logged a 60-line traceback at every try, for ever. Each try is one
+    line naming the platform, the error in a few words and the next pause; SIGTERM
+    stops the tries at once."""
+    port = closed_port()
+    clean = {k: v for k, v in os.environ.items() if k.upper() not in _SETTING_NAMES}
+    env = {
+        **clean,
+        "PYTHONPATH": str(ROOT),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'kozel.sqlite3'}",
+        "TELEGRAM_BOT_TOKEN": "123456:AAE-well-formed",
+        "TELEGRAM_API_URL": f"http://127.0.0.1:{port}",
+        "DISCORD_BOT_TOKEN": DISCORD_TOKEN,
+        "DISCORD_API_URL": f"http://127.0.0.1:{port}/api/v10",
+    }
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    assert child.stdout is not None
+    lines: list[str] = []
+
+    def tries(name: str) -> list[str]:
+        """What the platform's tries said, each without its time."""
+        return [line.split(" ERROR kozel: ")[1] for line in lines if f"the {name} bot" in line]
+
+    try:
+        async with asyncio.timeout(START):
+            while len(tries("Telegram")) < 3 or len(tries("Discord")) < 3:
+                line = (await child.stdout.readline()).decode()
+                assert line, lines  # it ended
+                lines.append(line.rstrip("\n"))
+        child.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(60):  # a safety net
+            rest, _ = await child.communicate()
+    finally:
+        if child.returncode is None:
+            child.kill()
+            await child.wait()
+    assert child.returncode == 0
+    lines += rest.decode().splitlines()
+    assert "Traceback" not in "\n".join(lines)
+    refused = f"ClientConnectorError: Cannot connect to host 127.0.0.1:{port} ssl:default"
+    for name in ("Telegram", "Discord"):
+        for delay, said in zip((1, 2, 4), tries(name), strict=False):
+            start, end = said.split(" [Connect call failed ")
+            assert start == f"the {name} bot cannot connect: {refused}"
+            assert end.endswith(f"]; it tries again in {delay} s; the other platforms go on")
+    others = [line for line in lines if " INFO " not in line and "cannot connect" not in line]
+    assert others == [], others  # one line a try, nothing else
+    assert [line.split(" ", 2)[2] for line in lines[-2:]] == [
+        "INFO kozel: SIGTERM: stopping",
+        "INFO kozel: Kozel stopped",
+    ]
+
+
+async def test_a_platform_never_reached_is_given_up_and_the_process_fails(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The give-up rule: a platform whose every start failed to reach its server is
+    given up after ``Backoff.unreachable`` tries in a row; with no other platform the
+    run fails (python -m bot exits 1, as when every token is refused)."""
+    from bot.supervise import AllPlatformsFailed, Backoff
+
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        telegram_bot_token="123456:AAE-well-formed",
+        telegram_api_url=f"http://127.0.0.1:{closed_port()}",
+        database_url=f"sqlite:///{tmp_path / 'kozel.sqlite3'}",
+    )
+    quick = Backoff(first=0.01, most=0.02, unreachable=3)
+    with caplog.at_level(logging.INFO, logger="kozel"), pytest.raises(AllPlatformsFailed):
+        async with asyncio.timeout(60):  # a safety net
+            await main.run_platforms(settings, backoff=quick)
+    said = [r for r in caplog.records if r.name == "kozel" and r.levelno == logging.ERROR]
+    assert [r.getMessage().split("; ", 1)[1] for r in said] == [
+        "it tries again in 0.01 s; the other platforms go on",
+        "it tries again in 0.02 s; the other platforms go on",
+        "given up after 3 tries (it never connected); the other platforms go on",
+    ]
+    assert all(r.getMessage().startswith("the Telegram bot cannot connect: ") for r in said)
+    assert not any(r.exc_info for r in caplog.records)

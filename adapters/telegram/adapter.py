@@ -23,6 +23,7 @@ from aiogram.exceptions import (
     TelegramAPIError,
     TelegramNetworkError,
     TelegramNotFound,
+    TelegramServerError,
     TelegramUnauthorizedError,
 )
 from aiogram.types import BotCommand
@@ -34,7 +35,7 @@ from adapters.telegram.publisher import TelegramPublisher
 from adapters.telegram.session import LeanSession
 from adapters.telegram.webhook import WebhookServer
 from bot import presenters
-from bot.errors import PlatformRefused
+from bot.errors import PlatformRefused, PlatformUnreachable
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.models import ChatRef, Platform
@@ -156,7 +157,9 @@ class TelegramAdapter:
         """Register the command menus, then take updates until cancelled or :meth:`stop`
         (polling, or serving the webhook); queued messages still go out (for a few
         seconds) before the session closes. Raises
-        :class:`~bot.errors.PlatformRefused` if the server refuses the token."""
+        :class:`~bot.errors.PlatformRefused` if the server refuses the token, and
+        :class:`~bot.errors.PlatformUnreachable` if the start gets no answer (or a
+        server error)."""
         try:
             await self._optional("register the command menus", self.set_commands())
             if self.interactions.web is not None:  # its Mini App's links name the bot
@@ -172,6 +175,10 @@ class TelegramAdapter:
                 f"the Bot API server refuses the token ({error.message}); "
                 "check TELEGRAM_BOT_TOKEN and TELEGRAM_API_URL"
             ) from error
+        except TelegramNetworkError as error:  # at the start: polling retries its own
+            raise PlatformUnreachable(error.message) from error
+        except TelegramServerError as error:
+            raise PlatformUnreachable(f"the Bot API server answered {error.message}") from error
         finally:
             self.service.remove_publisher(Platform.TELEGRAM, self.publisher)
             await self.outbox.close()
