@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import signal
@@ -11,7 +10,6 @@ import socket
 import subprocess
 import sys
 import types
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,6 +22,7 @@ from bot.settings import Settings
 from testing.fakes.bot_process import BotProcess, telegram_env
 from testing.fakes.discord import TOKEN as DISCORD_TOKEN
 from testing.fakes.telegram import FakeTelegram
+from tests.adapters.telegram.test_kill import wait_until
 from tests.bot.conftest import ALICE, CHAT
 
 
@@ -230,15 +229,6 @@ def test_press_rate_sets_each_users_press_limit_and_zero_lifts_it() -> None:
 START = 300.0
 
 
-async def until(tg: FakeTelegram, predicate: Callable[[], object], timeout: float = START) -> None:  # noqa: ASYNC109
-    """Until ``predicate`` holds: checked at each request the fake records and at least
-    every 50 ms (it may read the child's log, which the fake does not see)."""
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            with contextlib.suppress(TimeoutError):
-                await tg.wait_for(lambda _: predicate() or None, timeout=0.05)
-
-
 def polling(tg: FakeTelegram, bot: BotProcess) -> bool:
     """The child polls the fake: it started."""
     return tg.polls > 0 and "Run polling" in bot.output()
@@ -261,7 +251,7 @@ async def test_sigterm_stops_a_bot_started_with_sigint_ignored(
         bot = BotProcess(tmp_path / "bot.log", telegram_env(tg.base_url, tmp_path / "k.sqlite3"))
         await bot.start(sigint_ignored=sigint_ignored)
         try:
-            await until(tg, lambda: polling(tg, bot))
+            await wait_until(tg, lambda: polling(tg, bot), START)
             code = await bot.stop(*signals)
         finally:
             await bot.kill()

@@ -6,12 +6,9 @@ still told apart, and what the bot cannot do without still stops it as before.""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import random
 import signal
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,19 +23,11 @@ from testing.fakes.telegram import FakeTelegram
 from tests.adapters.telegram.harness import GROUP, Harness, button
 from tests.adapters.telegram.test_achievements_and_picture import CHAT, bot_messages, finish
 from tests.adapters.telegram.test_chats import with_computers
+from tests.adapters.telegram.test_kill import wait_until
 
 #: A child's start (importing aiogram alone takes seconds on a busy machine): a safety net.
 START = 300.0
 WAIT = 60.0
-
-
-async def until(tg: FakeTelegram, predicate: Callable[[], object], timeout: float) -> None:  # noqa: ASYNC109
-    """Until ``predicate`` holds: checked at each request the fake records and at least
-    every 50 ms (it reads the child's database, which the fake does not see)."""
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            with contextlib.suppress(TimeoutError):
-                await tg.wait_for(lambda _: predicate() or None, timeout=0.05)
 
 
 async def test_a_server_without_the_start_s_optional_methods_still_plays(tmp_path: Path) -> None:
@@ -55,13 +44,13 @@ async def test_a_server_without_the_start_s_optional_methods_still_plays(tmp_pat
         await bot.start()
         try:
             await tg.send_text(alice, GROUP, "/kozel")
-            await until(tg, lambda: tg.last_message(GROUP), START)
+            await wait_until(tg, lambda: tg.last_message(GROUP), START)
             lobby = tg.last_message(GROUP)
             assert lobby is not None
             for verb, arg in ((Verb.JOIN, "A"), *((Verb.ADD_COMPUTER, t) for t in "BAB")):
                 shown = tg.buttons(GROUP, lobby.message_id)
                 await tg.press(alice, GROUP, lobby.message_id, button(tg, lobby, verb, arg))
-                await until(tg, lambda s=shown: tg.buttons(GROUP, lobby.message_id) != s, WAIT)  # type: ignore[misc]
+                await wait_until(tg, lambda s=shown: tg.buttons(GROUP, lobby.message_id) != s, WAIT)  # type: ignore[misc]
             await tg.press(alice, GROUP, lobby.message_id, button(tg, lobby, Verb.START))
             game_id = last_game_id(database)
             assert game_id is not None
@@ -70,7 +59,7 @@ async def test_a_server_without_the_start_s_optional_methods_still_plays(tmp_pat
                 game = saved_game(database, game_id)
                 return game.status is GameStatus.PLAYING and "hand:0" in game.messages
 
-            await until(tg, dealt, WAIT)
+            await wait_until(tg, dealt, WAIT)
             assert await bot.stop(signal.SIGTERM) == 0
         finally:
             await bot.kill()
