@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "play":
         from pydantic import ValidationError
 
-        from adapters.console import play
+        from adapters.console import play_game
         from bot.settings import Settings, settings_problem
 
         try:
@@ -189,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValidationError as error:
             print(settings_problem(error), file=sys.stderr)
             return 2
-        return play(args, settings, sys.stdout)
+        return play_game(args, settings, sys.stdout)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

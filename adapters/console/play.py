@@ -741,10 +741,10 @@ def play_main(
     words = list(argv)
     locale = language_of(words, None if settings is None else settings.default_locale)
     args = build_parser(locale).parse_args(words)
-    return play(args, settings or Settings(), out or sys.stdout)
+    return play_game(args, settings or Settings(), out or sys.stdout)
 
 
-def play(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
+def play_game(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
     """Play ``kozel play``'s game (:func:`run`) until it ends, its input ends, or
     SIGTERM or Ctrl-C stop it (every move so far is saved, and the console says so);
     its exit status."""
