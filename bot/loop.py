@@ -77,9 +77,14 @@ async def stoppable(main: Coroutine[Any, Any, T]) -> T | None:
         log.info("%s: stopping", signum.name)
         work.cancel()
 
-    handled = {signum: signal.getsignal(signum) for signum in stop_signals()}
-    for signum in handled:
-        loop.add_signal_handler(signum, stop, signum)
+    handled: dict[signal.Signals, Any] = {}
+    for signum in stop_signals():
+        before = signal.getsignal(signum)
+        try:
+            loop.add_signal_handler(signum, stop, signum)
+        except (NotImplementedError, RuntimeError, ValueError):
+            continue  # Windows, or not the main thread: Python's own handling stays
+        handled[signum] = before
     try:
         return await work
     except asyncio.CancelledError:

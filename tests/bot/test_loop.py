@@ -7,6 +7,7 @@ import gc
 import importlib.util
 import os
 import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,13 @@ def test_sigint_stops_the_work_unless_the_process_was_started_with_it_ignored(
     assert loop.stop_signals() == [signal.SIGTERM, signal.SIGINT]
     monkeypatch.setattr(signal, "getsignal", lambda signum: signal.SIG_IGN)
     assert loop.stop_signals() == [signal.SIGTERM]
+
+
+def test_stoppable_work_runs_where_signals_cannot_be_handled() -> None:
+    """Out of the main thread (an embedding program, a test's worker) the loop cannot
+    take the signals: the work runs as it would without them."""
+    results: list[str | None] = []
+    worker = threading.Thread(target=lambda: results.append(loop.run(loop.stoppable(_kind()))))
+    worker.start()
+    worker.join(timeout=60)
+    assert results == ["uvloop"]
