@@ -423,3 +423,37 @@ async def test_a_platform_never_reached_is_given_up_and_the_process_fails(
     ]
     assert all(r.getMessage().startswith("the Telegram bot cannot connect: ") for r in said)
     assert not any(r.exc_info for r in caplog.records)
+
+
+async def test_a_bot_api_server_error_at_the_start_is_one_line_a_try(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Bot API that answers 502 to the start's getMe counts as not reached: one line
+    a try, with what the server answered, and the same give-up rule."""
+    from bot.supervise import AllPlatformsFailed, Backoff
+    from testing.fakes.telegram import ApiError
+
+    async def bad_gateway(params: object) -> None:
+        raise ApiError(502, "Bad Gateway")
+
+    async with FakeTelegram() as tg:
+        monkeypatch.setattr(tg, "_m_getme", bad_gateway)
+        settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            telegram_bot_token="123456:AAE-well-formed",
+            telegram_api_url=tg.base_url,
+            database_url=f"sqlite:///{tmp_path / 'kozel.sqlite3'}",
+        )
+        quick = Backoff(first=0.01, most=0.02, unreachable=2)
+        with pytest.raises(AllPlatformsFailed):
+            async with asyncio.timeout(60):  # a safety net
+                await main.run_platforms(settings, backoff=quick)
+    said = [r.getMessage() for r in caplog.records if r.name == "kozel" and r.levelno >= 40]
+    assert said == [
+        "the Telegram bot cannot connect: the Bot API server answered Bad Gateway; " + end
+        for end in (
+            "it tries again in 0.01 s; the other platforms go on",
+            "given up after 2 tries (it never connected); the other platforms go on",
+        )
+    ]
+    assert not any(r.exc_info for r in caplog.records)
