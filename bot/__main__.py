@@ -34,7 +34,7 @@ from bot.metrics import Metrics
 from bot.models import Platform
 from bot.rows import DatabaseInUse, DatabaseUnavailable
 from bot.service import GameService
-from bot.settings import Settings, settings_problem
+from bot.settings import Settings, settings_of, settings_problem
 from bot.supervise import AllPlatformsFailed, Backoff, Run, supervise_all
 
 log = logging.getLogger("kozel")
@@ -116,6 +116,8 @@ async def run_platforms(
 
                 web = WebApp(settings, interactions, tr)
                 await listening("WEB", web.start, settings.web_host, settings.web_port)
+                assert web.buttons is not None
+                say_web_address(web.buttons.url, telegram="telegram" in ready)
             loop.settle_heap()
             timers = asyncio.create_task(service.run_timers())
             await supervise_all(runs, backoff or Backoff())
@@ -169,6 +171,26 @@ def listen_problem(error: OSError, server: str, host: str, port: int) -> str:
 _HOSTS = "use one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every network)"
 
 
+def say_web_address(url: str, *, telegram: bool) -> None:
+    """The start line that names the address the web table's links lead to: a
+    warning where they cannot work, when Telegram runs and it is no public address
+    (Telegram refuses a message whose button leads to this machine or a private
+    network, so its messages carry no link there), or when it is ``0.0.0.0`` or
+    ``::`` (``WEB_HOST`` listening everywhere, without ``WEB_PUBLIC_URL``)."""
+    from adapters.web.buttons import public
+
+    everywhere = urlsplit(url).hostname in ("0.0.0.0", "::")
+    if everywhere or (telegram and not public(url)):
+        log.warning(
+            "web table at %s, not a public address: %s (set WEB_PUBLIC_URL to the https://"
+            " address of a proxy in front of it)",
+            url,
+            "Telegram's messages carry no link to it" if telegram else "its links lead nowhere",
+        )
+    else:
+        log.info("web table: players open %s", url)
+
+
 def flood_guard(settings: Settings) -> FloodGuard:
     """Every user's command and press limits: presses at ``PRESS_RATE`` (0: none)."""
     presses = None if settings.press_rate == 0 else replace(PRESSES, rate=settings.press_rate)
@@ -220,10 +242,30 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def read_settings(platforms: Sequence[str] | None) -> Settings:
+    """The bot's settings; without a token (and ``--platform``) the terminal game's,
+    which are only those it reads (a bad web or metrics setting does not stop it).
+    Raises :class:`~pydantic.ValidationError` naming every bad setting otherwise."""
+    try:
+        return Settings()
+    except ValidationError:
+        if platforms is not None:
+            raise
+        from adapters.console import SETTINGS_READ
+
+        try:
+            terminal = settings_of({*SETTINGS_READ, "telegram_bot_token", "discord_bot_token"})
+        except ValidationError:
+            terminal = None
+        if terminal is None or terminal.has_platform:
+            raise
+        return terminal
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        settings = Settings()
+        settings = read_settings(args.platform)
     except ValidationError as error:
         print(settings_problem(error), file=sys.stderr)
         return 2

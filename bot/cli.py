@@ -134,10 +134,10 @@ def language_of(argv: Sequence[str], default: str | None = None) -> str:
     if default is not None:
         return default
     try:
-        from bot.settings import Settings
+        from bot.settings import settings_of
 
-        return Settings().default_locale
-    except Exception:  # a bad setting is reported when the command runs
+        return settings_of(("default_locale",)).default_locale
+    except Exception:  # a bad DEFAULT_LOCALE is reported when the command runs
         return "ru"
 
 
@@ -169,11 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "rules":
         from pydantic import ValidationError
 
-        from adapters.console import print_rules
-        from bot.settings import Settings, settings_problem
+        from adapters.console import RULES_SETTINGS_READ, print_rules
+        from bot.settings import settings_of, settings_problem
 
-        try:
-            settings = Settings()
+        try:  # only what it reads: a bot's bad setting does not stop it
+            settings = settings_of(RULES_SETTINGS_READ)
         except ValidationError as error:
             print(settings_problem(error), file=sys.stderr)
             return 2
@@ -181,11 +181,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "play":
         from pydantic import ValidationError
 
-        from adapters.console import play_game
-        from bot.settings import Settings, settings_problem
+        from adapters.console import SETTINGS_READ, play_game
+        from bot.settings import settings_of, settings_problem
 
-        try:
-            settings = Settings()
+        try:  # only what it reads: a bot's bad setting does not stop it
+            settings = settings_of(SETTINGS_READ)
         except ValidationError as error:
             print(settings_problem(error), file=sys.stderr)
             return 2

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import base64
+import ipaddress
 import re
+from collections.abc import Collection
 from typing import Literal
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from pydantic import (
     Field,
@@ -29,6 +31,8 @@ DATABASE_URL_FORMS = (
     "sqlite:///<relative path>, sqlite:////<absolute path>"
     " or postgresql://<user>:<password>@<host>/<database>"
 )
+#: The ports of the webhook URLs Telegram's own Bot API posts to.
+TELEGRAM_WEBHOOK_PORTS = (443, 80, 88, 8443)
 #: What Telegram takes as a webhook's secret token.
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 #: A Telegram bot token: the bot's id, a colon, then the secret part.
@@ -76,6 +80,16 @@ def is_discord_token(token: str) -> bool:
     return bot_id.isdigit()
 
 
+def _is_telegrams_api(url: str) -> bool:
+    """Whether ``url`` is Telegram's own Bot API (not a server of one's own)."""
+    return (urlsplit(url).hostname or "").lower() == "api.telegram.org"
+
+
+def _web_table_off(info: ValidationInfo) -> bool:
+    """Whether ``WEB_PORT`` is unset (a refused one is said on its own)."""
+    return "web_port" in info.data and info.data["web_port"] is None
+
+
 def database_url_problem(url: str) -> str | None:
     """Why ``url`` names no database Kozel opens (in words that never repeat the URL:
     it may hold a password), or None when it names one.
@@ -106,12 +120,79 @@ def database_url_problem(url: str) -> str | None:
     if scheme in POSTGRES_SCHEMES:
         if not rest.startswith("//"):
             return f"{scheme}: takes two slashes: {scheme}://<user>:<password>@<host>/<database>"
-        try:
-            urlsplit(url).port  # noqa: B018 - a port that is no number raises
-        except ValueError:
-            return f"a port that is a number: {scheme}://<user>:<password>@<host>:5432/<database>"
-        return None
+        return postgres_url_problem(url)
     return f"{DATABASE_URL_FORMS}, not a {scheme}: URL"
+
+
+def postgres_url_problem(url: str) -> str | None:
+    """Why the ``postgresql://`` URL ``url`` does not say what it means to asyncpg,
+    which reads the user and password up to the *first* ``@`` and the host up to the
+    first ``/``, ``?`` or ``#`` (so a password with one of those is read as a host): in
+    words that never repeat the URL; None when it reads as written.
+
+    >>> print(postgres_url_problem("postgresql://kozel:p@ss@db/kozel"))
+    the password has an '@', which ends it there: write it as %40
+    >>> print(postgres_url_problem("postgresql://kozel:secret@[::1/kozel"))
+    the host's '[' is not closed: an IPv6 address is written in brackets, [::1]
+    >>> postgres_url_problem("postgresql://kozel:p%40ss@[::1]:5432,db:5433/kozel") is None
+    True
+    """
+    scheme, _, rest = url.partition("://")
+    end = next((at for at, sign in enumerate(rest) if sign in "/?#"), len(rest))
+    authority, after = rest[:end], rest[end:]
+    credentials, at, hosts = authority.rpartition("@")
+    if "@" in credentials:
+        user, colon, _ = credentials.partition(":")
+        whose = "password" if colon and "@" not in user else "user name"
+        return f"the {whose} has an '@', which ends it there: write it as %40"
+    for host in hosts.split(","):
+        problem = _host_problem(host)
+        if problem is None:
+            continue
+        if not at and "@" in after:  # "user:pa/ss@db": "user:pa" read as a host and port
+            return (
+                "the password has a '/', '?' or '#', which ends the user and host part"
+                " there: write them as %2F, %3F and %23"
+            )
+        return problem
+    query = urlsplit(url).query
+    try:
+        options = parse_qs(query, strict_parsing=True) if query else {}
+    except ValueError:
+        return f"?options written name=value, joined by &: {scheme}:///kozel?host=/run/postgresql"
+    if not all(_is_port(port) for ports in options.get("port", []) for port in ports.split(",")):
+        return "?port= is a number from 1 to 65535"
+    return None
+
+
+def _host_problem(host: str) -> str | None:
+    """What is wrong with one host of a PostgreSQL URL (``db``, ``db:5432``,
+    ``[::1]:5432``, or empty: the local socket), or None."""
+    port = ""
+    if host.startswith("["):
+        address, closed, tail = host[1:].partition("]")
+        if not closed:
+            return "the host's '[' is not closed: an IPv6 address is written in brackets, [::1]"
+        try:
+            ipaddress.IPv6Address(address)
+        except ValueError:
+            return "brackets hold an IPv6 address, e.g. [::1]; a name or IPv4 address goes without"
+        if tail and not tail.startswith(":"):
+            return "after the host's ']' comes nothing or ':' and the port: [::1]:5432"
+        port = tail[1:]
+    elif "]" in host:
+        return "the host has a ']' without its '[': an IPv6 address is written [::1]"
+    else:
+        _, _, port = host.partition(":")
+        if ":" in port:
+            return "an IPv6 address is written in brackets: [::1] or [::1]:5432"
+    if port and not _is_port(port):
+        return "the port is a number from 1 to 65535: <host>:5432"
+    return None
+
+
+def _is_port(text: str) -> bool:
+    return text.isascii() and text.isdigit() and 1 <= int(text) <= 65535
 
 
 class Settings(BaseSettings):
@@ -239,22 +320,60 @@ class Settings(BaseSettings):
 
     @field_validator("telegram_webhook_url")
     @classmethod
-    def _webhook_url(cls, value: str | None) -> str | None:
-        return None if value is None else _http_url(value)
+    def _webhook_url(cls, value: str | None, info: ValidationInfo) -> str | None:
+        """An http(s) URL; https when Telegram's own Bot API posts to it (only a Bot
+        API server of one's own, in ``--local`` mode, posts to http)."""
+        if value is None:
+            return None
+        url = _http_url(value, "https://kozel.example.org/telegram")
+        api = info.data.get("telegram_api_url")
+        if api is None or not _is_telegrams_api(api):
+            return url
+        parts = urlsplit(url)
+        if parts.scheme == "http":
+            raise ValueError(
+                "an https:// URL: Telegram posts updates to https only (http only to a Bot"
+                " API server of your own in --local mode, TELEGRAM_API_URL)"
+            )
+        if (parts.port or 443) not in TELEGRAM_WEBHOOK_PORTS:
+            raise ValueError(
+                "a URL on port 443, 80, 88 or 8443, the ports Telegram posts updates to"
+                " (your proxy forwards to TELEGRAM_WEBHOOK_PORT)"
+            )
+        return url
 
     @field_validator("web_public_url")
     @classmethod
-    def _web_public_url(cls, value: str | None) -> str | None:
-        """An http(s) URL, kept with one trailing slash (the page's own address)."""
+    def _web_public_url(cls, value: str | None, info: ValidationInfo) -> str | None:
+        """An http(s) URL, kept with one trailing slash (the page's own address), of a
+        web table that runs (``WEB_PORT``)."""
         if value is None:
             return None
+        if _web_table_off(info):
+            raise ValueError(
+                "set without WEB_PORT, and without it there is no web table: set WEB_PORT"
+                " (the port your proxy forwards to), or leave WEB_PUBLIC_URL empty"
+            )
         return _http_url(value, "https://kozel.example.org/") + "/"
 
     @field_validator("web_app_name")
     @classmethod
-    def _web_app_name(cls, value: str | None) -> str | None:
+    def _web_app_name(cls, value: str | None, info: ValidationInfo) -> str | None:
+        """A Mini App's short name, of a web table that runs at an https address."""
         if value is not None and not _WEB_APP_NAME.fullmatch(value):
             raise ValueError("the Mini App's short name: 3-30 characters of A-Z, a-z, 0-9 and _")
+        if value is not None and _web_table_off(info):
+            raise ValueError(
+                "set without WEB_PORT, and without it there is no web table for the Mini App"
+                " to open: set WEB_PORT and an https:// WEB_PUBLIC_URL, or leave WEB_APP_NAME"
+                " empty"
+            )
+        public = info.data.get("web_public_url", "")  # absent: refused itself
+        if value is not None and (public is None or urlsplit(public).scheme == "http"):
+            raise ValueError(
+                "a Mini App needs WEB_PUBLIC_URL to be an https:// address (Telegram opens"
+                " Mini Apps over https only): set it, or leave WEB_APP_NAME empty"
+            )
         return value
 
     @field_validator("discord_api_url")
@@ -402,3 +521,16 @@ def settings_problem(error: ValidationError) -> str:
     lines = ["Kozel cannot start: fix these settings (in the environment or .env):"]
     lines.extend(f"  {name}: {message}" for name, message in problems)
     return "\n".join(lines)
+
+
+def settings_of(names: Collection[str]) -> Settings:
+    """The settings with only ``names`` read from the environment and ``.env``, every
+    other one at its default: a command that uses only these (the terminal game,
+    ``kozel rules``) is not stopped by a bad value of a setting it never reads. Raises
+    :class:`~pydantic.ValidationError` for a bad value of one of ``names``."""
+    unread = {
+        name: field.get_default()
+        for name, field in Settings.model_fields.items()
+        if name not in names
+    }
+    return Settings(**unread)

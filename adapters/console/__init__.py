@@ -1,6 +1,8 @@
 """Play Kozel in a terminal."""
 
 from adapters.console.play import (
+    RULES_SETTINGS_READ,
+    SETTINGS_READ,
     ConsoleGame,
     ConsolePublisher,
     add_arguments,
@@ -12,6 +14,8 @@ from adapters.console.play import (
 )
 
 __all__ = [
+    "RULES_SETTINGS_READ",
+    "SETTINGS_READ",
     "ConsoleGame",
     "ConsolePublisher",
     "add_arguments",

@@ -6,7 +6,8 @@ are chosen by number. ``--seats bot,bot,bot,bot`` plays a whole series of comput
 players without input. A saved game goes on where it stopped; ``--new`` abandons it.
 Log lines never land inside the game's screen: they go to ``--log FILE``, to standard
 error when that is not the terminal, else to ``kozel-play.log`` in the temporary
-folder.
+folder. ``--web`` serves the table in the browser too, on 127.0.0.1
+(:mod:`adapters.web.local`): a move made on the page shows in the terminal.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import tempfile
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from adapters.postgres import is_postgres_url
 from adapters.storage import open_sqlite
@@ -44,9 +45,12 @@ from bot.options import (
 from bot.ports import Change, ChangeKind, Owed
 from bot.rows import DatabaseInUse, DatabaseUnavailable
 from bot.service import GameService
-from bot.settings import Settings, database_url_problem
+from bot.settings import Settings, database_url_problem, settings_of
 from core.ruleset import DEFAULT_LEVEL, LEVEL_NAMES, DealOutcome, GameOutcome, rule_set_ids
 from core.seats import Team
+
+if TYPE_CHECKING:
+    from adapters.web.local import LocalWebTable
 
 #: The human; the name is a locale id, read in the language of each run.
 YOU = User(UserRef(Platform.CONSOLE, "you"), "console-you")
@@ -57,6 +61,23 @@ ReadLine = Callable[[], Awaitable[str | None]]
 
 #: Where log lines go when standard error is the game's terminal (and no ``--log``).
 DEFAULT_LOG_NAME = "kozel-play.log"
+#: The highest TCP port (``--web-port``).
+MAX_PORT = 65535
+
+#: The settings ``kozel play`` reads (``python -m bot`` without a token too): a bad
+#: value of any other, a bot's, does not stop the terminal game (:func:`settings_of`).
+SETTINGS_READ = (
+    "default_locale",
+    "default_rule_set",
+    "computer_level",
+    "computer_delay",
+    "computer_processes",
+    "computer_think_timeout",
+    "database_url",
+    "log_level",
+)
+#: The settings ``kozel rules`` reads.
+RULES_SETTINGS_READ = ("default_locale", "default_rule_set")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +115,13 @@ class ConsolePublisher:
         self.viewer = viewer
         #: Told of each owed message once it is printed.
         self.sent = sent
+        #: Called before each line it says: the prompt waiting on the screen's last
+        #: line ends there (a move made in the browser is said below it).
+        self.before_line: Callable[[], None] | None = None
 
     def say(self, text: str) -> None:
+        if self.before_line is not None:
+            self.before_line()
         self.out.write(text + "\n")
         self.out.flush()
 
@@ -153,10 +179,60 @@ class ConsoleGame:
         self.you = YOU
         #: The human's seat (0 unless ``--seats`` or the saved game says otherwise).
         self.seat = 0
+        #: The line being read (kept when the game moves on meanwhile), whether the
+        #: prompt waits at the end of the screen's last line, and the latest version
+        #: of the human's game published (it moves on by a move made in the browser).
+        self._line: asyncio.Future[str | None] | None = None
+        self.prompting = False
+        self._game_id: int | None = None
+        self._published = -1
+        self._moved = asyncio.Event()
 
     def say(self, text: str) -> None:
+        self.end_prompt()
         self.out.write(text + "\n")
         self.out.flush()
+
+    def end_prompt(self) -> None:
+        """End the line the prompt waits on, if it does (something is said below it)."""
+        if self.prompting:
+            self.prompting = False
+            self.out.write("\n")
+
+    async def publish(self, game: Game, change: Change) -> None:
+        """A watcher of the service: the human's game changed (by a move of his made
+        in the browser, or of a computer), so the screen at the prompt is stale."""
+        if game.id == self._game_id:
+            self._published = max(self._published, game.version)
+            self._moved.set()
+
+    async def read(self, shown: int) -> str | Moved | None:
+        """The next line typed, or :data:`MOVED` once the game moved on from the
+        version ``shown`` at the prompt (a game is changed in place: its version is
+        taken when shown); the line being typed then is kept for the next prompt."""
+        if self._line is None:
+            self._line = asyncio.ensure_future(self.read_line())
+        while True:
+            moved = asyncio.ensure_future(self._moved.wait())
+            waiting: set[asyncio.Future[Any]] = {self._line, moved}
+            try:
+                await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                moved.cancel()
+            if self._line.done():
+                line, self._line = self._line.result(), None
+                self.prompting = False  # the typed line ended the prompt's
+                return line
+            self._moved.clear()
+            if self._published > shown:
+                return MOVED
+
+    def stop_reading(self) -> None:
+        """The game is left: the line being read is not waited for."""
+        if self._line is not None:
+            self._line.cancel()
+            self._line = None
+        self.end_prompt()
 
     def t(self, msg_id: str, **args: str | int) -> str:
         return self.tr.t(self.locale, msg_id, **args)
@@ -270,7 +346,15 @@ class ConsoleGame:
         return game
 
     async def play_human(self, game_id: int) -> int:
-        """Prompt the human at his seat until the series ends or input ends."""
+        """Prompt the human at his seat until the series ends or input ends. A change
+        of the game meanwhile (a move made in the browser) shows the table again."""
+        self._game_id = game_id
+        try:
+            return await self._prompt(game_id)
+        finally:
+            self.stop_reading()
+
+    async def _prompt(self, game_id: int) -> int:
         while True:
             await self.service.settle()
             game = await self.service.game(game_id)
@@ -282,7 +366,10 @@ class ConsoleGame:
             self.show(game)
             self.out.write(self.t("console-prompt") + " ")
             self.out.flush()
-            line = await self.read_line()
+            self.prompting = True
+            line = await self.read(game.version)
+            if isinstance(line, Moved):
+                continue
             if line is None or line.strip().lower() in ("q", "quit", "exit"):
                 self.say("")
                 self.say(self.t("console-saved"))
@@ -338,6 +425,13 @@ class ConsoleGame:
         )
         for line in presenters.presenter_of(game).console_hand(game, seat, tr, locale):
             self.say(line)
+
+
+class Moved:
+    """What :meth:`ConsoleGame.read` returns when the game moved on at the prompt."""
+
+
+MOVED = Moved()
 
 
 def _settle(future: asyncio.Future[None]) -> None:
@@ -447,7 +541,12 @@ async def _run(
     humans = seats.count("human")
     rule_set, options = asked.rule_set, asked.options
     rng = random.Random(args.seed) if args.seed is not None else None
-    delay = args.delay if args.delay is not None else (settings.computer_delay if humans else 0)
+    web = args.web or args.web_port is not None
+    if web and args.web_port is not None and not 0 <= args.web_port <= MAX_PORT:
+        out.write(tr.t(locale, "console-web-bad-port", port=str(args.web_port)) + "\n")
+        return 2
+    watched = humans or web  # a person follows the computers' moves: at their pace
+    delay = args.delay if args.delay is not None else (settings.computer_delay if watched else 0)
     url = args.db or settings.database_url
     refused = database_url_problem(url)
     if refused is not None:  # DATABASE_URL's own was refused with the settings
@@ -489,8 +588,13 @@ async def _run(
         )
         service.add_publisher(Platform.CONSOLE, publisher)
         console = ConsoleGame(service, tr, locale, out, read_line or StdinLines())
+        service.add_watcher(console)
+        publisher.before_line = console.end_prompt
         chat = HUMAN_CHAT if humans else COMPUTER_CHAT
+        table = web_table(service, tr, args.web_port) if web else None
         try:
+            if table is not None and not await start_web_table(table, out, tr, locale):
+                return 1
             game = await console.set_up(
                 chat,
                 seats,
@@ -502,6 +606,8 @@ async def _run(
                 new=args.new,
             )
             publisher.viewer = console.seat if humans else None
+            if table is not None:
+                console.say(web_links(table, game, console.seat if humans else None, tr, locale))
             if humans:
                 status = await console.play_human(game.id)
             else:
@@ -530,7 +636,42 @@ async def _run(
             out.flush()
             raise
         finally:
+            if table is not None:
+                await table.stop()
             await service.close()
+
+
+def web_table(service: GameService, tr: Translator, port: int | None) -> LocalWebTable:
+    """The web table of ``--web`` (on ``--web-port``, else any free port)."""
+    from adapters.web.local import LocalWebTable  # aiohttp only when asked for
+
+    return LocalWebTable(service, tr, port=port or 0)
+
+
+async def start_web_table(table: LocalWebTable, out: TextIO, tr: Translator, locale: str) -> bool:
+    """Serve the web table; False (and one line said) when it cannot listen."""
+    try:
+        await table.start()
+    except OSError as error:  # the port is taken, or not this user's to take
+        # asyncio's own words name the address again: the system's are enough.
+        problem = os.strerror(error.errno) if error.errno else str(error)
+        out.write(
+            tr.t(locale, "console-web-unavailable", address=table.address, problem=problem) + "\n"
+        )
+        return False
+    return True
+
+
+def web_links(
+    table: LocalWebTable, game: Game, seat: int | None, tr: Translator, locale: str
+) -> str:
+    """The line of ``--web``: the human's link to the page (if he plays) and the
+    spectators'."""
+    spectators = table.url(game, None, locale)
+    player = None if seat is None else table.url(game, seat, locale)
+    if player is None:
+        return tr.t(locale, "console-web-spectators", spectators=spectators)
+    return tr.t(locale, "console-web-links", player=player, spectators=spectators)
 
 
 def record_path_problem(path: Path) -> str | None:
@@ -702,6 +843,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     parser.add_argument(
+        "--web",
+        action="store_true",
+        help=(
+            "also serve the table in the browser on 127.0.0.1 and print its links (yours"
+            " and the spectators'): play from the page, the terminal or both"
+        ),
+    )
+    parser.add_argument(
+        "--web-port",
+        type=int,
+        metavar="PORT",
+        default=None,
+        help="the port of --web's page (implies --web; default: any free port)",
+    )
+    parser.add_argument(
         "--log",
         metavar="FILE",
         default=None,
@@ -716,7 +872,7 @@ def print_rules(args: argparse.Namespace, out: TextIO, settings: Settings | None
     """``kozel rules``: the rules of ``--rules`` with its ``--option`` values, in
     ``--lang``."""
     if settings is None:
-        settings = Settings()
+        settings = settings_of(RULES_SETTINGS_READ)
     tr = Translator.from_dir()
     locale = normalize_locale(args.lang or settings.default_locale)
     rule_set = _rule_set(args, settings)
@@ -741,7 +897,7 @@ def play_main(
     words = list(argv)
     locale = language_of(words, None if settings is None else settings.default_locale)
     args = build_parser(locale).parse_args(words)
-    return play_game(args, settings or Settings(), out or sys.stdout)
+    return play_game(args, settings or settings_of(SETTINGS_READ), out or sys.stdout)
 
 
 def play_game(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:

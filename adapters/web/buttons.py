@@ -9,6 +9,9 @@
   opening his own signed link (a plain link where the page is not https);
 - a Discord player's DM hand: "Open the table in the browser", his signed link.
 
+A signed link carries the language of the message it is in (``&lang=``): the page
+opens in it (:func:`adapters.web.server.page_locale`).
+
 Telegram refuses a button whose link leads to this machine or a private network
 (``http://127.0.0.1:8081/``, the default without ``WEB_PUBLIC_URL``), and a message
 with a refused button is not sent at all: so Telegram's messages carry the buttons
@@ -21,6 +24,7 @@ import ipaddress
 from urllib.parse import urlsplit
 
 from adapters.web.hub import WebHub
+from adapters.web.links import page_url
 from bot.i18n import Translator
 from bot.models import Game, GameStatus, Platform
 from bot.presenters import Button
@@ -63,37 +67,38 @@ class WebButtons:
     async def revoke(self, game: Game, seat: int) -> Game:
         return await self.hub.revoke(game.id, seat)
 
-    def link_url(self, token: str) -> str:
-        """The page opened with a signed token."""
-        return f"{self.url}?t={token}"
+    def link_url(self, token: str, locale: str) -> str:
+        """The page opened with a signed token, in the language of the message that
+        carries the link."""
+        return page_url(self.url, token, locale)
 
-    def player_url(self, game: Game, seat: int) -> str | None:
+    def player_url(self, game: Game, seat: int, locale: str) -> str | None:
         token = self.hub.link(game, seat)
-        return None if token is None else self.link_url(token)
+        return None if token is None else self.link_url(token, locale)
 
-    def spectator_url(self, game: Game) -> str:
+    def spectator_url(self, game: Game, locale: str) -> str:
         token = self.hub.link(game, None)
         assert token is not None
         username = self.usernames.get(Platform.TELEGRAM)
         if game.chat.platform is Platform.TELEGRAM and self.app_name and username:
             return f"https://t.me/{username}/{self.app_name}?startapp={token}"
-        return self.link_url(token)
+        return self.link_url(token, locale)
 
     def table_button(self, game: Game, locale: str) -> Button | None:
         if game.chat.platform is not Platform.TELEGRAM or game.status is not GameStatus.PLAYING:
             return None
         if not public(self.url):
             return None
-        return Button(self.tr.t(locale, "web-table-button"), url=self.spectator_url(game))
+        return Button(self.tr.t(locale, "web-table-button"), url=self.spectator_url(game, locale))
 
     def link_button(self, game: Game, seat: int | None, locale: str) -> Button | None:
-        url = self.link_url(self.hub.link(game, None) or "") if seat is None else None
+        url = self.link_url(self.hub.link(game, None) or "", locale) if seat is None else None
         if seat is not None:
-            url = self.player_url(game, seat)
+            url = self.player_url(game, seat, locale)
         return None if url is None else Button(self.tr.t(locale, "web-link-button"), url=url)
 
     def hand_button(self, game: Game, seat: int, locale: str) -> Button | None:
-        url = self.player_url(game, seat)
+        url = self.player_url(game, seat, locale)
         if url is None or game.status is not GameStatus.PLAYING:
             return None
         if game.chat.platform is Platform.TELEGRAM:

@@ -28,7 +28,7 @@ from adapters.web import links
 from adapters.web.connection import Connection, Limits, frame
 from bot.codec import CodecError, Verb, base36, decode
 from bot.errors import ErrorCode, ServiceError
-from bot.i18n import Translator
+from bot.i18n import LOCALES, Translator
 from bot.interactions import Interactions
 from bot.models import ChatRef, Game, User, UserRef
 from bot.ports import Change
@@ -198,6 +198,10 @@ class WebHub:
     # --- hello ---------------------------------------------------------------------
 
     async def hello(self, conn: Connection, message: dict[str, Any]) -> None:
+        asked = message.get("locale")
+        page_locale = asked if isinstance(asked, str) and asked in LOCALES else None
+        if page_locale is not None:
+            conn.locale = page_locale  # a refusal is said in the page's language
         try:
             who = await self.identify(message)
         except Refused as refused:
@@ -217,7 +221,7 @@ class WebHub:
                     raise Refused("revoked")  # revoked meanwhile
                 conn.seat, conn.user, conn.user_key = who.seat, who.user, who.user_key
                 conn.via = who.via
-                conn.locale = await self._locale(game, who)
+                conn.locale = await self._locale(game, who, page_locale)
                 conn.game_id = game_id
                 self.games.setdefault(game_id, set()).add(conn)
                 if who.user_key is not None:
@@ -288,9 +292,13 @@ class WebHub:
             user = User(user.ref, player.name)
         return Identity(game.id, seat, user, _user_key(user.ref), language, "init_data", claim)
 
-    async def _locale(self, game: Game, who: Identity) -> str:
-        """The language of a page's views: a player's own (as his hand's), a Telegram
-        spectator's, else the table's."""
+    async def _locale(self, game: Game, who: Identity, page_locale: str | None = None) -> str:
+        """The language of a page's views: the page's own for a page opened by a
+        signed link (``page_locale``, as its request decided it: see
+        :func:`adapters.web.server.page_locale`), so that the page speaks one language;
+        else a player's own (as his hand's), a Telegram spectator's, else the table's."""
+        if page_locale is not None and who.via == "link":
+            return page_locale
         if who.user is None:
             return game.settings.locale
         fallback = game.settings.locale if who.seat is not None else who.language

@@ -56,6 +56,16 @@ class Claim:
         )
 
 
+def page_url(base: str, token: str, locale: str) -> str:
+    """The page at ``base`` opened with a signed token, in ``locale`` (the page's
+    language: see :func:`adapters.web.server.page_locale`).
+
+    >>> page_url("https://kozel.example.org/", "w1_0abc", "ru")
+    'https://kozel.example.org/?t=w1_0abc&lang=ru'
+    """
+    return f"{base}?t={token}&lang={locale}"
+
+
 def generation_key(seat: int | None) -> str:
     """Where a game keeps the generation of its links of ``seat`` (None: the
     spectators'), among its kept messages (:attr:`bot.models.Game.messages`)."""

@@ -1,7 +1,9 @@
 """The web table's HTTP server (aiohttp): the page, its static files, its words and
 the WebSocket (``WEB_HOST``, ``WEB_PORT``).
 
-- ``GET /``: ``static/index.html``; ``GET /static/<file>``: the page's files (no
+- ``GET /``: ``static/index.html`` in the request's language (:func:`page_locale`:
+  the link's ``lang``, else ``Accept-Language``, else the bot's default), which the
+  page speaks and says in its ``hello``; ``GET /static/<file>``: the page's files (no
   listing, nothing outside the folder);
 - ``GET /api/strings?locale=ru|en``: every Fluent message whose id starts with
   ``web-`` in that language, as a JSON object;
@@ -17,7 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+import re
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
@@ -56,6 +59,51 @@ HEADERS = {
 #: The largest frame aiohttp reads at all; larger ones close the socket (1009).
 #: Frames between the hub's limit and this are refused one by one (``too-big``).
 READ_LIMIT = 64 * 1024
+
+
+#: The page's own language, which :meth:`WebServer._index` sets for each request.
+_HTML_LANG = re.compile(r'<html lang="[^"]*">')
+
+
+def accepted_locale(header: str) -> str | None:
+    """The language of ours an ``Accept-Language`` header ranks first (by its ``q``
+    weights, then its order), or None when it takes none of ours.
+
+    >>> accepted_locale("ru-RU,ru;q=0.9,en-US;q=0.8"), accepted_locale("de, en-GB;q=0.5")
+    ('ru', 'en')
+    >>> accepted_locale("en;q=0.2, ru;q=0.8"), accepted_locale("de, *"), accepted_locale("ru;q=0")
+    ('ru', None, None)
+    """
+    ranked = []
+    for index, item in enumerate(header.split(",")):
+        tag, *params = item.split(";")
+        weight = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        primary = tag.strip().lower().partition("-")[0]
+        if primary in LOCALES and weight > 0:
+            ranked.append((-weight, index, primary))
+    return min(ranked)[2] if ranked else None
+
+
+def page_locale(query: Mapping[str, str], headers: Mapping[str, str], default: str) -> str:
+    """The language of a page request, decided once: the ``lang`` its link carries,
+    else the first of ours its ``Accept-Language`` takes, else ``default``.
+
+    >>> page_locale({"lang": "ru"}, {"Accept-Language": "en"}, "en")
+    'ru'
+    >>> page_locale({"t": "garbage"}, {"Accept-Language": "ru-RU"}, "en"), page_locale({}, {}, "ru")
+    ('ru', 'ru')
+    """
+    asked = query.get("lang", "")
+    if asked in LOCALES:
+        return asked
+    return accepted_locale(headers.get("Accept-Language", "")) or default
 
 
 def strings(tr: Translator, locale: str) -> dict[str, str]:
@@ -100,6 +148,7 @@ class WebServer:
         #: Sockets open now (said ``hello`` or not).
         self.open = 0
         self._strings = {locale: strings(tr, locale) for locale in LOCALES}
+        self._page: str | None = None  # index.html, read once
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[_headers])
@@ -125,11 +174,16 @@ class WebServer:
             self._runner = None
 
     async def _index(self, request: web.Request) -> web.StreamResponse:
-        index = self.static / "index.html"
-        if not index.is_file():
-            raise web.HTTPNotFound(text="the web table's page is not installed\n")
-        response = web.FileResponse(index)
+        if self._page is None:
+            index = self.static / "index.html"
+            if not index.is_file():
+                raise web.HTTPNotFound(text="the web table's page is not installed\n")
+            self._page = index.read_text(encoding="utf-8")
+        locale = page_locale(request.query, request.headers, self.hub.service.default_locale)
+        page = _HTML_LANG.sub(f'<html lang="{locale}">', self._page, count=1)
+        response = web.Response(text=page, content_type="text/html")
         response.headers["Cache-Control"] = "no-cache"
+        response.headers["Vary"] = "Accept-Language"
         return response
 
     async def _api_strings(self, request: web.Request) -> web.Response:

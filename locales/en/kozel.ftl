@@ -874,3 +874,9 @@ classic-console-help =
       q       stop; the game is saved and goes on next time
 classic-console-summary =
     Deals: { $deals }. Pairs: team A { $a }, team B { $b }.
+
+# kozel play --web: the table in the browser beside the terminal's.
+console-web-links = The table in the browser: { $player } (for spectators: { $spectators })
+console-web-spectators = The table in the browser, for spectators: { $spectators }
+console-web-unavailable = Cannot serve the table in the browser on { $address }: { $problem }. Nothing was played; choose another --web-port.
+console-web-bad-port = --web-port { $port }: a port is a number from 0 to 65535 (0: any free one).

@@ -18,3 +18,4 @@ web-select-hint = Tap your cards to choose them
 web-lobby = The game has not started yet
 web-over = The game is over
 web-cancelled = The game was cancelled
+web-title = Kozel

@@ -937,3 +937,9 @@ classic-console-help =
       q       выйти; игра сохранена и продолжится в следующий раз
 classic-console-summary =
     Конов: { $deals }. Пары: команда A { $a }, команда B { $b }.
+
+# kozel play --web: стол в браузере рядом с терминалом.
+console-web-links = Стол в браузере: { $player } (для зрителей: { $spectators })
+console-web-spectators = Стол в браузере, для зрителей: { $spectators }
+console-web-unavailable = Не могу открыть стол в браузере на { $address }: { $problem }. Игра не начата; выберите другой --web-port.
+console-web-bad-port = --web-port { $port }: порт — число от 0 до 65535 (0 — любой свободный).

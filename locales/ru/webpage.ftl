@@ -18,3 +18,4 @@ web-select-hint = Нажмите на свои карты, чтобы выбра
 web-lobby = Игра ещё не началась
 web-over = Игра окончена
 web-cancelled = Игра отменена
+web-title = Козёл

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.settings import Settings, settings_problem
+from bot.settings import Settings, database_url_problem, settings_of, settings_problem
 from bot.thinking import cpu_count
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,7 +156,7 @@ def test_a_database_url_of_another_kind_is_refused(monkeypatch: pytest.MonkeyPat
         ("sqlite:///k.db?mode=ro", "without ?options"),
         ("postgresql:/kozel:hunter2@db/kozel", "postgresql: takes two slashes"),
         ("postgres:kozel:hunter2@db/kozel", "postgres: takes two slashes"),
-        ("postgresql://kozel:hunter2@db:port/kozel", "a port that is a number"),
+        ("postgresql://kozel:hunter2@db:port/kozel", "the port is a number from 1 to 65535"),
         ("postgresql+asyncpg://kozel:hunter2@db/kozel", "not a postgresql+asyncpg: URL"),
         ("mysql://kozel:hunter2@db/kozel", "not a mysql: URL"),
     ],
@@ -258,3 +258,144 @@ def test_computer_processes_one_per_cpu_unless_set(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("COMPUTER_PROCESSES", "-1")
     with pytest.raises(ValidationError):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+# --- Issue 31, point 8: settings that cannot work together are refused ------------------
+
+
+@pytest.mark.parametrize(
+    ("given", "name", "said"),
+    [
+        ({"web_public_url": "https://kozel.example.org/"}, "WEB_PUBLIC_URL", "without WEB_PORT"),
+        ({"web_app_name": "table"}, "WEB_APP_NAME", "without WEB_PORT"),
+        ({"web_port": 8081, "web_app_name": "table"}, "WEB_APP_NAME", "an https:// address"),
+        (
+            {"web_port": 8081, "web_app_name": "table", "web_public_url": "HTTP://kozel.org/"},
+            "WEB_APP_NAME",
+            "a Mini App needs WEB_PUBLIC_URL to be an https:// address",
+        ),
+        (
+            {"telegram_webhook_url": "http://kozel.example.org/tg"},
+            "TELEGRAM_WEBHOOK_URL",
+            "an https:// URL: Telegram posts updates to https only",
+        ),
+        (
+            {"telegram_webhook_url": "https://kozel.example.org:8080/tg"},
+            "TELEGRAM_WEBHOOK_URL",
+            "a URL on port 443, 80, 88 or 8443",
+        ),
+    ],
+)
+def test_web_and_webhook_settings_that_cannot_work_are_refused_in_one_line(
+    given: dict[str, object], name: str, said: str
+) -> None:
+    """Regression: a public URL or a Mini App without WEB_PORT (no web table at all), a
+    Mini App on an http page, an http webhook on Telegram's own API were all taken
+    silently, and the feature just did not work."""
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None, **given)  # type: ignore[arg-type]
+    problem = settings_problem(refused.value)
+    assert problem.startswith(f"Kozel cannot start: {name}: ") and said in problem, problem
+    assert len(problem.splitlines()) == 1
+
+
+def test_web_and_webhook_settings_that_work_together_are_taken() -> None:
+    mini_app = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        web_port=8081,
+        web_public_url="https://kozel.example.org",
+        web_app_name="table",
+    )
+    assert mini_app.web_url == "https://kozel.example.org/" and mini_app.web_app_name == "table"
+    plain = Settings(_env_file=None, web_port=8081, web_public_url="http://kozel.example.org/")  # type: ignore[call-arg]
+    assert plain.web_url == "http://kozel.example.org/"  # plain links: no Mini App asked
+    # A Bot API server of one's own in --local mode posts to http, on any port.
+    local = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        telegram_api_url="http://127.0.0.1:8081",
+        telegram_webhook_url="http://127.0.0.1:8080/telegram",
+    )
+    assert local.telegram_webhook_url == "http://127.0.0.1:8080/telegram"
+    assert Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        telegram_webhook_url="https://kozel.example.org:8443/tg",
+    ).telegram_webhook
+
+
+def test_a_bad_web_port_is_said_once_not_again_by_the_settings_that_need_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("WEB_PORT", "abc")
+    monkeypatch.setenv("WEB_PUBLIC_URL", "https://kozel.example.org/")
+    monkeypatch.setenv("WEB_APP_NAME", "table")
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None)  # type: ignore[call-arg]
+    (line,) = settings_problem(refused.value).splitlines()
+    assert line.startswith("Kozel cannot start: WEB_PORT: ")
+
+
+# --- Issue 31, point 9: a command reads only the settings it uses ------------------------
+
+
+def test_settings_of_reads_only_the_settings_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEB_PORT", "abc")
+    monkeypatch.setenv("METRICS_PORT", "x")
+    monkeypatch.setenv("DEFAULT_LOCALE", "en")
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    settings = settings_of({"default_locale"})
+    assert settings.default_locale == "en"
+    assert settings.web_port is None and settings.telegram_bot_token is None  # defaults
+    monkeypatch.setenv("DEFAULT_LOCALE", "de")
+    with pytest.raises(ValidationError) as refused:
+        settings_of({"default_locale"})
+    (line,) = settings_problem(refused.value).splitlines()
+    assert line.startswith("Kozel cannot start: DEFAULT_LOCALE: ru or en")
+
+
+# --- Issue 31, point 13: a PostgreSQL URL's real fault -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("postgresql://kozel:hunter2@x@db/kozel", "the password has an '@'"),
+        ("postgresql://kozel:@hunter2@db/kozel", "the password has an '@'"),
+        ("postgresql://ko@zel:hunter2@db/kozel", "the user name has an '@'"),
+        ("postgresql://kozel:hunter2@[::1/kozel", "the host's '[' is not closed"),
+        ("postgresql://kozel:hunter2@[::1:5432/kozel", "the host's '[' is not closed"),
+        ("postgresql://kozel:hunter2@::1]/kozel", "the host has a ']' without its '['"),
+        ("postgresql://kozel:hunter2@[db]/kozel", "brackets hold an IPv6 address"),
+        ("postgresql://kozel:hunter2@[::1]5432/kozel", "after the host's ']'"),
+        ("postgresql://kozel:hunter2@::1/kozel", "an IPv6 address is written in brackets"),
+        ("postgresql://kozel:hunter2@db:99999/kozel", "the port is a number from 1 to 65535"),
+        ("postgresql://kozel:hunter2@db:0/kozel", "the port is a number from 1 to 65535"),
+        ("postgresql://kozel:hun/ter2@db/kozel", "the password has a '/', '?' or '#'"),
+        ("postgresql://kozel:hun?ter2@db/kozel", "the password has a '/', '?' or '#'"),
+        ("postgresql://kozel:hun#ter2@db/kozel", "the password has a '/', '?' or '#'"),
+        ("postgresql://kozel:hunter2@db/kozel?sslmode", "?options written name=value"),
+        ("postgresql://kozel:hunter2@db/kozel?port=x", "?port= is a number"),
+    ],
+)
+def test_a_postgresql_url_names_its_real_fault_never_the_password(url: str, said: str) -> None:
+    """Regression: a password with an '@' made asyncpg look up the host "ss@db" ("Name
+    or service not known"); an unclosed '[' was "a port that is a number"."""
+    problem = database_url_problem(url)
+    assert problem is not None and problem.startswith(said), problem
+    assert "hunter2" not in problem and "ter2" not in problem
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://kozel:hunter%402@db/kozel",
+        "postgresql://kozel:hunter2@[::1]:5432/kozel",
+        "postgresql://kozel:hunter2@[fe80::1%25eth0]/kozel",
+        "postgresql://kozel:hunter2@db1:5432,db2:5433/kozel",
+        "postgresql://kozel:hunter2@db:/kozel",
+        "postgresql://kozel@db/kozel?sslmode=require&port=5433",
+        "postgresql:///kozel?host=/run/postgresql",
+        "postgresql://",
+    ],
+)
+def test_postgresql_urls_that_read_as_written_are_taken(url: str) -> None:
+    assert database_url_problem(url) is None

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from adapters.web import WebApp
+from adapters.web.links import page_url
 from bot.codec import CodecError, decode
 from bot.flood import FloodGuard
 from bot.i18n import Translator
@@ -84,11 +85,12 @@ class WebTable:
         return f"http://127.0.0.1:{self.web.port}/"
 
     def link(self, game: Game, seat: int | None) -> str:
-        """The page of a seat's player (None: a spectator's), by signed link."""
+        """The page of a seat's player (None: a spectator's), by signed link, in the
+        table's language (as the bot's links carry the language of their message)."""
         assert self.web.hub is not None
         token = self.web.hub.link(game, seat)
         assert token is not None, (game.seats, seat)
-        return f"{self.url}?t={token}"
+        return page_url(self.url, token, game.settings.locale)
 
 
 def settings(**values: Any) -> Settings:

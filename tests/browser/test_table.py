@@ -395,12 +395,13 @@ async def test_a_forged_link_shows_why_and_the_page_does_not_reconnect(
 ) -> None:
     async with web_table(tr) as table:
         game = await four_humans(table.service, "yard")
-        link = table.link(game, 1)
-        forged = link[:-3] + ("AAA" if not link.endswith("AAA") else "BBB")
-        tab = await open_tab(forged, name="forged")
+        token = table.web.hub.link(game, 1)  # type: ignore[union-attr]
+        assert token is not None
+        forged = token[:-3] + ("AAA" if not token.endswith("AAA") else "BBB")
+        tab = await open_tab(f"{table.url}?t={forged}", name="forged")  # an English browser
         banner = tab.page.locator("#banner.final")
         await banner.wait_for(timeout=10_000)
-        assert await banner.inner_text() == tr.t("ru", "web-error-auth")
+        assert await banner.inner_text() == tr.t("en", "web-error-auth")
         assert [f["code"] for f in tab.frames] == ["auth"]
         assert tab.states() == []
         # Past the first reconnection's delay (0.5 s): no second socket was opened.
@@ -418,6 +419,40 @@ async def test_a_page_without_a_link_says_where_to_open_it(
         await banner.wait_for(timeout=10_000)
         assert await banner.inner_text() == tr.t("en", "web-no-link")
         assert tab.sockets == []
+
+
+async def final_banner(tab: Tab, tr: Translator) -> tuple[str, str]:
+    """The page's language and the line it ends with (its title in that language)."""
+    banner = tab.page.locator("#banner.final")
+    await banner.wait_for(timeout=10_000)
+    locale = await tab.page.evaluate("document.documentElement.lang")
+    title = tr.t(locale, "web-title")
+    await tab.page.locator("#title").get_by_text(title, exact=True).wait_for(timeout=10_000)
+    assert await tab.page.title() == title
+    return locale, await banner.inner_text()
+
+
+@pytest.mark.parametrize(("browser", "locale"), [("en-US", "en"), ("ru-RU", "ru")])
+async def test_a_bare_page_and_a_bad_links_page_speak_the_browsers_language(
+    tr: Translator, open_tab: OpenTab, browser: str, locale: str
+) -> None:
+    """Regression (issue 31, point 12): ``/`` was English and ``/?t=garbage`` Russian
+    (the bot's default) for the same English browser. The language is the request's
+    (Accept-Language here), for the page's words and the bot's refusal alike."""
+    async with web_table(tr) as table:
+        assert table.service.default_locale == "ru"
+        bare = await open_tab(table.url, name=f"bare-{locale}", locale=browser)
+        assert await final_banner(bare, tr) == (locale, tr.t(locale, "web-no-link"))
+        bad = await open_tab(f"{table.url}?t=garbage", name=f"garbage-{locale}", locale=browser)
+        assert await final_banner(bad, tr) == (locale, tr.t(locale, "web-error-auth"))
+        assert [f["code"] for f in bad.frames] == ["auth"]
+        # The link's language comes before the browser's.
+        other = "ru" if locale == "en" else "en"
+        told = await open_tab(
+            f"{table.url}?t=garbage&lang={other}", name=f"lang-{other}", locale=browser
+        )
+        assert await final_banner(told, tr) == (other, tr.t(other, "web-error-auth"))
+        await bad.page.screenshot(path=screenshot_path(f"bad-link-{locale}"))
 
 
 # --- A stale press ---------------------------------------------------------------------

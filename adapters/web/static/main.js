@@ -20,12 +20,20 @@ const $ = (id) => document.getElementById(id);
 const strings = {
   locale: null,
   table: {},
+  loading: Promise.resolve(),
   t(id) {
     return this.table[id] ?? "";
   },
-  async load(locale) {
-    if (locale === this.locale) return;
-    this.locale = locale;
+  // The words of `locale`. A load of them on its way is waited for, not repeated: the
+  // first state, in the page's own language, is drawn once its words are in.
+  load(locale) {
+    if (locale !== this.locale) {
+      this.locale = locale;
+      this.loading = this.request(locale);
+    }
+    return this.loading;
+  },
+  async request(locale) {
     try {
       const url = new URL(`api/strings?locale=${encodeURIComponent(locale)}`, document.baseURI);
       const response = await fetch(url, { credentials: "omit" });
@@ -36,14 +44,15 @@ const strings = {
   },
 };
 
-function browserLocale() {
-  return (navigator.language || "").toLowerCase().startsWith("ru") ? "ru" : "en";
-}
+// The page's language, decided once by the server for this request (the link's lang,
+// else Accept-Language, else the bot's default) and said in every hello: the page's
+// words, a refusal and the views are in it (WEB.md). Read before any view sets it.
+const PAGE_LOCALE = document.documentElement.lang === "ru" ? "ru" : "en";
 
 // --- Who this page is ----------------------------------------------------------------
 
 function hello(version) {
-  const message = { type: "hello" };
+  const message = { type: "hello", locale: PAGE_LOCALE };
   // A signed link decides where there is one (a DM's web_app button carries both).
   const link = new URLSearchParams(location.search).get("t");
   const data = initData();
@@ -116,7 +125,7 @@ async function onState(frame) {
     ui.selection.clear();
   }
   if (ui.pending === null) ui.locked = false;
-  await strings.load(ui.view.locale || browserLocale());
+  await strings.load(ui.view.locale || PAGE_LOCALE);
   banner("");
   drawBanner();
   redraw();
@@ -245,8 +254,10 @@ function start() {
     if (ui.view?.turn) drawClock(ui.view, strings, clock());
   }, 1000);
   if (!ui.view) banner("web-connecting");
-  strings.load(browserLocale()).then(() => {
+  strings.load(PAGE_LOCALE).then(() => {
     $("result-close").textContent = strings.t("web-close");
+    const title = strings.t("web-title");
+    if (title && !ui.view) $("title").textContent = document.title = title;
     drawBanner();
   });
   socket.open();

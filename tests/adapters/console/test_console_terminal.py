@@ -377,13 +377,25 @@ def test_command_line_errors_are_in_the_chosen_language(
 
 
 class Terminal:
-    """``kozel`` on a pseudo-terminal: standard input, output and error are the same
-    terminal, as when a player runs it."""
+    """``kozel`` (or ``program``) on a pseudo-terminal: standard input, output and
+    error are the same terminal, as when a player runs it."""
 
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        env: dict[str, str],
+        program: tuple[str, ...] = (KOZEL,),
+        cwd: Path | None = None,
+    ) -> None:
         self.master, slave = pty.openpty()
         self.process = subprocess.Popen(
-            [KOZEL, *args], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+            [*program, *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            cwd=cwd,
+            close_fds=True,
         )
         os.close(slave)
         self.seen = b""

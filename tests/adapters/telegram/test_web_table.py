@@ -66,7 +66,9 @@ async def test_the_table_opens_the_mini_app_and_the_hand_carries_a_web_app_butto
     link = app["web_app"]["url"]
     assert link.startswith("https://kozel.example.org/?t=w")
     assert h.web_app is not None and h.web_app.hub is not None
-    assert link.endswith(h.web_app.hub.link(game, 0) or "-")
+    query = parse_qs(urlsplit(link).query)
+    assert query["t"] == [h.web_app.hub.link(game, 0)]
+    assert query["lang"] == [game.settings.locale]  # the hand's language: the page's
 
 
 @pytest.mark.parametrize("web", [{}], indirect=True)
