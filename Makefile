@@ -40,8 +40,12 @@ install-dev: $(DEV_STAMP)
 lock: | $(UV)
 	$(UV) lock
 
+# Without tokens `make run` plays in the terminal: ARGS are `kozel play`'s
+# (make run ARGS=--new, make run ARGS="--lang en --seed 7"); the game's hints name
+# `make run` (KOZEL_COMMAND).
+ARGS ?=
 run: $(STAMP)
-	$(BIN)/python -m bot
+	KOZEL_COMMAND="make run" $(BIN)/python -m bot $(ARGS)
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .

@@ -2,7 +2,8 @@
 
 With a Telegram and/or Discord token in the environment or ``.env`` it runs the
 bots of those platforms in one process (a failure of one is logged and does not
-stop the other); with no token it plays a game in the terminal. ``--platform
+stop the other); with no token it plays a game in the terminal, and takes ``kozel
+play``'s arguments (``make run ARGS=--new``). ``--platform
 telegram`` (or ``discord``) runs one platform's bot only: that process restores,
 times and drives only that platform's games, so two such processes can share one
 PostgreSQL database. This module is the one place in ``bot/`` that names the
@@ -16,6 +17,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import os
 import signal
 import socket
 import sys
@@ -227,9 +229,31 @@ def has_terminal() -> bool:
         return False
 
 
+#: The environment variable that names the command that ran ``python -m bot`` (the
+#: Makefile's ``run`` sets it to ``make run``): the terminal game's hints name it.
+COMMAND_VARIABLE = "KOZEL_COMMAND"
+
+
+def command() -> str:
+    """What the player ran to start ``python -m bot``: ``$KOZEL_COMMAND``, else this
+    Python with ``-m bot`` (``python`` when the search path finds it)."""
+    named = os.environ.get(COMMAND_VARIABLE, "").strip()
+    if named:
+        return named
+    from bot.cli import command_name
+
+    return f"{command_name(sys.executable, 'python')} -m bot"
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The bots' arguments; any other words are left in ``game`` for the terminal
+    game (``kozel play``'s), which is played without a token."""
     parser = argparse.ArgumentParser(
-        prog="python -m bot", description="Run the Kozel bots (a terminal game without tokens)."
+        prog="python -m bot",
+        description="Run the Kozel bots (a terminal game without tokens).",
+        epilog="Without a token it plays in the terminal and takes the arguments of"
+        " kozel play (kozel play --help), e.g. make run ARGS=--new.",
+        allow_abbrev=False,  # a shortened word of the terminal game's stays its own
     )
     parser.add_argument(
         "--platform",
@@ -239,7 +263,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         " default: every platform with a token). Processes of different platforms"
         " can share one PostgreSQL database.",
     )
-    return parser.parse_args(argv)
+    args, game = parser.parse_known_args(argv)
+    args.game = game
+    return args
 
 
 def read_settings(platforms: Sequence[str] | None) -> Settings:
@@ -269,6 +295,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValidationError as error:
         print(settings_problem(error), file=sys.stderr)
         return 2
+    if args.platform is None and not settings.has_platform:
+        # The terminal game: its log lines go where they never land on its screen.
+        if not has_terminal():
+            print(NO_TOKEN_NO_TERMINAL, file=sys.stderr)
+            return 2
+        from adapters.console import play_main
+
+        return play_main(args.game, settings=settings, command=command())
+    if args.game:
+        print(
+            f"{command()}: {' '.join(args.game)}: not understood (the terminal game's"
+            " arguments are taken only without a token)",
+            file=sys.stderr,
+        )
+        return 2
     configure(settings.log_level, settings.log_format)
     redact.install(secrets_of(settings))
     platforms = None if args.platform is None else {Platform(name) for name in args.platform}
@@ -285,13 +326,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
-    elif not settings.has_platform:
-        if not has_terminal():
-            print(NO_TOKEN_NO_TERMINAL, file=sys.stderr)
-            return 2
-        from adapters.console import play_main
-
-        return play_main([], settings=settings)
     terminate = signal.signal(signal.SIGTERM, _interrupt)  # until the loop handles it
     try:
         loop.run(loop.stoppable(run_platforms(settings, platforms)), settings.event_loop)

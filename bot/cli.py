@@ -1,20 +1,26 @@
 """The ``kozel`` command: ``kozel replay FILE...``, ``kozel play`` and ``kozel rules``.
 
-Command-line errors are said in the language of ``--lang`` (else ``DEFAULT_LOCALE``).
+One language a run: its help, its command-line errors and what it plays are said in the
+language of ``--lang`` (else ``DEFAULT_LOCALE``).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from core.record import replay
+
+if TYPE_CHECKING:
+    from bot.i18n import Translator
 
 #: The largest record file ``kozel replay`` reads: a whole game's record is tens of
 #: kilobytes, and parsing takes some 25 times a file's size in memory (a 100 MB file
@@ -81,21 +87,66 @@ _ARGPARSE_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"argument (?P<argument>[^:]+): expected one argument", "cli-expected-value"),
         (r"unrecognized arguments: (?P<words>.*)", "cli-unrecognized"),
         (r"the following arguments are required: (?P<arguments>.*)", "cli-required"),
+        (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)", "cli-ambiguous"),
+        (
+            r"argument (?P<argument>[^:]+): ignored explicit argument (?P<value>.*)",
+            "cli-no-value",
+        ),
     )
 )
 
 
+@functools.cache
+def _translator() -> Translator:
+    from bot.i18n import Translator
+
+    return Translator.from_dir()
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout with a usage line that starts with ``prefix`` (argparse's
+    own is English)."""
+
+    def __init__(self, prog: str, *, prefix: str) -> None:
+        super().__init__(prog)
+        self.prefix = prefix
+
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Any,
+        groups: Any,
+        prefix: str | None = None,
+    ) -> None:
+        super().add_usage(usage, actions, groups, self.prefix if prefix is None else prefix)
+
+
 class Parser(argparse.ArgumentParser):
-    """An argument parser that says its errors in ``locale`` (``ru`` or ``en``)."""
+    """An argument parser that says its help and its errors in ``locale`` (``ru`` or
+    ``en``): argparse's own words (usage, the groups' titles, ``--help``) and the help
+    of each argument, which takes its text from :meth:`say`."""
 
     def __init__(self, *args: Any, locale: str = "en", **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
         self.locale = locale
+        usage = _translator().t(locale, "cli-help-usage") + " "
+        kwargs.setdefault("formatter_class", functools.partial(_Formatter, prefix=usage))
+        add_help = kwargs.pop("add_help", True)
+        kwargs["add_help"] = False  # its own -h, said in the parser's language
+        super().__init__(*args, **kwargs)
+        self._positionals.title = self.say("cli-help-arguments")
+        self._optionals.title = self.say("cli-help-options")
+        if add_help:
+            self.add_argument(
+                "-h", "--help", action="help", default=argparse.SUPPRESS, help=self.say("cli-help")
+            )
+
+    def say(self, msg_id: str, **args: str) -> str:
+        """A text of this parser's help in its language (a ``%`` doubled: argparse
+        formats help with it)."""
+        return _translator().t(self.locale, msg_id, **args).replace("%", "%%")
 
     def error(self, message: str) -> NoReturn:
-        from bot.i18n import Translator
-
-        tr = Translator.from_dir()
+        tr = _translator()
         problem = message
         for pattern, msg_id in _ARGPARSE_ERRORS:
             match = pattern.fullmatch(message)
@@ -141,28 +192,42 @@ def language_of(argv: Sequence[str], default: str | None = None) -> str:
         return "ru"
 
 
-def build_parser(locale: str = "en") -> argparse.ArgumentParser:
-    parser = Parser(prog="kozel", description="Kozel (Козёл), the card game.", locale=locale)
-    commands = parser.add_subparsers(dest="command", required=True)
-    replay_cmd = commands.add_parser(
-        "replay", help="replay game records and print results", locale=locale
-    )
-    replay_cmd.add_argument("files", nargs="+", metavar="FILE")
-    play_cmd = commands.add_parser(
-        "play", help="play in the terminal against computer players", locale=locale
+def build_parser(locale: str = "en") -> Parser:
+    """The ``kozel`` command's parser, its help in ``locale``."""
+    parser = Parser(prog="kozel", locale=locale)
+    parser.description = parser.say("cli-help-kozel")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar=parser.say("cli-help-command")
     )
     from adapters.console import add_arguments, add_rules_arguments
 
-    add_arguments(play_cmd)
-    rules_cmd = commands.add_parser(
-        "rules", help="print the rules of a rule set and its options", locale=locale
-    )
-    add_rules_arguments(rules_cmd)
+    for name, add in (
+        ("replay", _add_files),
+        ("play", add_arguments),
+        ("rules", add_rules_arguments),
+    ):
+        about = parser.say(f"cli-help-{name}")
+        add(commands.add_parser(name, help=about, description=about, locale=locale))
     return parser
+
+
+def _add_files(parser: Parser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help=parser.say("cli-help-files"))
+
+
+def command_name(path: str, name: str) -> str:
+    """How to run the program at ``path`` again: ``name`` when the search path finds
+    it there (the player typed ``kozel``), else ``path`` as it was run
+    (``.venv/bin/kozel``)."""
+    found = shutil.which(name)
+    if found is not None and os.path.realpath(found) == os.path.realpath(path):
+        return name
+    return path
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    program = "kozel" if argv is not None else command_name(sys.argv[0], "kozel")
     args = build_parser(language_of(words)).parse_args(words)
     if args.command == "replay":
         return replay_files(args.files, sys.stdout)
@@ -181,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "play":
         from pydantic import ValidationError
 
-        from adapters.console import SETTINGS_READ, play_game
+        from adapters.console import SETTINGS_READ, Invocation, play_game
         from bot.settings import settings_of, settings_problem
 
         try:  # only what it reads: a bot's bad setting does not stop it
@@ -189,7 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValidationError as error:
             print(settings_problem(error), file=sys.stderr)
             return 2
-        return play_game(args, settings, sys.stdout)
+        invocation = Invocation(f"{program} play", tuple(words[words.index("play") + 1 :]))
+        return play_game(args, settings, sys.stdout, invocation=invocation)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -201,11 +201,26 @@ def with_option(
     """The options with ``name`` set to ``value``, keeping only the values that differ
     from the defaults, validated by the rule set (raises
     :class:`~core.errors.KozelError` for options it refuses)."""
+    return checked(rule_set_id, {**options, name: value})
+
+
+def checked(rule_set_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options, keeping only the values that differ from the defaults, validated
+    together by the rule set (raises :class:`~core.errors.KozelError` for a set it
+    refuses)."""
     defaults = {option.name: option.default for option in options_of(rule_set_id)}
-    changed = {**options, name: value}
-    out = {key: item for key, item in changed.items() if defaults.get(key, object()) != item}
+    out = {key: item for key, item in options.items() if defaults.get(key, object()) != item}
     get_rule_set(rule_set_id).options(out)
     return out
+
+
+def accepts(rule_set_id: str, options: Mapping[str, Any]) -> bool:
+    """Whether the rule set takes these options together."""
+    try:
+        checked(rule_set_id, options)
+    except KozelError:
+        return False
+    return True
 
 
 class OptionWordError(ValueError):
@@ -237,11 +252,16 @@ def parse_option_words(
     rule_set_id: str, words: list[str], preset: str | None = None
 ) -> dict[str, Any]:
     """Options from a preset's (``kozel play --preset``), then ``name=value`` words
-    (``--option``): a bool takes ``on``/``off`` (or true/false, yes/no, 1/0), an
-    optional one ``none``; raise :class:`OptionWordError` saying what is wrong.
+    (``--option``, the last word of a name wins): a bool takes ``on``/``off`` (or
+    true/false, yes/no, 1/0), an optional one ``none``. The rule set checks them
+    together once all are read, so their order does not matter. Raise
+    :class:`OptionWordError` saying what is wrong (:func:`refusal` for a set the rule
+    set refuses).
 
     >>> parse_option_words("classic", ["lucy=reset"], preset="001")["deal_by"]
     4
+    >>> parse_option_words("classic", ["praise=one_by_one", "trump_suit=H"])
+    {'praise': 'one_by_one', 'trump_suit': 'H'}
     """
     known = {option.name: option for option in options_of(rule_set_id)}
     options: dict[str, Any] = {}
@@ -257,6 +277,7 @@ def parse_option_words(
                 names=names,
             )
         options = dict(presets[preset])
+    given: dict[str, Any] = {}
     for word in words:
         name, separator, text = word.partition("=")
         name, text = name.strip().replace("-", "_"), text.strip()
@@ -270,12 +291,78 @@ def parse_option_words(
                 rules=rule_set_id,
                 names=names,
             )
-        value = _parse_value(option, text)
-        try:
-            options = with_option(rule_set_id, options, name, value)
-        except KozelError as error:  # pragma: no cover - every offered value is valid
-            raise ValueError(str(error)) from None
-    return options
+        given.pop(name, None)  # a name given again counts where it was given last
+        given[name] = _parse_value(option, text)
+    try:
+        return checked(rule_set_id, {**options, **given})
+    except KozelError:
+        raise refusal(rule_set_id, {**options, **given}, list(given)) from None
+
+
+def refusal(rule_set_id: str, options: Mapping[str, Any], given: list[str]) -> OptionWordError:
+    """What is wrong with options the rule set refuses together, in one line: the
+    option that asks for another (``praise=one_by_one``, the first of ``given``, the
+    names the command line set, in their order, that another value of its own would
+    make acceptable) and the option it needs, with the values that would do (a
+    missing one: ``cli-option-needs``; one the command line set otherwise:
+    ``cli-option-conflict``); when no single option would do, the words only.
+
+    >>> refusal("classic", {"praise": "one_by_one"}, ["praise"]).fields
+    {'name': 'praise', 'value': 'one_by_one', 'needed': 'trump_suit', 'values': 'C, S, H, D'}
+    >>> given = {"praise": "one_by_one", "trump_suit": None}
+    >>> str(refusal("classic", given, ["trump_suit", "praise"]))
+    'praise=one_by_one does not go with trump_suit=none: with it trump_suit takes C, S, H, D'
+    """
+    offered = options_of(rule_set_id)
+    current = {option.name: current_value(option, options) for option in offered}
+    fixes = {
+        option.name: [
+            value
+            for value in option.values
+            if value != current[option.name]
+            and accepts(rule_set_id, {**options, option.name: value})
+        ]
+        for option in offered
+    }
+    defaults = {option.name: option.default for option in offered}
+    asking = [
+        name
+        for name in (*given, *(name for name in current if name not in given))
+        if current[name] != defaults[name] and fixes[name]
+    ]
+    needed = [option.name for option in offered if fixes[option.name]]
+    for name in asking:
+        for other in needed:
+            if other == name:
+                continue
+            value, values = _word(current[name]), ", ".join(_word(v) for v in fixes[other])
+            if other in given:
+                was = _word(current[other])
+                return OptionWordError(
+                    f"{name}={value} does not go with {other}={was}:"
+                    f" with it {other} takes {values}",
+                    "cli-option-conflict",
+                    name=name,
+                    value=value,
+                    other=other,
+                    current=was,
+                    values=values,
+                )
+            return OptionWordError(
+                f"{name}={value} needs {other} too, one of {values}",
+                "cli-option-needs",
+                name=name,
+                value=value,
+                needed=other,
+                values=values,
+            )
+    words = ", ".join(f"{name}={_word(current[name])}" for name in given) or "none"
+    return OptionWordError(
+        f"{rule_set_id} does not take these options together: {words}",
+        "cli-options-refused",
+        rules=rule_set_id,
+        words=words,
+    )
 
 
 _TRUE = ("on", "true", "yes", "1")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -76,6 +77,22 @@ def test_a_platform_without_its_token_is_refused(
     assert main.main(["--platform", "discord"]) == 2
     assert "--platform discord needs DISCORD_BOT_TOKEN" in capsys.readouterr().err
     assert not (tmp_path / "data").exists()  # nothing was opened
+
+
+def test_the_terminal_games_arguments_are_refused_with_a_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``make run ARGS=--new`` passes ``kozel play``'s words to ``python -m bot``; with a
+    token the bots run, and they take none of them: one line, nothing opened."""
+    monkeypatch.chdir(tmp_path)  # no .env
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "1:telegram")
+    monkeypatch.setenv("KOZEL_COMMAND", "make run")
+    assert main.main(["--new", "--lang", "en"]) == 2
+    assert capsys.readouterr().err == (
+        "make run: --new --lang en: not understood (the terminal game's arguments are taken"
+        " only without a token)\n"
+    )
+    assert not list(tmp_path.iterdir())  # nothing was opened
 
 
 def test_an_unknown_platform_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
@@ -221,6 +238,41 @@ def test_press_rate_sets_each_users_press_limit_and_zero_lifts_it() -> None:
     free = main.flood_guard(Settings(_env_file=None, press_rate=0))  # type: ignore[call-arg]
     assert {free.press(user) for _ in range(1000)} == {Admission.ALLOWED}
     assert free.command(user) is Admission.ALLOWED  # commands keep their own limit
+
+
+# --- make run's terminal game (issue 31, point 10) -------------------------------------------
+
+#: A line as the log writes it (bot.logs.TEXT_FORMAT): "2026-01-02 03:04:05,678 INFO name: ...".
+LOG_LINE = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} [A-Z]+ [\w.]+: ")
+
+
+def test_the_terminal_game_of_python_m_bot_shows_no_log_line(tmp_path: Path) -> None:
+    """Regression: ``make run`` without a token printed "INFO bot.thinking: computer
+    players think in 1 worker processes" on the game's screen (``python -m bot`` set
+    its log handler on standard error, the terminal, before the game took its log off
+    the screen). As the README says, the lines go to kozel-play.log in the temporary
+    folder."""
+    from tests.adapters.console.test_console_terminal import Terminal
+
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": str(ROOT),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'k.sqlite3'}",
+        "COMPUTER_LEVEL": "strong",  # its computers think in a worker process, and log it
+        "TMPDIR": str(tmp_path),
+    }
+    program = (sys.executable, "-m", "bot")
+    terminal = Terminal(["--lang", "en", "--seed", "4", "--delay", "0"], env, program, tmp_path)
+    terminal.wait_for("Your move>")
+    terminal.type("a")  # the table's computer chooses this move
+    terminal.wait_for("Your move>", times=2)
+    terminal.type("q")
+    status, screen = terminal.finish()
+    assert status == 0, screen
+    assert "Kozel in the terminal." in screen and "The game is saved" in screen
+    assert not LOG_LINE.search(screen), screen
+    log = (tmp_path / "kozel-play.log").read_text()
+    assert "INFO bot.thinking: computer players think in" in log
 
 
 # --- The operator's first hour: one clear line, the right status (issue 31) ------------------

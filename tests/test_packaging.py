@@ -173,5 +173,5 @@ def test_kozel_play_with_a_human_reads_piped_input_in_russian(
         )
     )
     assert tr.t("ru", "console-prompt") in out
-    assert tr.t("ru", "console-saved") in out
+    assert tr.t("ru", "console-saved", command="") in out  # then the command line
     assert (folder / "data" / "kozel.sqlite3").is_file()  # the default database, here

@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import random
+import shlex
 import stat
 import sys
 import tempfile
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from adapters.postgres import is_postgres_url
 from adapters.storage import open_sqlite
 from bot import presenters
+from bot.cli import Parser
 from bot.errors import ServiceError
 from bot.i18n import Translator, normalize_locale
 from bot.logs import TEXT_FORMAT
@@ -63,6 +65,42 @@ ReadLine = Callable[[], Awaitable[str | None]]
 DEFAULT_LOG_NAME = "kozel-play.log"
 #: The highest TCP port (``--web-port``).
 MAX_PORT = 65535
+#: Who sits where without ``--seats``: the human at seat 0.
+DEFAULT_SEATS = "you,bot,bot,bot"
+
+
+@dataclass(frozen=True, slots=True)
+class Invocation:
+    """The command that started this game and the words it was given, to say what to
+    run to go on or to start anew. A ``make`` command (``make run``) takes the words in
+    its ``ARGS`` variable.
+
+    >>> Invocation("kozel play", ("--lang", "en")).again("--new")
+    'kozel play --lang en --new'
+    >>> Invocation("make run").again("--new"), Invocation("make run", ("--seed", "3")).again()
+    ('make run ARGS=--new', "make run ARGS='--seed 3'")
+    >>> Invocation("kozel play", ("--new", "--seed", "3")).again()
+    'kozel play --seed 3'
+    """
+
+    command: str = "kozel play"
+    words: tuple[str, ...] = ()
+
+    def again(self, *more: str) -> str:
+        """The command line that runs this game again, without ``--new`` (which would
+        abandon it once more) and with ``more`` words."""
+        words = [word for word in self.words if not _is_new(word)] + list(more)
+        if not words:
+            return self.command
+        if self.command.split()[0] == "make":
+            return f"{self.command} ARGS={shlex.quote(shlex.join(words))}"
+        return f"{self.command} {shlex.join(words)}"
+
+
+def _is_new(word: str) -> bool:
+    """``--new`` or a shortening argparse reads as it (``--ne``)."""
+    return len(word) >= 3 and "--new".startswith(word)
+
 
 #: The settings ``kozel play`` reads (``python -m bot`` without a token too): a bad
 #: value of any other, a bot's, does not stop the terminal game (:func:`settings_of`).
@@ -92,6 +130,8 @@ class Asked:
     rule_set: str = "yard"
     options: dict[str, Any] = field(default_factory=dict)
     level: str | None = None
+    #: The human's seat ``--seats`` named (None: it named none, or was not given).
+    seat: int | None = None
 
 
 class ConsolePublisher:
@@ -170,12 +210,15 @@ class ConsoleGame:
         locale: str,
         out: TextIO,
         read_line: ReadLine,
+        invocation: Invocation | None = None,
     ) -> None:
         self.service = service
         self.tr = tr
         self.locale = locale
         self.out = out
         self.read_line = read_line
+        #: What the player ran: the hints name it.
+        self.invocation = invocation or Invocation()
         self.you = YOU
         #: The human's seat (0 unless ``--seats`` or the saved game says otherwise).
         self.seat = 0
@@ -320,7 +363,7 @@ class ConsoleGame:
 
     def _resume(self, game: Game, seed: int | None, asked: Asked | None) -> Game:
         """Say the saved game is back (and what differs from what was asked)."""
-        self.say(self.t("console-resumed"))
+        self.say(self.t("console-resumed", command=self.invocation.again("--new")))
         saved = game.settings.seed
         if seed is not None and seed != saved:
             self.say(
@@ -333,6 +376,7 @@ class ConsoleGame:
             self.say(
                 self.t(
                     "console-saved-differs",
+                    command=self.invocation.again("--new"),
                     saved=self.describe(
                         settings.rule_set, settings.options, settings.computer_level
                     ),
@@ -343,6 +387,8 @@ class ConsoleGame:
             )
         seat = game.seat_of(self.you.ref)
         self.seat = 0 if seat is None else seat
+        if asked is not None and asked.seat is not None and asked.seat != self.seat:
+            self.say(self.t("console-seat-differs", seat=asked.seat, saved=self.seat))
         return game
 
     async def play_human(self, game_id: int) -> int:
@@ -372,7 +418,7 @@ class ConsoleGame:
                 continue
             if line is None or line.strip().lower() in ("q", "quit", "exit"):
                 self.say("")
-                self.say(self.t("console-saved"))
+                self.say(self.t("console-saved", command=self.invocation.again()))
                 return 0
             line = line.strip()
             if line in ("?", "h", "help"):
@@ -490,25 +536,33 @@ async def run(
     settings: Settings,
     out: TextIO,
     read_line: ReadLine | None = None,
+    *,
+    err: TextIO | None = None,
+    invocation: Invocation | None = None,
 ) -> int:
+    """Play the game the command line asks for on ``out`` (or go on with the saved
+    one). A command line that cannot be played is refused in one line on ``err``
+    (standard error), exit status 2, before the game's database is opened.
+    ``invocation``: the command the player ran, which the hints name."""
+    err = err or sys.stderr
     tr = Translator.from_dir()
     locale = normalize_locale(args.lang or settings.default_locale)
-    seats = [_seat_kind(word) for word in args.seats.split(",")]
+    seats = [_seat_kind(word) for word in (args.seats or DEFAULT_SEATS).split(",")]
     humans = seats.count("human")
     if len(seats) != 4 or humans > 1 or "?" in seats:
-        out.write(tr.t(locale, "cli-bad-seats") + "\n")
+        err.write(tr.t(locale, "cli-bad-seats") + "\n")
         return 2
     rule_set = _rule_set(args, settings)
     try:
         options = parse_option_words(rule_set, args.option or [], args.preset)
     except OptionWordError as problem:
-        out.write(tr.t(locale, problem.msg_id, **problem.fields) + "\n")
+        err.write(tr.t(locale, problem.msg_id, **problem.fields) + "\n")
         return 2
     if args.record:
         problem_id = record_path_problem(Path(args.record))
         if problem_id is not None:
             folder = str(Path(args.record).parent)
-            out.write(tr.t(locale, problem_id, path=args.record, folder=folder) + "\n")
+            err.write(tr.t(locale, problem_id, path=args.record, folder=folder) + "\n")
             return 2
     asked = Asked(
         rules_given=args.rules is not None or args.preset is not None,
@@ -517,15 +571,27 @@ async def run(
         rule_set=rule_set,
         options=options,
         level=args.level or settings.computer_level,
+        seat=seats.index("human") if args.seats is not None and humans else None,
     )
     try:
         logs = logs_off_screen(args.log, settings.log_level)
     except OSError as error:
         why = error.strerror or str(error)
-        out.write(tr.t(locale, "console-log-unwritable", path=args.log, problem=why) + "\n")
+        err.write(tr.t(locale, "console-log-unwritable", path=args.log, problem=why) + "\n")
         return 2
     with logs:
-        return await _run(args, settings, out, read_line, tr, locale, seats, asked)
+        return await _run(
+            args,
+            settings,
+            out,
+            read_line,
+            tr,
+            locale,
+            seats,
+            asked,
+            err=err,
+            invocation=invocation or Invocation(),
+        )
 
 
 async def _run(
@@ -537,6 +603,9 @@ async def _run(
     locale: str,
     seats: list[str],
     asked: Asked,
+    *,
+    err: TextIO,
+    invocation: Invocation,
 ) -> int:
     humans = seats.count("human")
     rule_set, options = asked.rule_set, asked.options
@@ -587,7 +656,7 @@ async def _run(
             sent=service.message_sent,
         )
         service.add_publisher(Platform.CONSOLE, publisher)
-        console = ConsoleGame(service, tr, locale, out, read_line or StdinLines())
+        console = ConsoleGame(service, tr, locale, out, read_line or StdinLines(), invocation)
         service.add_watcher(console)
         publisher.before_line = console.end_prompt
         chat = HUMAN_CHAT if humans else COMPUTER_CHAT
@@ -624,7 +693,7 @@ async def _run(
                         await asyncio.to_thread(Path(args.record).write_text, text)
                     except OSError as error:  # checked before the first deal; gone since
                         problem = error.strerror or str(error)
-                        out.write(
+                        err.write(
                             tr.t(locale, "console-record-failed", path=args.record, problem=problem)
                             + "\n"
                         )
@@ -632,7 +701,7 @@ async def _run(
                     out.write(tr.t(locale, "console-record-written", path=args.record) + "\n")
             return status
         except asyncio.CancelledError:  # Ctrl-C, SIGTERM: every move so far is saved
-            out.write("\n" + tr.t(locale, "console-saved") + "\n")
+            out.write("\n" + tr.t(locale, "console-saved", command=invocation.again()) + "\n")
             out.flush()
             raise
         finally:
@@ -755,23 +824,25 @@ def _seat_kind(word: str) -> str:
     return "?"
 
 
-def build_parser(locale: str = "en") -> argparse.ArgumentParser:
-    from bot.cli import Parser
-
-    parser = Parser(prog="kozel play", description="Play Kozel in the terminal.", locale=locale)
+def build_parser(locale: str = "en", prog: str = "kozel play") -> Parser:
+    """``kozel play``'s parser (``prog``: the command the player runs), its help in
+    ``locale``."""
+    parser = Parser(prog=prog, locale=locale)
+    parser.description = parser.say("cli-help-play")
     add_arguments(parser)
     return parser
 
 
-def options_help() -> str:
-    """Every option of each rule set with the values it takes, for ``--help``."""
+def options_help(say: Callable[[str], str]) -> str:
+    """Every option of each rule set with the values it takes, for ``--help`` (``say``:
+    the help's text of an id)."""
     parts = []
     for rule_set in rule_set_ids():
         offered = options_of(rule_set)
         words = ", ".join(
             f"{o.name}={'|'.join(option_value_words(o).split(', '))}" for o in offered
         )
-        parts.append(f"{rule_set}: {words or 'none'}")
+        parts.append(f"{rule_set}: {words or say('cli-help-no-options')}")
     return "; ".join(parts)
 
 
@@ -783,94 +854,60 @@ def _rule_set(args: argparse.Namespace, settings: Settings) -> str:
     return str(args.rules or settings.default_rule_set)
 
 
-def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+def add_rules_arguments(parser: Parser) -> None:
     """The arguments of ``kozel rules``: which rules, options and language."""
+    say = parser.say
     parser.add_argument(
         "--rules",
         choices=rule_set_ids(),
         default=None,
-        help="the rules: yard or classic (default: DEFAULT_RULE_SET, yard)",
+        help=say("cli-help-rules-choice", rules=" | ".join(rule_set_ids())),
     )
     parser.add_argument(
         "--option",
         action="append",
         metavar="NAME=VALUE",
-        help=f"an option of the rules (repeatable); {options_help()}",
+        help=say("cli-help-option", options=options_help(say)),
     )
-    parser.add_argument(
-        "--preset",
-        metavar="NAME",
-        default=None,
-        help=(
-            "a preset of the rules' options, before any --option: classic 003 (the"
-            " defaults) or 001 (seed 001's game: queens, jacks and diamonds)"
-        ),
-    )
-    parser.add_argument(
-        "--lang", choices=("ru", "en"), default=None, help="language (default: DEFAULT_LOCALE)"
-    )
+    parser.add_argument("--preset", metavar="NAME", default=None, help=say("cli-help-preset"))
+    parser.add_argument("--lang", choices=("ru", "en"), default=None, help=say("cli-help-lang"))
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--seats",
-        default="you,bot,bot,bot",
-        help=(
-            "who sits at seats 0, 1, 2 and 3, clockwise (0 and 2 are team A, 1 and 3 team B):"
-            " you or bot, you at one seat at most, e.g. bot,you,bot,bot (default:"
-            " you,bot,bot,bot)"
-        ),
-    )
+def add_arguments(parser: Parser) -> None:
+    """The arguments of ``kozel play`` (and of ``python -m bot`` without a token)."""
+    say = parser.say
+    parser.add_argument("--seats", default=None, help=say("cli-help-seats", default=DEFAULT_SEATS))
     add_rules_arguments(parser)
-    parser.add_argument("--seed", type=int, default=None, help="shuffle and play reproducibly")
-    parser.add_argument("--record", metavar="FILE", help="write the series' game record here")
-    parser.add_argument("--db", metavar="URL", help="database (default: DATABASE_URL)")
-    parser.add_argument("--delay", type=float, default=None, help="seconds per computer move")
-    parser.add_argument("--verbose", action="store_true", help="print every move of computers")
+    parser.add_argument("--seed", type=int, default=None, help=say("cli-help-seed"))
+    parser.add_argument("--record", metavar="FILE", help=say("cli-help-record"))
+    parser.add_argument("--db", metavar="URL", help=say("cli-help-db"))
+    parser.add_argument("--delay", type=float, default=None, help=say("cli-help-delay"))
+    parser.add_argument("--verbose", action="store_true", help=say("cli-help-verbose"))
     parser.add_argument(
         "--level",
         choices=LEVEL_NAMES,
         default=None,
-        help=f"the computer players' strength (default: COMPUTER_LEVEL, {DEFAULT_LEVEL})",
+        help=say("cli-help-level", level=DEFAULT_LEVEL),
     )
+    parser.add_argument("--new", action="store_true", help=say("cli-help-new"))
     parser.add_argument(
-        "--new",
-        action="store_true",
-        help=(
-            "abandon the saved game of this terminal (it is cancelled, never finished)"
-            " and start a new one of --rules, --option and --level; without it a saved"
-            " game goes on as it was saved"
-        ),
+        "--log", metavar="FILE", default=None, help=say("cli-help-log", file=DEFAULT_LOG_NAME)
     )
+    parser.add_argument("--web", action="store_true", help=say("cli-help-web"))
     parser.add_argument(
-        "--web",
-        action="store_true",
-        help=(
-            "also serve the table in the browser on 127.0.0.1 and print its links (yours"
-            " and the spectators'): play from the page, the terminal or both"
-        ),
-    )
-    parser.add_argument(
-        "--web-port",
-        type=int,
-        metavar="PORT",
-        default=None,
-        help="the port of --web's page (implies --web; default: any free port)",
-    )
-    parser.add_argument(
-        "--log",
-        metavar="FILE",
-        default=None,
-        help=(
-            "write log lines here (default: standard error when it is not the terminal,"
-            f" else {DEFAULT_LOG_NAME} in the temporary folder): never on the game's screen"
-        ),
+        "--web-port", type=int, metavar="PORT", default=None, help=say("cli-help-web-port")
     )
 
 
-def print_rules(args: argparse.Namespace, out: TextIO, settings: Settings | None = None) -> int:
+def print_rules(
+    args: argparse.Namespace,
+    out: TextIO,
+    settings: Settings | None = None,
+    err: TextIO | None = None,
+) -> int:
     """``kozel rules``: the rules of ``--rules`` with its ``--option`` values, in
-    ``--lang``."""
+    ``--lang``; options they refuse are said in one line on ``err`` (standard error),
+    exit status 2."""
     if settings is None:
         settings = settings_of(RULES_SETTINGS_READ)
     tr = Translator.from_dir()
@@ -879,7 +916,7 @@ def print_rules(args: argparse.Namespace, out: TextIO, settings: Settings | None
     try:
         options = parse_option_words(rule_set, args.option or [], args.preset)
     except OptionWordError as problem:
-        out.write(tr.t(locale, problem.msg_id, **problem.fields) + "\n")
+        (err or sys.stderr).write(tr.t(locale, problem.msg_id, **problem.fields) + "\n")
         return 2
     out.write(rules_text(rule_set, options, tr=tr, locale=locale) + "\n")
     return 0
@@ -890,22 +927,35 @@ def play_main(
     *,
     settings: Settings | None = None,
     out: TextIO | None = None,
+    err: TextIO | None = None,
+    command: str = "kozel play",
 ) -> int:
-    """Run ``kozel play`` with these arguments."""
+    """Run ``kozel play`` with these arguments; ``command``: the one the player ran
+    (``make run``), which its usage errors and hints name."""
     from bot.cli import language_of
 
     words = list(argv)
     locale = language_of(words, None if settings is None else settings.default_locale)
-    args = build_parser(locale).parse_args(words)
-    return play_game(args, settings or settings_of(SETTINGS_READ), out or sys.stdout)
+    args = build_parser(locale, prog=command).parse_args(words)
+    invocation = Invocation(command, tuple(words))
+    settings = settings or settings_of(SETTINGS_READ)
+    return play_game(args, settings, out or sys.stdout, err=err, invocation=invocation)
 
 
-def play_game(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
+def play_game(
+    args: argparse.Namespace,
+    settings: Settings,
+    out: TextIO,
+    *,
+    err: TextIO | None = None,
+    invocation: Invocation | None = None,
+) -> int:
     """Play ``kozel play``'s game (:func:`run`) until it ends, its input ends, or
     SIGTERM or Ctrl-C stop it (every move so far is saved, and the console says so);
     its exit status."""
     try:
-        status = asyncio.run(stoppable(run(args, settings, out)))
+        game = run(args, settings, out, err=err, invocation=invocation)
+        status = asyncio.run(stoppable(game))
     except KeyboardInterrupt:  # before the loop handles the signals
         return 0
     return 0 if status is None else status

@@ -578,8 +578,8 @@ log-deal-you-lead = Deal { $number }: { $name } deals, you lead. Trump: { $card 
 
 ## Console play
 console-welcome = Kozel in the terminal. You sit at seat { $seat } (seats 0 to 3 clockwise; 0 and 2 are team A) with { $partner } as your partner against { $left } and { $right }. Type ? for help, r for the rules.
-console-resumed = Your unfinished game is back on the table. To abandon it and start a new one, run the same command with --new.
-console-saved-differs = The saved game is { $saved }, but you asked for { $asked }. It goes on as saved; to abandon it and start what you asked, run the same command with --new.
+console-resumed = Your unfinished game is back on the table. To abandon it and start a new one, run: { $command }
+console-saved-differs = The saved game is { $saved }, but you asked for { $asked }. It goes on as saved; to abandon it and start what you asked, run: { $command }
 console-abandoned = The saved game ({ $saved }) is abandoned; a new one starts.
 console-game = { $rules }, { $options }, computers: { $level }
 console-game-no-options = { $rules }, computers: { $level }
@@ -599,7 +599,7 @@ console-legal = You may: { $moves }
 console-prompt = Your move>
 console-not-understood = Not understood: “{ $input }”. Type ? for help.
 console-no-such-card = There is no card { $number } in your hand.
-console-saved = The game is saved. Run the same command again to go on.
+console-saved = The game is saved. To go on, run: { $command }
 console-record-written = Game record written to { $path }
 console-summary = Deals: { $deals }. Loss points: team A { $a }, team B { $b }.
 console-move-lead = lead

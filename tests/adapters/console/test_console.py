@@ -142,9 +142,9 @@ def test_computers_only_series_writes_a_record_that_replays(tmp_path: Path) -> N
 
 def test_bad_seats_are_refused(tmp_path: Path) -> None:
     for seats in ("bot,you,you,bot", "bot,bot,bot", "bot,bot,bot,cat"):
-        out = io.StringIO()
-        status = play_main(["--seats", seats], settings=settings(tmp_path), out=out)
-        assert status == 2 and "--seats" in out.getvalue()
+        out, err = io.StringIO(), io.StringIO()
+        status = play_main(["--seats", seats], settings=settings(tmp_path), out=out, err=err)
+        assert status == 2 and "--seats" in err.getvalue() and not out.getvalue()
 
 
 #: A hang guard, not a speed limit: how long a ``kozel`` process may print nothing at
@@ -374,7 +374,8 @@ def test_ctrl_c_at_the_prompt_stops_at_once_with_the_game_saved(tmp_path: Path) 
     status, out, err = asyncio.run(interrupt_at_the_prompt())
     assert status == 0, err
     assert "Traceback" not in err
-    assert out.rstrip().endswith("The game is saved. Run the same command again to go on.")
+    again = f"{KOZEL} {' '.join(args)}"  # the script as run: it is not on PATH here
+    assert out.rstrip().endswith(f"The game is saved. To go on, run: {again}")
     _, again, _ = run_kozel(args, "q\n", env)
     assert "Your unfinished game is back on the table." in again
 

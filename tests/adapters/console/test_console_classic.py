@@ -104,10 +104,11 @@ def test_a_human_plays_classic_with_typed_moves(tmp_path: Path) -> None:
     ],
 )
 def test_bad_options_are_refused(tmp_path: Path, args: list[str], complaint: str) -> None:
-    out = io.StringIO()
+    out, err = io.StringIO(), io.StringIO()
     rules = [] if "--rules" in args else ["--rules", "classic"]
-    status = play_main([*rules, *args], settings=settings(tmp_path), out=out)
-    assert status == 2 and complaint in out.getvalue(), out.getvalue()
+    status = play_main([*rules, *args], settings=settings(tmp_path), out=out, err=err)
+    assert status == 2 and complaint in err.getvalue(), err.getvalue()
+    assert not out.getvalue()
     assert not (tmp_path / "kozel.sqlite3").exists()  # nothing was opened
 
 
@@ -170,6 +171,6 @@ def test_a_human_plays_the_001_preset_and_its_record_replays(tmp_path: Path) -> 
 
 
 def test_an_unknown_preset_is_refused_in_the_players_language() -> None:
-    out = io.StringIO()
-    assert play_main(["--lang", "ru", "--rules", "classic", "--preset", "002"], out=out) == 2
-    assert out.getvalue().startswith("--preset 002: у правил classic нет такого набора")
+    err = io.StringIO()
+    assert play_main(["--lang", "ru", "--rules", "classic", "--preset", "002"], err=err) == 2
+    assert err.getvalue().startswith("--preset 002: у правил classic нет такого набора")

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 SCRIPT = Path(sys.executable).parent / "kozel"
+#: The command that goes on with :func:`kozel_play`'s game (the script is not on its PATH).
+AGAIN = f"{SCRIPT} play --seed 3 --lang en --delay 0"
 
 
 def kozel_play(
@@ -75,7 +77,7 @@ def test_closed_stdin_in_the_terminal_game_ends_it_saved(tmp_path: Path) -> None
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
-    assert done.stdout.rstrip().endswith("The game is saved. Run the same command again to go on.")
+    assert done.stdout.rstrip().endswith(f"The game is saved. To go on, run: {AGAIN}")
 
 
 def test_stdin_from_dev_null_ends_the_terminal_game_saved(tmp_path: Path) -> None:
@@ -84,4 +86,4 @@ def test_stdin_from_dev_null_ends_the_terminal_game_saved(tmp_path: Path) -> Non
     done = kozel_play(tmp_path, database_url=f"sqlite:///{tmp_path / 'k.sqlite3'}")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
-    assert done.stdout.rstrip().endswith("The game is saved. Run the same command again to go on.")
+    assert done.stdout.rstrip().endswith(f"The game is saved. To go on, run: {AGAIN}")

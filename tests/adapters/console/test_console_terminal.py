@@ -69,11 +69,10 @@ def test_a_saved_game_says_what_it_plays_beside_what_was_asked_and_new_abandons_
         tmp_path, lines("q"), "--rules", "classic", "--option", "praise=pants", "--lang", "en"
     )
     assert "Your unfinished game is back on the table." in text
-    assert "run the same command with --new" in text
     assert (
         "The saved game is Yard Kozel, 4 cards, computers: normal, but you asked for "
         "Classic Kozel, praise: pants, computers: normal. It goes on as saved; to abandon "
-        "it and start what you asked, run the same command with --new." in text
+        "it and start what you asked, run: kozel play --new" in text
     )
     assert asyncio.run(open_games(tmp_path)) == [("yard", GameStatus.PLAYING, 0)]
     # The same rules as saved: nothing to say but that it is back.
@@ -122,17 +121,17 @@ def test_record_path_is_checked_before_the_first_deal(
 ) -> None:
     """Regression: ``--record /no/such/dir/x.json`` failed only after the whole series
     was played, and the record was lost."""
-    out = io.StringIO()
+    err = io.StringIO()
     path = str(tmp_path / where) if where else str(tmp_path)
     status = play_main(
         ["--seats", "bot,bot,bot,bot", "--seed", "5", "--lang", "en", "--record", path],
         settings=settings(tmp_path),
-        out=out,
+        err=err,
     )
     assert status == 2
     complaint = complaint.format(folder=Path(path).parent)
     assert (
-        out.getvalue() == f"Cannot write the record to {path}: {complaint}. Nothing was played.\n"
+        err.getvalue() == f"Cannot write the record to {path}: {complaint}. Nothing was played.\n"
     )
     assert not (tmp_path / "kozel.sqlite3").exists()  # no game was even opened
 
@@ -149,10 +148,10 @@ def test_a_record_path_without_permission_is_refused_first(tmp_path: Path) -> No
     locked.mkdir(mode=0o500)
     record = str(locked / "x.json")
     if os.geteuid() != 0:
-        out = io.StringIO()
+        err = io.StringIO()
         args = ["--seats", "bot,bot,bot,bot", "--lang", "en", "--record", record]
-        status = play_main(args, settings=settings(tmp_path), out=out)
-        assert status == 2 and "no permission to write there" in out.getvalue()
+        status = play_main(args, settings=settings(tmp_path), err=err)
+        assert status == 2 and "no permission to write there" in err.getvalue()
         return
     command = [KOZEL, "play", "--seats", "bot,bot,bot,bot", "--lang", "en", "--record", record]
     done = subprocess.run(
@@ -163,7 +162,7 @@ def test_a_record_path_without_permission_is_refused_first(tmp_path: Path) -> No
         timeout=60,
     )
     assert done.returncode == 2, done.stderr
-    assert "no permission to write there" in done.stdout, done.stdout
+    assert "no permission to write there" in done.stderr, done.stderr
     assert not (tmp_path / "kozel.sqlite3").exists()  # nothing was opened
 
 
@@ -207,7 +206,7 @@ def test_kozel_rules_prints_the_rules_in_the_players_language(
     assert main(["rules", "--lang", "ru"]) == 0
     assert capsys.readouterr().out.startswith("📜 Козёл на 4 карты")
     assert main(["rules", "--rules", "classic", "--option", "praise=loud", "--lang", "en"]) == 2
-    assert "praise takes simple, pants, mirror, choose" in capsys.readouterr().out
+    assert "praise takes simple, pants, mirror, choose" in capsys.readouterr().err
 
 
 def test_a_card_not_offered_says_why_in_a_word(tmp_path: Path) -> None:
@@ -316,7 +315,9 @@ def test_computer_choice_may_be_an_optional_yard_molodka() -> None:
 
 
 def test_play_help_names_every_option_with_its_values() -> None:
-    done = subprocess.run([KOZEL, "play", "--help"], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [KOZEL, "play", "--help", "--lang", "en"], capture_output=True, text=True, check=True
+    )
     help_text = " ".join(done.stdout.split())  # argparse wraps the lines
     for rule_set in rule_set_ids():
         assert f"{rule_set}:" in help_text
@@ -366,12 +367,12 @@ def test_command_line_errors_are_in_the_chosen_language(
         err = capsys.readouterr().err
         assert words in err, err
         assert "invalid choice" not in err and "usage:" not in err
-    out = io.StringIO()
-    assert play_main(["--lang", "ru", "--seats", "you,you,bot,bot"], out=out) == 2
-    assert out.getvalue().startswith("--seats — это четыре слова you или bot")
-    out = io.StringIO()
-    assert play_main(["--lang", "ru", "--rules", "classic", "--option", "praise=x"], out=out) == 2
-    assert out.getvalue() == (
+    err = io.StringIO()
+    assert play_main(["--lang", "ru", "--seats", "you,you,bot,bot"], err=err) == 2
+    assert err.getvalue().startswith("--seats — это четыре слова you или bot")
+    err = io.StringIO()
+    assert play_main(["--lang", "ru", "--rules", "classic", "--option", "praise=x"], err=err) == 2
+    assert err.getvalue() == (
         "--option praise=x: praise принимает simple, pants, mirror, choose, one_by_one\n"
     )
 
@@ -512,13 +513,13 @@ def test_log_lines_never_land_inside_the_game_screen(tmp_path: Path) -> None:
 
 
 def test_a_log_file_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path) -> None:
-    out = io.StringIO()
+    err = io.StringIO()
     missing = tmp_path / "no" / "kozel.log"
     status = play_main(
-        ["--lang", "en", "--log", str(missing)], settings=settings(tmp_path), out=out
+        ["--lang", "en", "--log", str(missing)], settings=settings(tmp_path), err=err
     )
     assert status == 2
-    assert out.getvalue() == (
+    assert err.getvalue() == (
         f"Cannot write the log to {missing} (No such file or directory). Nothing was played.\n"
     )
     assert not (tmp_path / "kozel.sqlite3").exists()

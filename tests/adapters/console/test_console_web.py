@@ -101,7 +101,7 @@ async def test_a_move_made_on_the_page_redraws_the_terminal_and_keeps_the_line_b
         await ws.close()
     await typed.put("q")
     assert await asyncio.wait_for(game, WAIT) == 0
-    assert screen.getvalue().endswith("The game is saved. Run the same command again to go on.\n")
+    assert screen.getvalue().endswith("The game is saved. To go on, run: kozel play\n")
 
 
 def test_the_printed_link_opens_the_saved_game_again_in_the_next_run(tmp_path: Path) -> None:
