@@ -188,6 +188,14 @@ def _numbers(words: str) -> tuple[float, ...]:
     return tuple(_number(n) for n in re.findall(r"[\d,]*\d", words))
 
 
+def _pauses_before_giving_up() -> float:
+    """The seconds of pauses a platform never reached waits before it is given up, to
+    the half minute."""
+    backoff = Backoff()
+    pause = backoff.delays()
+    return round(sum(pause() for _ in range(backoff.unreachable - 1)) / 30) * 30
+
+
 def _english(number: int) -> str:
     return ("zero", "one", "two", "three", "four", "five", "six")[number]
 
@@ -288,6 +296,18 @@ PHRASES: list[tuple[str, str, Callable[[str], object], object]] = [
         Backoff().most,
     ),
     ("docs/operations.md", r"is tried\s+the same way (\d+) times", _number, Backoff().refusals),
+    (
+        "docs/operations.md",
+        r"is given up after (\d+) tries in a row",
+        _number,
+        Backoff().unreachable,
+    ),
+    (
+        "docs/operations.md",
+        r"in a row \(about ([\d.]+) minutes of pauses\)",
+        lambda w: _number(w) * 60,
+        _pauses_before_giving_up(),
+    ),
     (
         "docs/operations.md",
         r"cached for the ([\d,]+) most recent users",

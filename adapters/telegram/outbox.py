@@ -55,7 +55,9 @@ on from them instead of bursting. A 429 is waited out and the same request retri
 so nothing is lost or reordered. "Message is not modified" is ignored; "message to
 edit not found" sends a new message and remembers it; a chat that became a
 supergroup is migrated (``on_migrate``) and the request retried there. A private
-chat that refuses us (403) drops its message quietly when asked to. A job that fails
+chat that refuses us (403) drops its message quietly when asked to. What the game does
+without (a result's picture, a question's deletion) that fails in any way (a method the
+Bot API server lacks, 404) is one warning line. A job that fails
 otherwise (a 5xx after its retries) is counted by the error's type and the last
 ``FAILURES_KEPT`` are kept with a short reason (``stats``), never the exception itself:
 a long outage costs a few counters, not every traceback.
@@ -76,6 +78,7 @@ from typing import Literal, Protocol, TypeVar
 
 from aiogram import Bot
 from aiogram.exceptions import (
+    TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
     TelegramMigrateToChat,
@@ -186,6 +189,15 @@ class _Job:
     urgent: bool = False  # goes before the others at the bot's overall pace
     answer: str | None = None  # an answer's key (answers with the same key coalesce)
     photo: bytes | None = None  # a picture (PNG) sent with the screen's text as caption
+
+    @property
+    def optional(self) -> bool:
+        """Whether the game does without it: a picture, a message's deletion."""
+        return self.kind == "delete" or self.photo is not None
+
+    @property
+    def what(self) -> str:
+        return "picture" if self.photo is not None else self.kind
 
 
 @dataclass(eq=False, slots=True)
@@ -596,9 +608,12 @@ class Outbox:
                     if job.result is not None:
                         if not job.result.done():
                             job.result.set_exception(error)
-                    elif isinstance(error, TelegramForbiddenError | TelegramBadRequest):
-                        # The bot was removed from the chat, the chat is gone, ...
-                        log.warning("a %s to chat %s was refused: %s", job.kind, chat_id, error)
+                    elif isinstance(error, TelegramForbiddenError | TelegramBadRequest) or (
+                        job.optional and isinstance(error, TelegramAPIError)
+                    ):
+                        # The bot was removed from the chat, the chat is gone, ...; or
+                        # what the game does without failed (a method the server lacks).
+                        log.warning("a %s to chat %s was refused: %s", job.what, chat_id, error)
                         if job.done is not None:
                             await job.done()
                     elif self.stats.failure(job.kind, chat_id, error):

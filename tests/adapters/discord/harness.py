@@ -29,7 +29,7 @@ from bot.service import GameService
 from bot.settings import Settings
 from core.yard.actions import Action, ActionKind
 from core.yard.ai import safe_move
-from testing.fakes.discord import JSON, FakeDiscord, FakeInteraction
+from testing.fakes.discord import JSON, TOKEN, FakeDiscord, FakeInteraction
 
 GUILD, CHANNEL = 100, 200
 ALICE, BOB, CAROL, DAVE, EVE = 10, 11, 12, 13, 14
@@ -93,7 +93,7 @@ class Harness:
         # person's presses are limited by bot.flood.PRESSES: tests/bot/test_flood.py).
         flood = FloodGuard(presses=None)
         self.interactions = Interactions(self.service, self.tr, flood=flood)
-        settings = Settings(discord_bot_token="fake-token", _env_file=None)
+        settings = Settings(discord_bot_token=TOKEN, _env_file=None)
         if self.web:  # it starts before the platforms, as in python -m bot
             web = Settings(web_port=0, _env_file=None)
             self.web_app = WebApp(web, self.interactions, self.tr)
