@@ -56,8 +56,8 @@ so nothing is lost or reordered. "Message is not modified" is ignored; "message 
 edit not found" sends a new message and remembers it; a chat that became a
 supergroup is migrated (``on_migrate``) and the request retried there. A private
 chat that refuses us (403) drops its message quietly when asked to. What the game does
-without (a result's picture, a question's deletion) that fails in any way (a method the
-Bot API server lacks, 404) is one warning line. A job that fails
+without (a result's picture, a question's deletion) on a Bot API server that lacks its
+method (404) is one warning line. A job that fails
 otherwise (a 5xx after its retries) is counted by the error's type and the last
 ``FAILURES_KEPT`` are kept with a short reason (``stats``), never the exception itself:
 a long outage costs a few counters, not every traceback.
@@ -78,11 +78,11 @@ from typing import Literal, Protocol, TypeVar
 
 from aiogram import Bot
 from aiogram.exceptions import (
-    TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
     TelegramMigrateToChat,
     TelegramNetworkError,
+    TelegramNotFound,
     TelegramRetryAfter,
     TelegramServerError,
 )
@@ -609,10 +609,11 @@ class Outbox:
                         if not job.result.done():
                             job.result.set_exception(error)
                     elif isinstance(error, TelegramForbiddenError | TelegramBadRequest) or (
-                        job.optional and isinstance(error, TelegramAPIError)
+                        job.optional and isinstance(error, TelegramNotFound)
                     ):
                         # The bot was removed from the chat, the chat is gone, ...; or
-                        # what the game does without failed (a method the server lacks).
+                        # what the game does without is a method the server lacks (a
+                        # network or server failure leaves it owed, as any job).
                         log.warning("a %s to chat %s was refused: %s", job.what, chat_id, error)
                         if job.done is not None:
                             await job.done()
