@@ -823,18 +823,13 @@ class Interactions:
             self._hands.pop(game.id, None)
         return out
 
-    def urgent_seats(self, game: Game, change: Change) -> frozenset[int]:
-        """The seats whose hand must not wait behind other messages: the one that
-        acted (the presser is looking at it) and the one to act now; every seat when
-        the change ended a deal (a new deal is news for every player: he plans, and
-        may hold a molodka)."""
-        if any(owed.kind is OwedKind.DEAL_RESULT for owed in change.owed):
-            return frozenset(seat for seat, _ in game.humans)
-        turn = game.play.turn
-        seats = {change.seat} if change.seat is not None else set()
-        if turn is not None:
-            seats.add(turn)
-        return frozenset(seats)
+    def hand_unshown(self, game_id: int, seat: int) -> None:
+        """A hand that :meth:`changed_hands` gave out was not shown after all (a
+        platform that renders lazily found the game in the middle of its next change):
+        the next change shows it, as it shows a hand never shown."""
+        shown = self._hands.get(game_id)
+        if shown is not None:
+            shown.pop(seat, None)
 
     def current_version(self, game: Game, seat: int, version: int) -> int:
         """The game version a press of the seat's hand stands for: the current one if
