@@ -74,7 +74,8 @@ class Reply:
 
     ``alert`` is a short note for that user only (an ephemeral message); ``screen`` a
     message to answer with (``private``: only that user may see it); ``hand`` the
-    user's own hand.
+    user's own hand, drawn from the game at ``version`` (taken from ``game`` when the
+    reply is made).
     """
 
     alert: str | None = None
@@ -84,6 +85,11 @@ class Reply:
     seat: int | None = None
     game: Game | None = None
     ignored: bool = False
+    version: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.version is None and self.game is not None:
+            object.__setattr__(self, "version", self.game.version)
 
     # ``ignored``: the user floods (:mod:`bot.flood`): nothing was done and nothing is
     # answered.

@@ -370,14 +370,17 @@ class Outbox:
 
         ``pressed``: the screen answers the player's press (his selected cards). A
         screen of the game that is not newer than it does not replace it: the game
-        has not changed since, and the player's selection stays.
+        has not changed since, and the player's selection stays. Its ``version`` is the
+        one it was drawn at: drawn before a state already queued or shown, it is
+        dropped like any older screen.
 
         ``urgent`` (and ``pressed``): a screen someone waits for (a player's hand):
         when the bot's overall pace is the limit, it goes before the others (table
         refreshes).
 
         ``fresh``: the screen goes out as a new message, which the slot shows from
-        then on (a player asked for his hand: it comes at the bottom of the chat).
+        then on (a player asked for his hand: it comes at the bottom of the chat),
+        unless it is older than the slot's state (then the slot's message stays).
 
         Not urgent, the screen waits until ``pacing.refresh`` seconds after the slot's
         last write, unless something is queued behind it or an urgent screen of the
@@ -385,11 +388,11 @@ class Outbox:
         state = self._slots.get(slot)
         if state is None:
             state = self._slots[slot] = _SlotState(chat_id, _message_id(known))
-        if fresh:
-            state.message_id, state.shown = None, None
         if version < state.version or (not pressed and version <= state.pressed):
             self.stats.skipped += 1
             return  # an older state than one already queued or shown
+        if fresh:
+            state.message_id, state.shown = None, None
         state.version = version
         if pressed:
             state.pressed = version

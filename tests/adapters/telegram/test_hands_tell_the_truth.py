@@ -27,6 +27,7 @@ from bot.memory import MemoryStorage
 from bot.models import ChatRef, Game, GameStatus, Platform
 from bot.ports import Storage
 from core.yard.actions import ActionKind
+from core.yard.ai import safe_move
 from testing.fakes.telegram import FakeUser
 from tests.adapters.classic_play import (
     HOUSE_RULES,
@@ -212,3 +213,35 @@ async def classic_truth(h: Harness, game_id: int, script: Script | None, deals: 
     played = await play_classic(TelegramTable(h), game_id, script=script, until=truthful_until_done)
     assert checked >= played.presses > 0
     return played
+
+
+async def test_a_selection_answered_after_the_players_turn_came_does_not_hide_it(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A waiting player selects a card; before his press is answered, the player
+    before him leads, and his turn comes (that hand goes out first). The answer, drawn
+    before, must not stay over it: his hand shows his turn."""
+    people = [h.user(uid, name) for uid, name in ((1, "Lev"), (2, "Mia"), (3, "Ned"), (4, "Ola"))]
+    game = await seat(h, people, computers=0)
+    languages = await locales(h, game)
+    deal = game.play.series.current
+    assert deal is not None and deal.turn is not None
+    leader, waiting = deal.turn, (deal.turn + 1) % 4
+    press = h.interactions.press
+
+    async def press_then_lead(user: Any, token: str, **kwargs: Any) -> Any:
+        reply = await press(user, token, **kwargs)
+        if user.ref == game.seats[waiting].user:  # type: ignore[union-attr]
+            lead = safe_move(deal.view(leader))
+            await h.service.play(game.id, game.version, game.seats[leader].user, lead)  # type: ignore[union-attr]
+            await h.service.settle()
+            await h.adapter.outbox.drain()  # his turn is shown
+        return reply
+
+    monkeypatch.setattr(h.interactions, "press", press_then_lead)
+    hand = h.hand_message(game, waiting)
+    assert hand is not None
+    await h.press_verb(people[waiting], hand, Verb.SELECT)
+    await h.settle()
+    assert game.play.series.current.turn == waiting  # type: ignore[union-attr]
+    assert not lies(h, game, languages), lies(h, game, languages)
