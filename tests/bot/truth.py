@@ -10,14 +10,18 @@ dealing), not from the views the presenters draw from.
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.i18n import Translator
+from bot.interactions import Interactions
 from bot.models import Game
 from bot.presenters import card_label, suit_name
 from core.cards import Card, Suit
 from core.classic.options import ClassicOptions
 from core.classic.ruleset import ClassicGameAdapter
+from core.yard.actions import ActionKind
+from core.yard.ai import safe_move
 from core.yard.ruleset import YardGame
 
 
@@ -156,3 +160,52 @@ def trump_of(game: Game) -> tuple[bool, Suit | None]:
     deal = play.series.current
     assert deal is not None
     return True, deal.trump
+
+
+async def reading_locales(interactions: Interactions, game: Game) -> dict[int, str]:
+    """The language each person's hand reads in, by seat."""
+    out = {}
+    for seat, player in game.humans:
+        assert player.user is not None
+        out[seat] = await interactions.user_locale(player.user, game.settings.locale)
+    return out
+
+
+def people_discards(game: Game) -> int:
+    """The face-down discards the people of a yard game made so far."""
+    assert isinstance(game.play, YardGame)
+    people = {seat for seat, _ in game.humans}
+    return sum(
+        1
+        for deal in game.play.series.deals
+        for action in deal.actions
+        if action.kind is ActionKind.DISCARD and action.seat in people
+    )
+
+
+def press_then_lead(
+    interactions: Interactions, game: Game, shown: Callable[[], Awaitable[None]]
+) -> tuple[int, Callable[..., Awaitable[Any]]]:
+    """For a yard game whose trick is not led yet: the seat after the leader (who
+    waits), and :meth:`Interactions.press` as it is but for his press, which is
+    answered only once the leader has led (a safe lead), the game settled and
+    ``shown`` (the platform's messages out): his turn came, and went out, while his
+    press was being answered."""
+    assert isinstance(game.play, YardGame)
+    deal = game.play.series.current
+    assert deal is not None and deal.turn is not None and not deal.table_view().plays
+    leader, waiting = deal.turn, (deal.turn + 1) % 4
+    press = interactions.press
+
+    async def pressed(user: Any, token: str, **kwargs: Any) -> Any:
+        reply = await press(user, token, **kwargs)
+        leading, waiter = game.seats[leader], game.seats[waiting]
+        if waiter is not None and user.ref == waiter.user:
+            assert leading is not None and leading.user is not None
+            lead = safe_move(deal.view(leader))
+            await interactions.service.play(game.id, game.version, leading.user, lead)
+            await interactions.service.settle()
+            await shown()
+        return reply
+
+    return waiting, pressed

@@ -17,22 +17,17 @@ from bot.codec import Verb, decode
 from bot.i18n import Translator
 from bot.memory import MemoryStorage
 from bot.models import Game, GameStatus
-from core.yard.actions import ActionKind
-from core.yard.ai import safe_move
 from testing.fakes.discord import FakeDiscord
-from tests.adapters.classic_play import (
-    HOUSE_RULES,
-    DeckRandom,
-    Plan,
-    Played,
-    Script,
-    classic,
-    kinds_in,
-    play_classic,
+from tests.adapters.classic_play import DeckRandom, kinds_in, play_telling_the_truth
+from tests.adapters.discord.harness import Harness
+from tests.adapters.discord.test_classic import DiscordTable, start_planned
+from tests.bot.truth import (
+    hand_lies,
+    people_discards,
+    press_then_lead,
+    reading_locales,
+    table_lies,
 )
-from tests.adapters.discord.harness import ALICE, BOB, CAROL, DAVE, Harness
-from tests.adapters.discord.test_classic import DiscordTable, open_classic
-from tests.bot.truth import hand_lies, table_lies
 
 
 class SlowSaves(MemoryStorage):
@@ -43,15 +38,6 @@ class SlowSaves(MemoryStorage):
         for _ in range(20):
             await asyncio.sleep(0)
         await super().save_game(*args, **kwargs)
-
-
-async def locales(h: Harness, game: Game) -> dict[int, str]:
-    """The language each person's hand reads in."""
-    out = {}
-    for seat, player in game.humans:
-        assert player.user is not None
-        out[seat] = await h.interactions.user_locale(player.user, game.settings.locale)
-    return out
 
 
 def lies(h: Harness, game: Game, locales: dict[int, str]) -> list[str]:
@@ -69,22 +55,12 @@ def lies(h: Harness, game: Game, locales: dict[int, str]) -> list[str]:
     return found + table_lies(game, table, h.tr, game.settings.locale)
 
 
-def discards(game: Game) -> int:
-    people = {seat for seat, _ in game.humans}
-    return sum(
-        1
-        for deal in game.play.series.deals
-        for action in deal.actions
-        if action.kind is ActionKind.DISCARD and action.seat in people
-    )
-
-
 async def play_yard(h: Harness, game: Game, deals: int) -> int:
     """The people make safe moves through their DMs until deal ``deals`` begins; after
     every move (the computers' answers made, every message out) the screens must tell
     the truth. The moves made."""
     users = {seat: int(player.user.id) for seat, player in game.humans if player.user}
-    languages = await locales(h, game)
+    languages = await reading_locales(h.interactions, game)
     moves = 0
     while True:
         await h.settled()
@@ -105,7 +81,7 @@ async def test_four_people_each_dm_lists_what_its_seat_holds_after_every_move(
     game, _ = await h.start_four()
     moves = await play_yard(h, game, deals=2)
     game = await h.service.game(game.id)
-    assert moves >= 30 and discards(game) >= 1
+    assert moves >= 30 and people_discards(game) >= 1
 
 
 async def test_two_people_and_two_computers_while_saves_are_slow(
@@ -114,16 +90,10 @@ async def test_two_people_and_two_computers_while_saves_are_slow(
     h = Harness(dc, SlowSaves(), tr, seed=4)
     await h.start()
     try:
-        _, table = await h.open_table()
-        await h.seat(table, ALICE, "A")
-        await h.seat(table, BOB, "B")
-        await h.click(ALICE, table, h.t("lobby-add-computer-a"))
-        await h.click(ALICE, table, h.t("lobby-add-computer-b"))
-        await h.click(ALICE, table, h.t("lobby-start"))
-        game = await h.game()
+        game, _ = await h.start_two_with_computers()
         moves = await play_yard(h, game, deals=2)
         game = await h.service.game(game.id)
-        assert moves >= 10 and discards(game) >= 1
+        assert moves >= 10 and people_discards(game) >= 1
     finally:
         await h.stop()
 
@@ -131,39 +101,22 @@ async def test_two_people_and_two_computers_while_saves_are_slow(
 async def test_classic_dms_and_table_name_the_engines_trump_after_every_press(
     dc: FakeDiscord, tr: Translator
 ) -> None:
+    """Four people: a redeal, a last-trump exchange, then pants, mirror and simple
+    praises (every step that sets the trump or moves a card between hands)."""
     rng = DeckRandom(9)
     h = Harness(dc, MemoryStorage(), tr, rng=rng)
     await h.start()
     try:
-        game, table = await open_classic(h, [ALICE, BOB, CAROL, DAVE], HOUSE_RULES)
-        plan = Plan(rng.next_dealer())
-        rng.decks.extend(plan.decks())
-        await h.click(ALICE, table, h.t("lobby-start"))
-        played = await classic_truth(h, game.id, plan.script, deals=4)
+        game, plan = await start_planned(h, rng)
+        await h.settled()
+        languages = await reading_locales(h.interactions, game)
+        played = await play_telling_the_truth(
+            DiscordTable(h), game.id, lambda g: lies(h, g, languages), deals=4, script=plan.script
+        )
         kinds = set(kinds_in(played.game.play.record()))
         assert {"redeal", "accept_trump", "praise:pants", "praise:mirror", "praise:simple"} <= kinds
     finally:
         await h.stop()
-
-
-async def classic_truth(h: Harness, game_id: int, script: Script | None, deals: int) -> Played:
-    """The people play (``script``, else the computer player's choice) until deal
-    ``deals`` begins; after every press the screens must tell the truth."""
-    await h.settled()
-    game = await h.service.game(game_id)
-    languages = await locales(h, game)
-    checked = 0
-
-    def truthful_until_done(game: Game) -> bool:
-        nonlocal checked
-        assert not lies(h, game, languages), lies(h, game, languages)
-        checked += 1
-        dealing = classic(game).current
-        return dealing is not None and dealing.number >= deals
-
-    played = await play_classic(DiscordTable(h), game_id, script=script, until=truthful_until_done)
-    assert checked >= played.presses > 0
-    return played
 
 
 async def test_a_selection_answered_after_the_players_turn_came_does_not_hide_it(
@@ -174,22 +127,9 @@ async def test_a_selection_answered_after_the_players_turn_came_does_not_hide_it
     answer, drawn before, must not stay over it: his DM shows his turn."""
     h = harness
     game, _ = await h.start_four()
-    languages = await locales(h, game)
-    deal = game.play.series.current
-    assert deal is not None and deal.turn is not None
-    leader, waiting = deal.turn, (deal.turn + 1) % 4
-    press = h.interactions.press
-
-    async def press_then_lead(user: Any, token: str, **kwargs: Any) -> Any:
-        reply = await press(user, token, **kwargs)
-        if user.ref == game.seats[waiting].user:  # type: ignore[union-attr]
-            lead = safe_move(deal.view(leader))
-            await h.service.play(game.id, game.version, game.seats[leader].user, lead)  # type: ignore[union-attr]
-            await h.service.settle()
-            await h.adapter.publisher.idle()  # his turn is shown
-        return reply
-
-    monkeypatch.setattr(h.interactions, "press", press_then_lead)
+    languages = await reading_locales(h.interactions, game)
+    waiting, pressed = press_then_lead(h.interactions, game, h.adapter.publisher.idle)
+    monkeypatch.setattr(h.interactions, "press", pressed)
     user = int(game.seats[waiting].user.id)  # type: ignore[union-attr]
     rec = await h.click(user, h.hand_id(game, user), select_a_card)
     assert rec.callback_type == 7  # answered in the DM, with the older screen

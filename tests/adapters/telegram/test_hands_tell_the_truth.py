@@ -24,26 +24,19 @@ import pytest
 from adapters.telegram import Pacing
 from bot.codec import Verb
 from bot.memory import MemoryStorage
-from bot.models import ChatRef, Game, GameStatus, Platform
+from bot.models import Game, GameStatus
 from bot.ports import Storage
-from core.yard.actions import ActionKind
-from core.yard.ai import safe_move
-from testing.fakes.telegram import FakeUser
-from tests.adapters.classic_play import (
-    HOUSE_RULES,
-    DeckRandom,
-    Plan,
-    Played,
-    Script,
-    classic,
-    kinds_in,
-    play_classic,
+from tests.adapters.classic_play import kinds_in, play_telling_the_truth
+from tests.adapters.telegram.harness import Harness
+from tests.adapters.telegram.test_classic import TelegramTable, start_planned
+from tests.bot.truth import (
+    hand_lies,
+    people_discards,
+    press_then_lead,
+    reading_locales,
+    table_lies,
 )
-from tests.adapters.telegram.harness import GROUP, Harness
-from tests.adapters.telegram.test_classic import TelegramTable, open_classic
-from tests.bot.truth import hand_lies, table_lies
 
-CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 #: Every limit far away, but the table's refresh (what nobody waits for) is held for
 #: two minutes.
 HOLDING = Pacing(
@@ -73,15 +66,6 @@ def storage() -> Iterator[Storage]:
     yield SendingWhileSaving()
 
 
-async def locales(h: Harness, game: Game) -> dict[int, str]:
-    """The language each person's hand reads in."""
-    out = {}
-    for seat, player in game.humans:
-        assert player.user is not None
-        out[seat] = await h.interactions.user_locale(player.user, game.settings.locale)
-    return out
-
-
 def lies(h: Harness, game: Game, locales: dict[int, str]) -> list[str]:
     """What the people's hand messages and the table say that the engine does not, and
     where a hand message is not the hand as it is now."""
@@ -97,32 +81,6 @@ def lies(h: Harness, game: Game, locales: dict[int, str]) -> list[str]:
     return found + table_lies(game, table.text, h.tr, game.settings.locale)
 
 
-def discards(game: Game) -> int:
-    """The face-down discards the people made so far."""
-    people = {seat for seat, _ in game.humans}
-    return sum(
-        1
-        for deal in game.play.series.deals
-        for action in deal.actions
-        if action.kind is ActionKind.DISCARD and action.seat in people
-    )
-
-
-async def seat(h: Harness, people: list[FakeUser], computers: int, rules: str = "") -> Game:
-    lobby = await h.command(people[0], GROUP, f"/kozel {rules}".strip())
-    for index in range(len(people) + computers):
-        team = "AB"[index % 2]
-        if index < len(people):
-            await h.press_lobby(people[index], lobby, Verb.JOIN, team)
-        else:
-            await h.press_lobby(people[0], lobby, Verb.ADD_COMPUTER, team)
-    await h.press_verb(people[0], lobby, Verb.START)
-    await h.settle()
-    game = await h.service.open_game(CHAT)
-    assert game is not None and game.status is GameStatus.PLAYING
-    return game
-
-
 def send_while_saving(h: Harness) -> None:
     assert isinstance(h.storage, SendingWhileSaving)
     h.storage.during_save = h.adapter.outbox.drain
@@ -132,9 +90,9 @@ async def test_each_hand_lists_what_its_seat_holds_after_every_move_while_saves_
     h: Harness,
 ) -> None:
     people = [h.user(1, "Lev"), h.user(2, "Mia")]
-    game = await seat(h, people, computers=2)
+    game = await h.four_seated(people)
     send_while_saving(h)
-    languages = await locales(h, game)
+    languages = await reading_locales(h.interactions, game)
     rng, moves = random.Random(4), 0
     while len(game.play.series.deals) < 3 and game.status is GameStatus.PLAYING:
         await h.play_until(game.id, lambda g: g.seats[g.play.turn] in dict(g.humans).values())
@@ -146,14 +104,14 @@ async def test_each_hand_lists_what_its_seat_holds_after_every_move_while_saves_
         moves += 1
         assert game.version > before
         assert not lies(h, game, languages), (moves, lies(h, game, languages))
-    assert moves >= 20 and discards(game) >= 3
+    assert moves >= 20 and people_discards(game) >= 3
 
 
 @pytest.mark.parametrize("pacing", [HOLDING], indirect=True)
 async def test_a_waiting_players_refilled_hand_is_not_held_for_his_turn(h: Harness) -> None:
     people = [h.user(uid, name) for uid, name in ((1, "Lev"), (2, "Mia"), (3, "Ned"), (4, "Ola"))]
-    game = await seat(h, people, computers=0)
-    languages = await locales(h, game)
+    game = await h.four_seated(people)
+    languages = await reading_locales(h.interactions, game)
     rng, tricks = random.Random(6), 0
     while tricks < 6 and game.status is GameStatus.PLAYING:
         deal = game.play.series.current
@@ -165,7 +123,7 @@ async def test_a_waiting_players_refilled_hand_is_not_held_for_his_turn(h: Harne
             tricks += 1  # every seat drew (or a new deal was dealt)
         # Nobody moves meanwhile (four people): every hand comes to show what it is.
         await h.tg.wait_for(lambda _: not lies(h, game, languages), timeout=WAIT)
-    assert tricks == 6 and discards(game) >= 1
+    assert tricks == 6 and people_discards(game) >= 1
     # Ended at once (not held like a move's table refresh): the bot stops without waiting.
     await h.service.cancel(game.id, None, game.creator)
 
@@ -176,13 +134,12 @@ async def test_classic_hands_and_table_name_the_engines_trump_after_every_press(
     """Four people: a redeal, a last-trump exchange, then pants, mirror and simple
     praises (every step that sets the trump or moves a card between hands)."""
     people = [h.user(uid, name) for uid, name in ((1, "Lev"), (2, "Mia"), (3, "Ned"), (4, "Ola"))]
-    h.rng = h.service.rng = rng = DeckRandom(9)
-    game, lobby = await open_classic(h, people, HOUSE_RULES)
-    plan = Plan(rng.next_dealer())
-    rng.decks.extend(plan.decks())
-    await h.press_verb(people[0], lobby, Verb.START)
+    game, plan = await start_planned(h, people)
     await h.settle()
-    played = await classic_truth(h, game.id, plan.script, deals=4)
+    languages = await reading_locales(h.interactions, game)
+    played = await play_telling_the_truth(
+        TelegramTable(h), game.id, lambda g: lies(h, g, languages), deals=4, script=plan.script
+    )
     assert {"redeal", "accept_trump", "praise:pants", "praise:mirror", "praise:simple"} <= set(
         kinds_in(played.game.play.record())
     )
@@ -190,29 +147,13 @@ async def test_classic_hands_and_table_name_the_engines_trump_after_every_press(
 
 async def test_classic_two_people_and_two_computers_while_saves_are_slow(h: Harness) -> None:
     people = [h.user(1, "Lev"), h.user(2, "Mia")]
-    game = await seat(h, people, computers=2, rules="classic")
+    game = await h.four_seated(people, rules="classic")
     send_while_saving(h)
-    played = await classic_truth(h, game.id, None, deals=3)
+    languages = await reading_locales(h.interactions, game)
+    played = await play_telling_the_truth(
+        TelegramTable(h), game.id, lambda g: lies(h, g, languages), deals=3
+    )
     assert played.presses >= 10
-
-
-async def classic_truth(h: Harness, game_id: int, script: Script | None, deals: int) -> Played:
-    """The people play (``script``, else the computer player's choice) until deal
-    ``deals`` begins; after every press the screens must tell the truth."""
-    game = await h.game(game_id)
-    languages = await locales(h, game)
-    checked = 0
-
-    def truthful_until_done(game: Game) -> bool:
-        nonlocal checked
-        assert not lies(h, game, languages), lies(h, game, languages)
-        checked += 1
-        dealing = classic(game).current
-        return dealing is not None and dealing.number >= deals
-
-    played = await play_classic(TelegramTable(h), game_id, script=script, until=truthful_until_done)
-    assert checked >= played.presses > 0
-    return played
 
 
 async def test_a_selection_answered_after_the_players_turn_came_does_not_hide_it(
@@ -222,23 +163,10 @@ async def test_a_selection_answered_after_the_players_turn_came_does_not_hide_it
     before him leads, and his turn comes (that hand goes out first). The answer, drawn
     before, must not stay over it: his hand shows his turn."""
     people = [h.user(uid, name) for uid, name in ((1, "Lev"), (2, "Mia"), (3, "Ned"), (4, "Ola"))]
-    game = await seat(h, people, computers=0)
-    languages = await locales(h, game)
-    deal = game.play.series.current
-    assert deal is not None and deal.turn is not None
-    leader, waiting = deal.turn, (deal.turn + 1) % 4
-    press = h.interactions.press
-
-    async def press_then_lead(user: Any, token: str, **kwargs: Any) -> Any:
-        reply = await press(user, token, **kwargs)
-        if user.ref == game.seats[waiting].user:  # type: ignore[union-attr]
-            lead = safe_move(deal.view(leader))
-            await h.service.play(game.id, game.version, game.seats[leader].user, lead)  # type: ignore[union-attr]
-            await h.service.settle()
-            await h.adapter.outbox.drain()  # his turn is shown
-        return reply
-
-    monkeypatch.setattr(h.interactions, "press", press_then_lead)
+    game = await h.four_seated(people)
+    languages = await reading_locales(h.interactions, game)
+    waiting, pressed = press_then_lead(h.interactions, game, h.adapter.outbox.drain)
+    monkeypatch.setattr(h.interactions, "press", pressed)
     hand = h.hand_message(game, waiting)
     assert hand is not None
     await h.press_verb(people[waiting], hand, Verb.SELECT)
