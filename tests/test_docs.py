@@ -270,7 +270,6 @@ PHRASES: list[tuple[str, str, Callable[[str], object], object]] = [
         _number,
         Pacing().refresh,
     ),
-    ("docs/operations.md", r"waits for his turn \(at most (\d+) s\)", _number, Pacing().waiting),
     (
         "docs/operations.md",
         r"a sliding window of (\d+) a minute per group",

@@ -181,5 +181,4 @@ def fast_pacing() -> Pacing:
         chat_interval=0.0,
         global_limit=10_000,
         refresh=0.0,
-        waiting=0.0,
     )

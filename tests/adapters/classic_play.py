@@ -326,6 +326,31 @@ async def play_classic(
         played.presses += 1
 
 
+async def play_telling_the_truth(
+    table: Table,
+    game_id: int,
+    lies: Callable[[Game], list[str]],
+    *,
+    deals: int,
+    script: Script | None = None,
+) -> Played:
+    """:func:`play_classic` until deal ``deals`` begins; after every press (the bot
+    settled) ``lies`` must find nothing untrue in the screens (issue 31)."""
+    checked = 0
+
+    def truthful_until_done(game: Game) -> bool:
+        nonlocal checked
+        untrue = lies(game)
+        assert not untrue, untrue
+        checked += 1
+        dealing = classic(game).current
+        return dealing is not None and dealing.number >= deals
+
+    played = await play_classic(table, game_id, script=script, until=truthful_until_done)
+    assert checked >= played.presses > 0
+    return played
+
+
 async def settled(
     table: Table, game_id: int, secrets: Secrets
 ) -> tuple[Game, dict[int, list[ClassicAction]]]:

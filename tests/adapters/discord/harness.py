@@ -221,6 +221,18 @@ class Harness:
         await self.settled()
         return await self.service.game((await self.game()).id), table
 
+    async def start_two_with_computers(self) -> tuple[Game, int]:
+        """alice opens the table; alice sits in team A, bob in B, a computer in each
+        team; alice starts."""
+        _, table = await self.open_table()
+        await self.seat(table, ALICE, "A")
+        await self.seat(table, BOB, "B")
+        await self.click(ALICE, table, self.t("lobby-add-computer-a"))
+        await self.click(ALICE, table, self.t("lobby-add-computer-b"))
+        await self.click(ALICE, table, self.t("lobby-start"))
+        await self.settled()
+        return await self.game(), table
+
     def hand_is_current(self, game: Game, message: JSON) -> bool:
         """Whether a hand message carries the game's current version."""
         versions = set()
