@@ -1,17 +1,16 @@
 """The trump line of every hand and of the table is the deal's trump (issue 31, point
 2), for every combination of the classic options that decide it, and both presets.
 
-The expected trump comes from the rules (RULES §2.4–2.8, §2.16), worked out here from
-the dealing's deck, its dealer and the decisions taken, not from the engine: with
-``trump_suit`` set, that suit from the start; a dealing dealt without praise has the
-roulette's suit of its J♣ holder (the first dealing of the game fixes the suits: its
-J♣ holder ♣, his partner ♠, the next player ♥, the one before ♦), or none without the
-roulette; a simple praise has the suit of the first card dealt to the declarer that
-is not a queen, a jack, an ace or (with the kocherga) 7♣, none when all eight are; in
-pants and mirror it is not set until the declarer names it. The engine must agree,
-and so must the table's line and each seat's hand, at every decision from the deal to
-the first card of each dealing, the computers' choices deciding.
-"""
+The expected trump comes from the rules (docs/rules/reference.md §2.4–2.8, §2.16),
+worked out here from the dealing's deck, its dealer and the decisions taken, not from
+the engine: with ``trump_suit`` set, that suit from the start; a dealing dealt without
+praise has the roulette's suit of its J♣ holder (the first dealing of the game fixes the
+suits: its J♣ holder ♣, his partner ♠, the next player ♥, the one before ♦), or none
+without the roulette; a simple praise has the suit of the first card dealt to the
+declarer that is not a queen, a jack, an ace or (with the kocherga) 7♣, none when all
+eight are; in pants and mirror it is not set until the declarer names it. The engine
+must agree, and so must the table's line and each seat's hand, at every decision from
+the deal to the first card of each dealing, the computers' choices deciding."""
 
 from __future__ import annotations
 
