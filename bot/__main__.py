@@ -15,11 +15,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import errno
 import logging
 import os
 import signal
-import socket
 import sys
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import replace
@@ -28,6 +26,7 @@ from urllib.parse import unquote, urlsplit
 from pydantic import ValidationError
 
 from bot import loop, redact
+from bot.errors import CannotListen, listen_problem
 from bot.flood import PRESSES, FloodGuard
 from bot.i18n import Translator
 from bot.interactions import Interactions
@@ -135,11 +134,6 @@ async def run_platforms(
                 await health.stop()
 
 
-class CannotListen(Exception):
-    """A server of the process (the metrics, the web table) cannot listen where its
-    settings say; the message names the setting and its value."""
-
-
 async def listening(
     server: str, start: Callable[[], Awaitable[None]], host: str, port: int
 ) -> None:
@@ -149,28 +143,6 @@ async def listening(
         await start()
     except OSError as error:
         raise CannotListen(listen_problem(error, server, host, port)) from None
-
-
-def listen_problem(error: OSError, server: str, host: str, port: int) -> str:
-    """Why a server cannot listen on ``host:port``, naming its settings and values:
-    the port in use, a host name the machine does not know, an address it does not
-    have, anything else in the system's words."""
-    where = f"{server}_HOST={host}"
-    if isinstance(error, socket.gaierror):
-        return f"{where} is no name this machine knows ({error.strerror}); {_HOSTS}"
-    if error.errno == errno.EADDRINUSE:
-        return (
-            f"{server}_PORT={port} is in use on {host}: another program (another Kozel?)"
-            f" listens there; choose another {server}_PORT or stop that program"
-        )
-    if error.errno == errno.EADDRNOTAVAIL:
-        return f"{where} is not an address of this machine; {_HOSTS}"
-    why = error.strerror or str(error)
-    return f"{where}, {server}_PORT={port}: the process cannot listen there ({why})"
-
-
-#: What a ``*_HOST`` setting takes.
-_HOSTS = "use one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every network)"
 
 
 def say_web_address(url: str, *, telegram: bool) -> None:

@@ -7,6 +7,8 @@ error type.
 
 from __future__ import annotations
 
+import errno
+import socket
 from enum import StrEnum
 
 from core.errors import KozelError
@@ -68,3 +70,31 @@ class PlatformUnreachable(Exception):
     a wrong address, a firewall, a timeout) or a server error. Adapters raise it from
     ``run``, with the error in a few words; the platform is started again, each time
     with one log line and no traceback (:mod:`bot.supervise`)."""
+
+
+class CannotListen(Exception):
+    """A server of the process (the metrics, the web table, a Telegram webhook) cannot
+    listen where its settings say; the message names the setting and its value
+    (:func:`listen_problem`). Trying again will not help: the settings must change."""
+
+
+def listen_problem(error: OSError, server: str, host: str, port: int) -> str:
+    """Why a server cannot listen on ``host:port``, naming its settings and values:
+    the port in use, a host name the machine does not know, an address it does not
+    have, anything else in the system's words."""
+    where = f"{server}_HOST={host}"
+    if isinstance(error, socket.gaierror):
+        return f"{where} is no name this machine knows ({error.strerror}); {_HOSTS}"
+    if error.errno == errno.EADDRINUSE:
+        return (
+            f"{server}_PORT={port} is in use on {host}: another program (another Kozel?)"
+            f" listens there; choose another {server}_PORT or stop that program"
+        )
+    if error.errno == errno.EADDRNOTAVAIL:
+        return f"{where} is not an address of this machine; {_HOSTS}"
+    why = error.strerror or str(error)
+    return f"{where}, {server}_PORT={port}: the process cannot listen there ({why})"
+
+
+#: What a ``*_HOST`` setting takes.
+_HOSTS = "use one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every network)"

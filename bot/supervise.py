@@ -10,7 +10,9 @@ up after ``Backoff.unreachable`` such starts in a row (a wrong address, a firewa
 network at all), while one that ran is tried for as long as it takes (an outage). A
 platform that refuses the bot (:class:`~bot.errors.PlatformRefused`: a wrong token) is
 tried the same way, but ``Backoff.refusals`` times at most (a token just issued, a
-hiccup of the server); then it has failed for good. The others go on either way; once
+hiccup of the server); then it has failed for good. One whose server cannot listen
+(:class:`~bot.errors.CannotListen`: a webhook's port in use) fails for good at once, in
+one line: its settings must change. The others go on either way; once
 every platform has failed for good, :func:`supervise_all` raises
 :class:`AllPlatformsFailed`, so that the process exits with an error and its
 supervisor (systemd, Docker) can tell.
@@ -23,7 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from bot.errors import PlatformRefused, PlatformUnreachable
+from bot.errors import CannotListen, PlatformRefused, PlatformUnreachable
 
 log = logging.getLogger("kozel")
 
@@ -91,6 +93,11 @@ async def supervise(name: str, run: Run, backoff: Backoff) -> bool:
                 name, error, delay,
             )  # fmt: skip
             await asyncio.sleep(delay)
+        except CannotListen as error:
+            log.error(
+                "the %s bot cannot start: %s; given up; the other platforms go on", name, error
+            )
+            return False
         except PlatformRefused as error:
             refused, unreachable = refused + 1, 0
             if refused >= backoff.refusals:

@@ -39,6 +39,7 @@ from aiohttp.http_exceptions import BadHttpMessage
 from pydantic import ValidationError
 
 from adapters.telegram.session import LeanSession
+from bot.errors import CannotListen, listen_problem
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +166,11 @@ class WebhookServer:
         runner = web.AppRunner(app, access_log=None, handle_signals=False, logger=server_logger())
         await runner.setup()
         try:
-            await web.TCPSite(runner, self.host, self.port).start()
+            try:
+                await web.TCPSite(runner, self.host, self.port).start()
+            except OSError as error:
+                problem = listen_problem(error, "TELEGRAM_WEBHOOK", self.host, self.port)
+                raise CannotListen(problem) from None
             await self.bot.set_webhook(
                 self.url,
                 secret_token=self.secret_token,

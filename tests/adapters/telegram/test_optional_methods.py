@@ -24,6 +24,7 @@ from tests.adapters.telegram.harness import GROUP, Harness, button
 from tests.adapters.telegram.test_achievements_and_picture import CHAT, bot_messages, finish
 from tests.adapters.telegram.test_chats import with_computers
 from tests.adapters.telegram.test_kill import wait_until
+from tests.test_main import listening_socket
 
 #: A child's start (importing aiogram alone takes seconds on a busy machine): a safety net.
 START = 300.0
@@ -131,3 +132,35 @@ async def test_a_server_without_deletions_leaves_the_question_and_plays_on(
     ]
     await h.play_turn(game.id, random.Random(1))
     assert (await h.service.game(game.id)).status is GameStatus.PLAYING
+
+
+async def test_a_webhook_port_in_use_gives_the_platform_up_in_one_line(tmp_path: Path) -> None:
+    """Regression (issue 31, point 4): TELEGRAM_WEBHOOK_PORT in use by another program
+    logged a traceback at every start of the platform, for ever. One line naming the
+    setting and its value; the platform is given up at once (its settings must change),
+    and with no other platform the process ends with status 1."""
+    with listening_socket() as taken:
+        port = taken.getsockname()[1]
+        async with FakeTelegram() as tg:
+            database = tmp_path / "kozel.sqlite3"
+            env = {
+                **telegram_env(tg.base_url, database),
+                "TELEGRAM_WEBHOOK_URL": "https://kozel.example.org/hook",
+                "TELEGRAM_WEBHOOK_HOST": "127.0.0.1",
+                "TELEGRAM_WEBHOOK_PORT": str(port),
+            }
+            bot = BotProcess(tmp_path / "bot.log", env)
+            await bot.start()
+            try:
+                assert await bot.stop(timeout=START) == 1
+            finally:
+                await bot.kill()
+    log = bot.output()
+    assert "Traceback" not in log, log
+    assert [line.split(" ERROR ")[1] for line in bot.errors()] == [
+        f"kozel: the Telegram bot cannot start: TELEGRAM_WEBHOOK_PORT={port} is in use on"
+        " 127.0.0.1: another program (another Kozel?) listens there; choose another"
+        " TELEGRAM_WEBHOOK_PORT or stop that program; given up; the other platforms go on",
+        "kozel: no platform can run (Telegram): stopping",
+    ], log
+    assert not tg.calls_of("setWebhook")  # nothing registered where nobody listens
