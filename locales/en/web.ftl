@@ -33,3 +33,7 @@ web-renew-hands = The old links to the table in the browser (the buttons under y
 web-renew-no-links = Your cards carry no link to the table in the browser: there is nothing to revoke.
 web-link-off = The table in the browser is not on for this bot.
 web-link-none = You are not seated at any table now.
+web-error-not-participant = You are not in this Activity. Join it in Discord, then open it again.
+web-error-no-game = There is no game in this channel. Start one with /kozel here, then open the Activity again.
+web-error-unavailable = Discord does not answer now. Trying again…
+web-activity-choice = 🃏 Table in Discord (an Activity in this channel)
