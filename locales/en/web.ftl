@@ -37,3 +37,4 @@ web-error-not-participant = You are not in this Activity. Join it in Discord, th
 web-error-no-game = There is no game in this channel. Start one with /kozel here, then open the Activity again.
 web-error-unavailable = Discord does not answer now. Trying again…
 web-activity-choice = 🃏 Table in Discord (an Activity in this channel)
+web-activity-refused = Discord did not start the table here as an Activity. Open it with “🃏 Table in the browser” instead.

@@ -37,3 +37,4 @@ web-error-not-participant = Вы не участвуете в этой акти�
 web-error-no-game = В этом канале нет игры. Начните её командой /kozel здесь и откройте активность снова.
 web-error-unavailable = Discord сейчас не отвечает. Пробуем ещё раз…
 web-activity-choice = 🃏 Стол в Discord (активность в этом канале)
+web-activity-refused = Discord не запустил здесь стол как активность. Откройте его через «🃏 Стол в браузере».

@@ -244,6 +244,8 @@ class FakeDiscord:
         self._codes: dict[str, int] = {}  # an unused OAuth2 code -> its user
         self.access_tokens: dict[str, AccessToken] = {}
         self.activity_instances: dict[str, JSON] = {}
+        #: Whether the app has Activities on (else a launch-activity callback is refused).
+        self.activities = True
 
     # ----- lifecycle
     async def __aenter__(self) -> FakeDiscord:
@@ -718,6 +720,8 @@ class FakeDiscord:
         if time.monotonic() - rec.created > self.interaction_deadline:
             raise _error(404, 10062, "Unknown interaction")
         kind, data = r.body["type"], r.body.get("data") or {}
+        if kind == 12 and not self.activities:
+            raise _error(400, 0, "400: Bad Request")  # the app has no Activity
         if kind in (4, 7):
             _validate(data)
         if kind == 4:
@@ -734,6 +738,12 @@ class FakeDiscord:
                 _apply_edit(original, data)
         rec.callback_type, rec.callback_data = kind, data
         answer: JSON = {"interaction": {"id": str(rec.id), "type": rec.type}}  # InteractionCallback
+        if kind == 12:  # LAUNCH_ACTIVITY: the app's Activity starts in the channel, with him
+            where = self._channels[rec.channel_id].get("guild_id", "")
+            instance_id = f"i-{rec.id}-gc-{where}-{rec.channel_id}"
+            self.add_activity_instance(instance_id, rec.channel_id, [rec.user_id])
+            answer["interaction"]["activity_instance_id"] = instance_id
+            answer["resource"] = {"type": 12, "activity_instance": {"id": instance_id}}
         if rec.original is not None:
             answer["interaction"] |= {"response_message_id": rec.original["id"],
                                       "response_message_loading": rec.loading,
