@@ -183,3 +183,20 @@ async def test_a_code_discord_does_not_take_is_refused_on_the_page_before_any_so
         await banner.wait_for(timeout=20_000)
         assert await banner.inner_text() == tr.t("en", "web-error-auth")
         assert tab.sockets == [] and tab.frames == []
+
+
+async def test_the_page_asks_again_while_discord_does_not_answer_the_exchange(
+    tr: Translator, open_tab: OpenTab, discord: FakeDiscord
+) -> None:
+    """Discord's token endpoint answers 429 twice (the code unused): the page says
+    Discord does not answer, asks ``authorize`` again and gets in on the third try."""
+    async with web_table(tr, **activity(discord)) as table:
+        await solo_game(table)
+        discord.add_activity_instance(INSTANCE, CHANNEL, [ANNA])
+        discord.rate_limit("POST /oauth2/token", times=2)
+        tab = await open_in_discord(open_tab, table, discord.oauth_code(ANNA), "retry")
+        await tab.until(lambda: tab.states() or None, 30)
+        assert tab.states()[0]["view"]["you"] == 0
+        log = await tab.page.evaluate("window.sdkLog")
+        assert [entry[1] for entry in log].count("AUTHORIZE") == 3, log
+        assert [c.status for c in discord.calls if c.path == "/oauth2/token"] == [429, 429, 200]

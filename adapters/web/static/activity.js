@@ -18,34 +18,46 @@ export function inDiscord() {
 }
 
 /** Why the page cannot say who it is: the words to show (the server's, else a page
- * message id). */
+ * message id) and the server's code (`unavailable`: Discord did not answer, try again). */
 export class Refusal extends Error {
-  constructor(text, id = "web-discord-refused") {
+  constructor(text, code = "", id = "web-discord-refused") {
     super(text || id);
     this.text = text;
+    this.code = code;
     this.id = id;
   }
 }
 
+let sdk = null;
 let session = null;
 
-/** The hello's `discord` part ({access_token, instance}), asked of Discord once. */
+/** The SDK, once: its handshake with Discord's client done. */
+function connected() {
+  sdk ??= (async () => {
+    const { DiscordSDK } = await import("./vendor/discord-sdk.js");
+    const client = new DiscordSDK(clientId(), { disableConsoleLogOverride: true });
+    await client.ready();
+    return client;
+  })();
+  return sdk;
+}
+
+/** The hello's `discord` part ({access_token, instance}): a code from Discord's
+ * `authorize`, exchanged on the bot's server; once it is had, kept. */
 export async function discordSession(locale) {
   if (session) return session;
   let code;
   let instance;
   try {
-    const { DiscordSDK } = await import("./vendor/discord-sdk.js");
-    const sdk = new DiscordSDK(clientId(), { disableConsoleLogOverride: true });
-    await sdk.ready();
-    ({ code } = await sdk.commands.authorize({
+    const client = await connected();
+    ({ code } = await client.commands.authorize({
       client_id: clientId(),
       response_type: "code",
       state: "",
       prompt: "none",
       scope: ["identify"],
     }));
-    instance = sdk.instanceId;
+    instance = client.instanceId;
   } catch {
     throw new Refusal(""); // no handshake, or the user said no
   }
@@ -61,7 +73,9 @@ export async function discordSession(locale) {
   } catch {
     // Not the bot's answer (a proxy's page): refused below.
   }
-  if (!response.ok || typeof body.access_token !== "string") throw new Refusal(body.text ?? "");
+  if (!response.ok || typeof body.access_token !== "string") {
+    throw new Refusal(body.text ?? "", body.error ?? "");
+  }
   session = { access_token: body.access_token, instance };
   return session;
 }

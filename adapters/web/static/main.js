@@ -277,6 +277,11 @@ function start() {
   }
   // Inside Discord: who he is, asked of Discord before the socket opens.
   banner("web-discord-signing-in");
+  signIn(BACKOFF_FIRST);
+}
+
+// Discord's word on who he is; asked again (a new code) while Discord does not answer.
+function signIn(backoff) {
   discordSession(PAGE_LOCALE).then(
     () => {
       banner("web-connecting");
@@ -284,7 +289,12 @@ function start() {
     },
     (error) => {
       const refusal = error instanceof Refusal ? error : new Refusal("");
-      socket.stop(refusal.text, refusal.id);
+      if (refusal.code !== "unavailable") {
+        socket.stop(refusal.text, refusal.id);
+        return;
+      }
+      banner("", { text: refusal.text });
+      setTimeout(() => signIn(Math.min(backoff * 2, BACKOFF_LAST)), backoff);
     },
   );
 }
