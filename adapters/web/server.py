@@ -31,7 +31,7 @@ from aiohttp import WSMsgType, web
 from aiohttp.typedefs import Middleware
 
 from adapters.web.activity import DiscordActivity
-from adapters.web.connection import Connection
+from adapters.web.connection import Bucket, Connection
 from adapters.web.hub import Refused, WebHub
 from bot.i18n import LOCALES, Translator
 
@@ -177,6 +177,7 @@ class WebServer:
         self.hub = hub
         #: A Discord Activity's code exchange (None: no Activity, no such route).
         self.activity = activity
+        self._exchanges = Bucket(hub.limits.exchanges, hub.limits.exchange_burst)
         self.tr = tr
         self.host = host
         self.port = port
@@ -252,6 +253,8 @@ class WebServer:
         asked = body.get("locale")
         locale = asked if asked in LOCALES else self.hub.service.default_locale
         try:
+            if not self._exchanges.take():
+                raise Refused("unavailable")  # too many at once: the pages ask again
             token = await self.activity.exchange(body.get("code"))
         except Refused as refused:
             status = 503 if refused.code == "unavailable" else 401

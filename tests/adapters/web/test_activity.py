@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from adapters.web.activity import DiscordActivity
+from adapters.web.connection import Limits
 from adapters.web.hub import CLOSE_CODES
 from adapters.web.server import DISCORD_FRAMERS
 from bot.models import ChatRef, Game, Platform, User, UserRef
@@ -203,6 +204,28 @@ async def test_discord_not_answering_is_said_and_the_page_may_try_again(
     assert CLOSE_CODES["unavailable"] == 1013  # not one of the page's final closes
     state = await (await hello(web, token)).state_at(0)
     assert state["view"]["you"] == 0
+
+
+async def test_code_exchanges_past_the_servers_rate_are_not_sent_to_discord(
+    discord: FakeDiscord,
+) -> None:
+    """Each exchange is a request to Discord: past ``Limits.exchanges`` the server
+    answers ``unavailable`` (the page asks again later) and Discord hears nothing."""
+    activity = DiscordActivity(
+        client_id=str(discord.app_id),
+        client_secret=discord.client_secret,
+        bot_token=BOT_TOKEN,
+        api=discord.api_base,
+    )
+    web = Web(activity=activity, limits=Limits(exchanges=0.001, exchange_burst=2))
+    await web.start()
+    try:
+        statuses = [(await exchange(web, discord.oauth_code(ANNA)))[0] for _ in range(4)]
+        assert statuses == [200, 200, 503, 503]
+        assert len([c for c in discord.calls if c.path == "/oauth2/token"]) == 2
+    finally:
+        await web.stop()
+        await activity.close()
 
 
 async def test_the_page_names_the_activity_and_discord_may_frame_it(
