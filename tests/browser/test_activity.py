@@ -123,6 +123,14 @@ async def inner(tab: Tab) -> Tab:
     return framed
 
 
+async def final_line(tab: Tab) -> tuple[Tab, str]:
+    """The framed page and the line it ends with."""
+    framed = await inner(tab)
+    banner = framed.page.locator("#banner.final")
+    await banner.wait_for(timeout=20_000)
+    return framed, await banner.inner_text()
+
+
 async def test_a_discord_activity_plays_a_whole_game_inside_discords_frame(
     tr: Translator, open_tab: OpenTab, discord: FakeDiscord
 ) -> None:
@@ -155,34 +163,29 @@ async def test_a_discord_activity_plays_a_whole_game_inside_discords_frame(
         assert len(tab.sockets) == 1
 
 
-async def test_a_user_who_is_not_in_the_activity_gets_its_line_and_no_table(
-    tr: Translator, open_tab: OpenTab, discord: FakeDiscord
+@pytest.mark.parametrize(
+    ("who", "said"),
+    [("not a participant", "web-error-not-participant"), ("a forged code", "web-error-auth")],
+)
+async def test_a_refused_user_gets_the_pages_line_and_nothing_of_the_table(
+    tr: Translator, open_tab: OpenTab, discord: FakeDiscord, who: str, said: str
 ) -> None:
+    """Boris, who is not in the instance, is refused at the hello; a code Discord does
+    not take, at the exchange, before any socket."""
     async with web_table(tr, **activity(discord)) as table:
         await solo_game(table)
         discord.add_activity_instance(INSTANCE, CHANNEL, [ANNA])
-        tab = await open_in_discord(open_tab, table, discord.oauth_code(BORIS), "boris")
-        framed = await inner(tab)
-        banner = framed.page.locator("#banner.final")
-        await banner.wait_for(timeout=20_000)
-        assert await banner.inner_text() == tr.t("en", "web-error-not-participant")
-        assert [f.get("code") for f in tab.frames] == ["not-participant"]
+        forged = who == "a forged code"
+        code = "forged-code" if forged else discord.oauth_code(BORIS)
+        tab = await open_in_discord(open_tab, table, code, who)
+        framed, line = await final_line(tab)
+        assert line == tr.t("en", said)
         assert await framed.page.locator("#hand .card").count() == 0
-        await tab.page.screenshot(path=screenshot_path("activity-not-participant"))
-
-
-async def test_a_code_discord_does_not_take_is_refused_on_the_page_before_any_socket(
-    tr: Translator, open_tab: OpenTab, discord: FakeDiscord
-) -> None:
-    async with web_table(tr, **activity(discord)) as table:
-        await solo_game(table)
-        discord.add_activity_instance(INSTANCE, CHANNEL, [ANNA])
-        tab = await open_in_discord(open_tab, table, "forged-code", "forged")
-        framed = await inner(tab)
-        banner = framed.page.locator("#banner.final")
-        await banner.wait_for(timeout=20_000)
-        assert await banner.inner_text() == tr.t("en", "web-error-auth")
-        assert tab.sockets == [] and tab.frames == []
+        if forged:
+            assert tab.sockets == [] and tab.frames == []
+        else:
+            assert [f.get("code") for f in tab.frames] == ["not-participant"]
+            await tab.page.screenshot(path=screenshot_path("activity-not-participant"))
 
 
 async def test_the_page_asks_again_while_discord_does_not_answer_the_exchange(

@@ -9,8 +9,9 @@ Everything waits on the fake's recorded calls or on the service: no sleeps.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,6 +131,15 @@ class Harness:
             if self.task.done():
                 self.task.result()
             raise TimeoutError("the bot did not become ready")
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[Harness]:
+        """``async with Harness(...).running() as h``: started, stopped at the end."""
+        await self.start()
+        try:
+            yield self
+        finally:
+            await self.stop()
 
     async def stop(self) -> None:
         if self.task is None:

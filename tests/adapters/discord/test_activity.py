@@ -24,12 +24,8 @@ LAUNCH_ACTIVITY = 12  # the interaction callback type
 
 @pytest.fixture
 async def activity_harness(dc: FakeDiscord, tr: Translator) -> AsyncIterator[Harness]:
-    h = Harness(dc, MemoryStorage(), tr, activity=True)
-    await h.start()
-    try:
+    async with Harness(dc, MemoryStorage(), tr, activity=True).running() as h:
         yield h
-    finally:
-        await h.stop()
 
 
 def choices(dc: FakeDiscord) -> list[str]:
@@ -47,15 +43,11 @@ async def test_kozel_offers_the_activity_only_with_its_settings(
 async def test_without_the_activity_kozel_does_not_offer_it(
     dc: FakeDiscord, tr: Translator
 ) -> None:
-    h = Harness(dc, MemoryStorage(), tr, web=True)
-    await h.start()
-    try:
+    async with Harness(dc, MemoryStorage(), tr, web=True).running() as h:
         assert "activity" not in choices(dc) and "web" in choices(dc)
         # A client that sends the value anyway gets no Activity: it is no rule set.
         rec = await h.slash(ALICE, "kozel", {"set": "activity"})
         assert rec.callback_type != LAUNCH_ACTIVITY
-    finally:
-        await h.stop()
 
 
 async def test_kozel_activity_launches_the_table_and_the_page_seats_the_player(

@@ -44,14 +44,19 @@ async def discord() -> AsyncIterator[FakeDiscord]:
         yield dc
 
 
-@pytest.fixture
-async def web(discord: FakeDiscord) -> AsyncIterator[Web]:
-    activity = DiscordActivity(
+def checks(discord: FakeDiscord) -> DiscordActivity:
+    """The server's checks with the fake Discord, as the app's settings make them."""
+    return DiscordActivity(
         client_id=str(discord.app_id),
         client_secret=discord.client_secret,
         bot_token=BOT_TOKEN,
         api=discord.api_base,
     )
+
+
+@pytest.fixture
+async def web(discord: FakeDiscord) -> AsyncIterator[Web]:
+    activity = checks(discord)
     harness = Web(activity=activity)
     await harness.start()
     try:
@@ -211,12 +216,7 @@ async def test_code_exchanges_past_the_servers_rate_are_not_sent_to_discord(
 ) -> None:
     """Each exchange is a request to Discord: past ``Limits.exchanges`` the server
     answers ``unavailable`` (the page asks again later) and Discord hears nothing."""
-    activity = DiscordActivity(
-        client_id=str(discord.app_id),
-        client_secret=discord.client_secret,
-        bot_token=BOT_TOKEN,
-        api=discord.api_base,
-    )
+    activity = checks(discord)
     web = Web(activity=activity, limits=Limits(exchanges=0.001, exchange_burst=2))
     await web.start()
     try:
