@@ -1,7 +1,7 @@
 // The web table: says who it is (Telegram's initData, a signed link, or a Discord
-// Activity's token: activity.js) in the socket's first message, draws every state the bot pushes, sends the presses of its actions and
-// reconnects after a drop, catching up from the last version it showed. WEB.md is the
-// contract with the server (adapters/web).
+// Activity's token: activity.js) in the socket's first message, draws every state the
+// bot pushes, sends the presses of its actions and reconnects after a drop, catching up
+// from the last version it showed. WEB.md is the contract with the server (adapters/web).
 
 import { currentSession, discordSession, inDiscord, Refusal } from "./activity.js";
 import { backButton, haptic, initData, loadTelegramScript, startTheme } from "./theme.js";
