@@ -448,6 +448,15 @@ class Interactions:
         text = self.tr.t(locale, "web-link-spectator" if seat is None else key)
         return Reply(screen=Screen(text, ((button,),)), private=True, game=game, seat=seat)
 
+    async def activity(self, chat: ChatRef) -> Reply:
+        """``/kozel`` with the Activity's choice (Discord): the chat's open game, whose
+        table the platform opens as its Activity; without one, the line that says so
+        (to the user alone), and nothing is opened."""
+        game = await self.service.open_game(chat)
+        if game is None:
+            return Reply(alert=self.tr.t(await self.chat_locale(chat), "web-error-no-game"))
+        return Reply(game=game)
+
     async def stop(self, chat: ChatRef, user: UserRef, *, is_admin: bool = False) -> Reply:
         """``/stop``: ask the creator or an admin to confirm ending the chat's game."""
         locale = await self.chat_locale(chat)

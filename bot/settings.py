@@ -39,6 +39,8 @@ _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _TELEGRAM_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
 #: A Telegram Mini App's short name (BotFather's /newapp).
 _WEB_APP_NAME = re.compile(r"[A-Za-z0-9_]{3,30}")
+#: A Discord application's id (a snowflake), the Activity's OAuth2 client id.
+_DISCORD_CLIENT_ID = re.compile(r"[0-9]{15,21}")
 #: A Discord bot token: three parts of base64url joined by dots, the first the bot's
 #: id (a number) in base64.
 _DISCORD_TOKEN = re.compile(r"([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
@@ -300,6 +302,17 @@ class Settings(BaseSettings):
         le=7 * 24 * 3600,
         description="seconds a Telegram Mini App's launch data (initData) stays good",
     )
+    discord_client_secret: SecretStr | None = Field(
+        default=None,
+        description="the Discord application's OAuth2 client secret (the Activity's code"
+        " exchange); never sent to a page",
+    )
+    discord_client_id: str | None = Field(
+        default=None,
+        validate_default=True,
+        description="the Discord application's id: with DISCORD_CLIENT_SECRET, the table"
+        " runs as a Discord Activity; unset: no Activity",
+    )
     event_loop: Literal["uvloop", "asyncio"] = Field(
         default="uvloop", description="uvloop (where installed) or asyncio's own loop"
     )
@@ -373,6 +386,46 @@ class Settings(BaseSettings):
             raise ValueError(
                 "a Mini App needs WEB_PUBLIC_URL to be an https:// address (Telegram opens"
                 " Mini Apps over https only): set it, or leave WEB_APP_NAME empty"
+            )
+        return value
+
+    @field_validator("discord_client_id")
+    @classmethod
+    def _discord_activity(cls, value: str | None, info: ValidationInfo) -> str | None:
+        """The Activity's client id, set with its secret, the bot's token, and a web
+        table at an https address (Discord's proxy reaches the page over https)."""
+        secret = info.data.get("discord_client_secret")
+        if value is None:
+            if secret is not None:
+                raise ValueError(
+                    "unset while DISCORD_CLIENT_SECRET is set: the Activity needs both (the"
+                    " Developer Portal's OAuth2 page shows them), or leave the secret empty"
+                )
+            return None
+        if not _DISCORD_CLIENT_ID.fullmatch(value):
+            raise ValueError("the application's id: 15-21 digits (the Developer Portal shows it)")
+        if "discord_client_secret" in info.data and secret is None:
+            raise ValueError(
+                "set without DISCORD_CLIENT_SECRET: the Activity's code exchange needs it (the"
+                " Developer Portal's OAuth2 page), or leave DISCORD_CLIENT_ID empty"
+            )
+        if "discord_bot_token" in info.data and info.data["discord_bot_token"] is None:
+            raise ValueError(
+                "set without DISCORD_BOT_TOKEN: the Activity opens the Discord bot's tables,"
+                " so it runs with the bot: set DISCORD_BOT_TOKEN, or leave DISCORD_CLIENT_ID"
+                " empty"
+            )
+        if _web_table_off(info):
+            raise ValueError(
+                "set without WEB_PORT, and without it there is no web table for the Activity"
+                " to show: set WEB_PORT and an https:// WEB_PUBLIC_URL, or leave"
+                " DISCORD_CLIENT_ID empty"
+            )
+        public = info.data.get("web_public_url", "")  # absent: refused itself
+        if public is None or urlsplit(public).scheme == "http":
+            raise ValueError(
+                "an Activity needs WEB_PUBLIC_URL to be an https:// address (Discord's proxy"
+                " reaches the page over https only): set it, or leave DISCORD_CLIENT_ID empty"
             )
         return value
 
@@ -484,6 +537,11 @@ class Settings(BaseSettings):
     @property
     def has_platform(self) -> bool:
         return bool(self.telegram_bot_token or self.discord_bot_token)
+
+    @property
+    def discord_activity(self) -> bool:
+        """Whether the web table also runs as a Discord Activity."""
+        return self.discord_client_id is not None and self.discord_client_secret is not None
 
     @property
     def web_url(self) -> str | None:

@@ -152,3 +152,29 @@ def test_the_web_tables_start_line_warns_where_its_links_cannot_work(
     (record,) = caplog.records
     assert record.getMessage().startswith(said)
     assert record.levelno == (logging.INFO if said.startswith("web table:") else logging.WARNING)
+
+
+def test_an_activity_without_its_secret_stops_the_start_in_one_line(tmp_path: Path) -> None:
+    """Issue 32, part 1: DISCORD_CLIENT_ID alone cannot exchange a code; the bot says
+    so and starts nothing, and never prints the secrets it was given."""
+    env = {
+        "DISCORD_BOT_TOKEN": "bot-token-secret",
+        "WEB_PORT": "8081",
+        "WEB_PUBLIC_URL": "https://kozel.example.org/",
+        "DISCORD_CLIENT_ID": "900000000000000001",
+    }
+    done = run_bot(tmp_path, **env)
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(
+        "Kozel cannot start: DISCORD_CLIENT_ID: set without DISCORD_CLIENT_SECRET"
+    )
+    done = run_bot(
+        tmp_path, **{**env, "WEB_PUBLIC_URL": "http://k.org/", "DISCORD_CLIENT_SECRET": "cs-secret"}
+    )
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert "an Activity needs WEB_PUBLIC_URL to be an https:// address" in line
+    assert "cs-secret" not in done.stderr + done.stdout
+    assert "bot-token-secret" not in done.stderr + done.stdout
+    assert not list(tmp_path.iterdir())

@@ -108,10 +108,15 @@ def test_the_wheel_holds_the_packages_and_the_locales_but_not_the_benchmarks(
     assert {f"{package}/__init__.py" for package in packages} <= names
     for locale in ("ru", "en"):
         assert f"bot/locales/{locale}/kozel.ftl" in names
-    # The web table's page: package data beside its server.
+    # The web table's page: package data beside its server (and Discord's SDK in vendor/).
     static = ROOT / "adapters" / "web" / "static"
-    page = {f"adapters/web/static/{path.name}" for path in static.iterdir() if path.is_file()}
+    page = {
+        f"adapters/web/static/{path.relative_to(static).as_posix()}"
+        for path in static.rglob("*")
+        if path.is_file()
+    }
     assert "adapters/web/static/index.html" in page
+    assert "adapters/web/static/vendor/discord-sdk.js" in page
     assert page <= names, page - names
     repository_only = ("bench/", "tests/", "testing/", "locales/")
     assert not [name for name in names if name.startswith(repository_only)]

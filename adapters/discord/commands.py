@@ -38,6 +38,9 @@ WEB_CHOICE = "web"
 #: ``/kozel web new``: the choice that revokes the player's older links and asks for
 #: a new one.
 WEB_NEW_CHOICE = "web new"
+#: ``/kozel activity``: the choice that opens the channel's table as the app's Discord
+#: Activity (``DISCORD_CLIENT_ID``).
+ACTIVITY_CHOICE = "activity"
 #: ``/top``'s month option (``2026-11``, ``last``, ``прошлый``...): a longer word is
 #: none of them, and Discord refuses it in the client.
 MONTH_LENGTH = 16
@@ -83,11 +86,18 @@ class KozelCommands(commands.Cog):
                 app_commands.Choice(name=text(tr, "web-choice"), value=WEB_CHOICE),
                 app_commands.Choice(name=text(tr, "web-new-choice"), value=WEB_NEW_CHOICE),
             ]
+        if self.interactions.web is not None and self.adapter.settings.discord_activity:
+            kozel_choices.append(
+                app_commands.Choice(name=text(tr, "web-activity-choice"), value=ACTIVITY_CHOICE)
+            )
 
         @app_commands.rename(rule_set=text(tr, "cmd-option-rules"))
         @app_commands.describe(rule_set=text(tr, "cmd-option-rules-about"))
         @app_commands.choices(rule_set=kozel_choices)
         async def kozel(interaction: discord.Interaction[Any], rule_set: str | None = None) -> None:
+            if rule_set == ACTIVITY_CHOICE and self.adapter.settings.discord_activity:
+                await self.launch_activity(interaction)
+                return
             if rule_set in (WEB_CHOICE, WEB_NEW_CHOICE):
                 renew = rule_set == WEB_NEW_CHOICE
                 work = self.interactions.web_table(
@@ -216,6 +226,28 @@ class KozelCommands(commands.Cog):
             if await self._flooded(interaction):
                 return
             await self._kozel(interaction, rules)
+
+    async def launch_activity(self, interaction: discord.Interaction[Any]) -> None:
+        """Open the channel's table as the app's Discord Activity (Discord starts it in
+        the channel and opens it for the user; the page says who he is). Without a
+        game here, or when Discord refuses (Activities off in the Developer Portal):
+        one line, seen by him alone."""
+        with self.adapter.running.track():
+            if await self._flooded(interaction):
+                return
+            chat = chat_of(interaction)
+            reply = await self.interactions.activity(chat)
+            alert = reply.alert
+            if alert is None:
+                try:
+                    await interaction.response.launch_activity()
+                    return
+                except discord.HTTPException as error:
+                    log.warning("Discord did not launch the Activity: %s", error.status)
+                    locale = await self.interactions.chat_locale(chat)
+                    alert = self.tr.t(locale, "web-activity-refused")
+            answer = Answer(interaction, defer_after=self.adapter.defer_after)
+            await answer.send(Screen(alert), ephemeral=True)
 
     async def _flooded(self, interaction: discord.Interaction[Any]) -> bool:
         """Whether the user sends commands faster than :mod:`bot.flood` allows: then

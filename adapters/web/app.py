@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from adapters.web.activity import DiscordActivity
 from adapters.web.buttons import WebButtons
 from adapters.web.connection import Limits
 from adapters.web.hub import WebHub
@@ -38,6 +39,7 @@ class WebApp:
         self.hub: WebHub | None = None
         self.server: WebServer | None = None
         self.buttons: WebButtons | None = None
+        self.activity: DiscordActivity | None = None
 
     @property
     def port(self) -> int | None:
@@ -51,10 +53,30 @@ class WebApp:
         if token is not None:
             clock = self.service.clock
             check = init_data_check(token.get_secret_value(), settings.web_auth_max_age, clock.now)
+        activity = None
+        secret, bot_token = settings.discord_client_secret, settings.discord_bot_token
+        if settings.discord_client_id is not None and secret is not None and bot_token is not None:
+            self.activity = activity = DiscordActivity(
+                client_id=settings.discord_client_id,
+                client_secret=secret.get_secret_value(),
+                bot_token=bot_token.get_secret_value(),
+                api=settings.discord_api_url,
+            )
         self.hub = hub = WebHub(
-            self.interactions, self.tr, key=key, limits=self.limits, init_data=check
+            self.interactions,
+            self.tr,
+            key=key,
+            limits=self.limits,
+            init_data=check,
+            activity=None if activity is None else activity.participant,
         )
-        self.server = WebServer(hub, self.tr, host=settings.web_host, port=settings.web_port or 0)
+        self.server = WebServer(
+            hub,
+            self.tr,
+            host=settings.web_host,
+            port=settings.web_port or 0,
+            activity=activity,
+        )
         await self.server.start()
         self.service.add_watcher(hub)
         url = settings.web_url or f"http://{settings.web_host}:{self.server.port}/"
@@ -68,3 +90,5 @@ class WebApp:
             self.interactions.web = None
         if self.server is not None:
             await self.server.stop()
+        if self.activity is not None:
+            await self.activity.close()

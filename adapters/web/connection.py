@@ -47,6 +47,10 @@ class Limits:
     queue: int = 256
     #: Seconds a link to a game over still shows it (its result).
     grace: float = 3600.0
+    #: Discord Activity code exchanges a second the server makes in all (each is a
+    #: request to Discord), after a burst of ``exchange_burst``; past it, ``unavailable``.
+    exchanges: float = 10.0
+    exchange_burst: int = 30
 
 
 class Bucket:

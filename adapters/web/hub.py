@@ -11,7 +11,10 @@ is the answer's text. Nothing of the rules is here.
 Who a page is: a signed link (:mod:`adapters.web.links`) names a game and a seat (a
 player's, as long as he sits there) or none (a spectator's); a Telegram Mini App's
 launch data names a Telegram user (:mod:`adapters.web.telegram`), seated where he
-sits in the game its ``start_param`` names, else a spectator.
+sits in the game its ``start_param`` names, else a spectator; a Discord Activity's
+access token and instance name a participant of the instance
+(:mod:`adapters.web.activity`), seated where he sits in the open game of the
+instance's channel, else a spectator.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import json
 import logging
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +33,7 @@ from bot.codec import CodecError, Verb, base36, decode
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import LOCALES, Translator
 from bot.interactions import Interactions
-from bot.models import ChatRef, Game, User, UserRef
+from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ports import Change
 from bot.presenters.web import web_view
 from bot.presses import Pressed
@@ -47,6 +50,9 @@ CLOSE_CODES = {
     "revoked": 4403,
     "not-found": 4404,
     "too-many": 4429,
+    "not-participant": 4403,
+    "no-game": 4404,
+    "unavailable": 1013,  # Discord did not answer: the page tries again
 }
 
 
@@ -61,7 +67,8 @@ class Identity:
     user_key: str | None
     #: The platform's word on his language (a Telegram user's), if any.
     language: str | None = None
-    #: How it said so: a signed ``link`` or Telegram's ``init_data``.
+    #: How it said so: a signed ``link``, Telegram's ``init_data`` or a Discord
+    #: Activity's token (``discord``).
     via: str = "link"
     #: The signed token it came with (a link, or a Mini App's start parameter).
     claim: links.Claim | None = None
@@ -78,6 +85,9 @@ class Refused(Exception):
 #: Checks a Telegram Mini App's launch data: the Telegram user (with his language)
 #: and its start parameter, or raises :class:`Refused`.
 InitDataCheck = Callable[[str], tuple[User, str | None, str]]
+#: Checks a Discord Activity's access token and instance id: the user (with his
+#: client's language) and the instance's channel, or raises :class:`Refused`.
+ActivityCheck = Callable[[object, object], Awaitable[tuple[User, str | None, str]]]
 
 
 class WebHub:
@@ -91,6 +101,7 @@ class WebHub:
         key: bytes,
         limits: Limits | None = None,
         init_data: InitDataCheck | None = None,
+        activity: ActivityCheck | None = None,
     ) -> None:
         self.interactions = interactions
         self.service = interactions.service
@@ -98,6 +109,7 @@ class WebHub:
         self.key = key
         self.limits = limits or Limits()
         self.init_data = init_data
+        self.activity = activity
         self.games: dict[int, set[Connection]] = {}
         self.events: dict[int, deque[Any]] = {}
         self.per_user: Counter[str] = Counter()
@@ -239,6 +251,9 @@ class WebHub:
             return await self._by_link(link)
         if isinstance(init_data, str):
             return await self._by_init_data(init_data)
+        discord = message.get("discord")
+        if isinstance(discord, dict):
+            return await self._by_activity(discord.get("access_token"), discord.get("instance"))
         raise Refused("auth")
 
     async def _game(self, game_id: int) -> Game:
@@ -292,11 +307,26 @@ class WebHub:
             user = User(user.ref, player.name)
         return Identity(game.id, seat, user, _user_key(user.ref), language, "init_data", claim)
 
+    async def _by_activity(self, token: object, instance: object) -> Identity:
+        if self.activity is None:
+            raise Refused("auth")
+        user, language, channel = await self.activity(token, instance)  # raises Refused
+        found = await self.service.open_game(ChatRef(Platform.DISCORD, channel))
+        if found is None:
+            raise Refused("no-game")
+        game = await self._game(found.id)
+        seat = game.seat_of(user.ref)
+        player = None if seat is None else game.seats[seat]
+        if player is not None:
+            user = User(user.ref, player.name)
+        return Identity(game.id, seat, user, _user_key(user.ref), language, "discord")
+
     async def _locale(self, game: Game, who: Identity, page_locale: str | None = None) -> str:
         """The language of a page's views: the page's own for a page opened by a
         signed link (``page_locale``, as its request decided it: see
         :func:`adapters.web.server.page_locale`), so that the page speaks one language;
-        else a player's own (as his hand's), a Telegram spectator's, else the table's."""
+        else a player's own (as his hand's), a Telegram or Discord spectator's, else the
+        table's."""
         if page_locale is not None and who.via == "link":
             return page_locale
         if who.user is None:

@@ -7,12 +7,15 @@ the WebSocket (``WEB_HOST``, ``WEB_PORT``).
   listing, nothing outside the folder);
 - ``GET /api/strings?locale=ru|en``: every Fluent message whose id starts with
   ``web-`` in that language, as a JSON object;
-- ``GET /ws``: the page's socket (:class:`~adapters.web.hub.WebHub` speaks on it).
+- ``GET /ws``: the page's socket (:class:`~adapters.web.hub.WebHub` speaks on it);
+- ``POST /discord/token`` (with a Discord Activity set up): a code of the Embedded
+  App SDK's ``authorize`` exchanged for the user's access token
+  (:class:`~adapters.web.activity.DiscordActivity`).
 
 Every response carries a strict Content-Security-Policy (no inline script or style,
 nothing from elsewhere but Telegram's optional ``telegram-web-app.js``), may be
-framed by Telegram's web clients only, and sends no referrer (a signed link is in
-the page's address).
+framed by Telegram's web clients only (and Discord's, with the Activity set up), and
+sends no referrer (a signed link is in the page's address).
 """
 
 from __future__ import annotations
@@ -22,11 +25,14 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from aiohttp import WSMsgType, web
+from aiohttp.typedefs import Middleware
 
-from adapters.web.connection import Connection
-from adapters.web.hub import WebHub
+from adapters.web.activity import DiscordActivity
+from adapters.web.connection import Bucket, Connection
+from adapters.web.hub import Refused, WebHub
 from bot.i18n import LOCALES, Translator
 
 log = logging.getLogger(__name__)
@@ -36,33 +42,58 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: The page's words: the messages whose ids start with this.
 STRINGS_PREFIX = "web-"
 
-CSP = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self' https://telegram.org",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "font-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'none'",
-        "frame-ancestors 'self' https://web.telegram.org",
-    ]
-)
-HEADERS = {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cross-Origin-Opener-Policy": "same-origin",
-}
+#: The clients that frame a Discord Activity (the web, desktop and test builds).
+DISCORD_FRAMERS = ("https://discord.com", "https://ptb.discord.com", "https://canary.discord.com")
+
+
+def csp(discord: bool = False) -> str:
+    """The pages' Content-Security-Policy: framed by Telegram's web client, and by
+    Discord's clients where the Activity is set up (``discord``).
+
+    >>> "frame-ancestors 'self' https://web.telegram.org" in csp()
+    True
+    >>> csp(discord=True).endswith("https://web.telegram.org https://discord.com"
+    ...     " https://ptb.discord.com https://canary.discord.com")
+    True
+    """
+    framers = ["'self'", "https://web.telegram.org", *(DISCORD_FRAMERS if discord else ())]
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self' https://telegram.org",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            "connect-src 'self'",
+            "font-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'none'",
+            "frame-ancestors " + " ".join(framers),
+        ]
+    )
+
+
+def headers(discord: bool = False) -> dict[str, str]:
+    """Every response's security headers (see :func:`csp`)."""
+    return {
+        "Content-Security-Policy": csp(discord),
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+        "Cross-Origin-Opener-Policy": "same-origin",
+    }
+
+
 #: The largest frame aiohttp reads at all; larger ones close the socket (1009).
 #: Frames between the hub's limit and this are refused one by one (``too-big``).
 READ_LIMIT = 64 * 1024
+#: The largest ``POST /discord/token`` body read.
+TOKEN_BODY = 1024
 
 
 #: The page's own language, which :meth:`WebServer._index` sets for each request.
 _HTML_LANG = re.compile(r'<html lang="[^"]*">')
+#: Where the page learns the Discord Activity's client id (empty: no Activity).
+_DISCORD_META = '<meta name="kozel-discord-client" content="">'
 
 
 def accepted_locale(header: str) -> str | None:
@@ -114,16 +145,19 @@ def strings(tr: Translator, locale: str) -> dict[str, str]:
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-@web.middleware
-async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
-    try:
-        response = await handler(request)
-    except web.HTTPException as error:
-        error.headers.update(HEADERS)
-        raise
-    if not response.prepared:
-        response.headers.update(HEADERS)
-    return response
+def _headers(sent: Mapping[str, str]) -> Middleware:
+    @web.middleware
+    async def add(request: web.Request, handler: Handler) -> web.StreamResponse:
+        try:
+            response = await handler(request)
+        except web.HTTPException as error:
+            error.headers.update(sent)
+            raise
+        if not response.prepared:
+            response.headers.update(sent)
+        return response
+
+    return add
 
 
 class WebServer:
@@ -138,8 +172,12 @@ class WebServer:
         host: str = "127.0.0.1",
         port: int = 8081,
         static: Path = STATIC,
+        activity: DiscordActivity | None = None,
     ) -> None:
         self.hub = hub
+        #: A Discord Activity's code exchange (None: no Activity, no such route).
+        self.activity = activity
+        self._exchanges = Bucket(hub.limits.exchanges, hub.limits.exchange_burst)
         self.tr = tr
         self.host = host
         self.port = port
@@ -151,10 +189,13 @@ class WebServer:
         self._page: str | None = None  # index.html, read once
 
     def app(self) -> web.Application:
-        app = web.Application(middlewares=[_headers])
+        sent = headers(discord=self.activity is not None)
+        app = web.Application(middlewares=[_headers(sent)], client_max_size=TOKEN_BODY * 4)
         app.router.add_get("/", self._index)
         app.router.add_get("/api/strings", self._api_strings)
         app.router.add_get("/ws", self._socket)
+        if self.activity is not None:
+            app.router.add_post("/discord/token", self._discord_token)
         if self.static.is_dir():
             app.router.add_static("/static/", self.static, show_index=False, follow_symlinks=False)
         return app
@@ -181,6 +222,9 @@ class WebServer:
             self._page = index.read_text(encoding="utf-8")
         locale = page_locale(request.query, request.headers, self.hub.service.default_locale)
         page = _HTML_LANG.sub(f'<html lang="{locale}">', self._page, count=1)
+        if self.activity is not None:
+            client = f'<meta name="kozel-discord-client" content="{self.activity.client_id}">'
+            page = page.replace(_DISCORD_META, client, 1)
         response = web.Response(text=page, content_type="text/html")
         response.headers["Cache-Control"] = "no-cache"
         response.headers["Vary"] = "Accept-Language"
@@ -191,6 +235,34 @@ class WebServer:
         if locale not in self._strings:
             locale = "ru" if locale.lower().startswith("ru") else "en"
         return web.json_response(self._strings[locale])
+
+    async def _discord_token(self, request: web.Request) -> web.Response:
+        """A Discord Activity's ``authorize`` code (``{"code": ..., "locale": ...}``)
+        exchanged for the user's access token (``{"access_token": ...}``); a refusal is
+        ``{"error": code, "text": ...}`` in the page's language, 401 (a code Discord
+        does not take) or 503 (Discord did not answer)."""
+        assert self.activity is not None
+        body: Any = None
+        if (request.content_length or 0) <= TOKEN_BODY:
+            try:
+                body = await request.json()
+            except ValueError:
+                body = None
+        if not isinstance(body, dict):
+            body = {}
+        asked = body.get("locale")
+        locale = asked if asked in LOCALES else self.hub.service.default_locale
+        try:
+            if not self._exchanges.take():
+                raise Refused("unavailable")  # too many at once: the pages ask again
+            token = await self.activity.exchange(body.get("code"))
+        except Refused as refused:
+            status = 503 if refused.code == "unavailable" else 401
+            text = self.hub.error_text(refused.code, locale)
+            return web.json_response({"error": refused.code, "text": text}, status=status)
+        response = web.json_response({"access_token": token})
+        response.headers["Cache-Control"] = "no-store"
+        return response
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         hub = self.hub

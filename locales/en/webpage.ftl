@@ -19,3 +19,5 @@ web-lobby = The game has not started yet
 web-over = The game is over
 web-cancelled = The game was cancelled
 web-title = Kozel
+web-discord-signing-in = Asking Discord who you are…
+web-discord-refused = Discord did not tell the table who you are. Close the Activity and open it again.

@@ -19,3 +19,5 @@ web-lobby = Игра ещё не началась
 web-over = Игра окончена
 web-cancelled = Игра отменена
 web-title = Козёл
+web-discord-signing-in = Спрашиваем у Discord, кто вы…
+web-discord-refused = Discord не сообщил столу, кто вы. Закройте активность и откройте её снова.

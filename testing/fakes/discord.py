@@ -80,6 +80,7 @@ class Request:
     match: Mapping[str, str]
     body: Any
     query: Mapping[str, str]
+    headers: Mapping[str, str] = field(default_factory=dict)
 
 
 Handler = Callable[[Request], Any]
@@ -191,8 +192,24 @@ def _apply_edit(msg: JSON, body: JSON) -> JSON:
     return msg
 
 
+@dataclass
+class AccessToken:
+    """An OAuth2 access token Discord gave for a user (``identify``), until ``expires``
+    (``time.monotonic()``)."""
+
+    user_id: int
+    expires: float
+
+
 class FakeDiscord:
-    """Fake Discord server; see the module docstring."""
+    """Fake Discord server; see the module docstring.
+
+    It also plays Discord's side of an Activity (the Embedded App SDK's OAuth2): the
+    client gives a page a code (:meth:`oauth_code`), ``POST /oauth2/token`` exchanges
+    it once, with the app's ``client_secret``, for an access token; ``GET /users/@me``
+    with ``Authorization: Bearer <token>`` names its user; ``GET
+    /applications/{app}/activity-instances/{instance}`` (the bot's token) names the
+    instance's channel and its participants (:meth:`add_activity_instance`)."""
 
     def __init__(self, *, interaction_deadline: float = 3.0, token_ttl: float = 900.0,
                  bot_id: int = 900_000_000_000_000_001, bot_name: str = "Kozel",
@@ -225,6 +242,13 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self._patch: contextlib.ExitStack | None = None
         self.url = ""
+        #: The app's OAuth2 client secret (``POST /oauth2/token`` takes no other).
+        self.client_secret = "fake-client-secret"
+        self._codes: dict[str, int] = {}  # an unused OAuth2 code -> its user
+        self.access_tokens: dict[str, AccessToken] = {}
+        self.activity_instances: dict[str, JSON] = {}
+        #: Whether the app has Activities on (else a launch-activity callback is refused).
+        self.activities = True
 
     # ----- lifecycle
     async def __aenter__(self) -> FakeDiscord:
@@ -270,6 +294,35 @@ class FakeDiscord:
                  guild_ids: list[int] | None = None, admin: bool = False) -> FakeUser:  # fmt: skip
         self.users[id] = FakeUser(id, name, locale, dms_open, list(guild_ids or []), admin)
         return self.users[id]
+
+    def oauth_code(self, user: int | FakeUser) -> str:
+        """The code Discord's client gives an Activity's page that asks ``authorize``
+        for ``user`` (good for one exchange)."""
+        code = f"code{next(self._ids)}"
+        self._codes[code] = self._user(user).id
+        return code
+
+    def expire_access_tokens(self) -> None:
+        """Every access token given so far is out of date (Discord answers 401)."""
+        for token in self.access_tokens.values():
+            token.expires = 0.0
+
+    def add_activity_instance(self, instance_id: str, channel_id: int,
+                              users: list[int]) -> JSON:  # fmt: skip
+        """An Activity running in a channel with these participants (Discord's
+        activity instance object)."""
+        ch = self._channels[channel_id]
+        location = {"id": f"gc-{ch.get('guild_id', '')}-{channel_id}", "kind": "gc",
+                    "channel_id": str(channel_id)}  # fmt: skip
+        if "guild_id" in ch:
+            location["guild_id"] = ch["guild_id"]
+        else:
+            location["kind"] = "pc"
+        self.activity_instances[instance_id] = {
+            "application_id": str(self.app_id), "instance_id": instance_id,
+            "launch_id": str(next(self._ids)), "location": location,
+            "users": [str(user) for user in users]}  # fmt: skip
+        return self.activity_instances[instance_id]
 
     def rate_limit(self, route: str, times: int = 1, retry_after: float = 0.01) -> None:
         """Answer the next `times` calls matching e.g. "POST /channels/*/messages" with a 429."""
@@ -456,7 +509,9 @@ class FakeDiscord:
         message = "/channels/{channel}/messages/{message}"
         webhook_message = "/webhooks/{app}/{token}/messages/{message}"
         routes: list[tuple[str, str, Handler]] = [
-            ("GET", "/users/@me", lambda r: self.bot_user.payload()),
+            ("GET", "/users/@me", self._me),
+            ("POST", "/oauth2/token", self._oauth_token),
+            ("GET", "/applications/{app}/activity-instances/{instance}", self._activity_instance),
             ("GET", "/users/{user}", self._get_user),
             ("GET", "/gateway", self._gateway_info),
             ("GET", "/gateway/bot", self._gateway_info),
@@ -486,10 +541,14 @@ class FakeDiscord:
                 for value in form.values():
                     if isinstance(value, web.FileField):  # an uploaded file, kept
                         self.uploads.append((value.filename, value.file.read()))
+            elif request.content_type == "application/x-www-form-urlencoded":
+                body = dict(await request.post())
             elif request.can_read_body:
                 body = await request.json()
             path = request.path.removeprefix("/api/v10")
-            req = Request(request.method, path, request.match_info, body, request.query)
+            req = Request(
+                request.method, path, request.match_info, body, request.query, request.headers
+            )
             status, headers, out = 200, {}, None
             try:
                 self._check_auth(request)
@@ -516,6 +575,10 @@ class FakeDiscord:
     def _check_auth(self, request: web.Request) -> None:
         if self.token is None or "/interactions/" in request.path or "/webhooks/" in request.path:
             return  # interaction callbacks and webhooks carry their own token
+        if request.path.endswith("/oauth2/token"):
+            return  # the app's client id and secret are its credentials
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return  # a user's OAuth2 token: the route checks it
         if request.headers.get("Authorization") != f"Bot {self.token}":
             raise _error(401, 0, "401: Unauthorized")
 
@@ -529,6 +592,44 @@ class FakeDiscord:
 
     def _unknown(self, r: Request) -> Any:
         raise _error(404, 0, "404: Not Found")
+
+    def _me(self, r: Request) -> JSON:
+        """The bot's own user, or with a Bearer token the user it was given for (with
+        his client's language, as the ``identify`` scope gives it)."""
+        auth = r.headers.get("Authorization", "")
+        if not auth.startswith("Bearer "):
+            return self.bot_user.payload()
+        token = self.access_tokens.get(auth.removeprefix("Bearer "))
+        if token is None or token.expires <= time.monotonic():
+            raise _error(401, 0, "401: Unauthorized")
+        user = self.users[token.user_id]
+        return {**user.payload(), "locale": user.locale, "mfa_enabled": False, "flags": 0}
+
+    def _oauth_token(self, r: Request) -> JSON:
+        """``POST /oauth2/token`` (form-encoded), the ``authorization_code`` grant: a
+        code is good once, for this app's client id and secret."""
+        form = r.body if isinstance(r.body, dict) else {}
+        if (
+            form.get("client_id") != str(self.app_id)
+            or form.get("client_secret") != self.client_secret
+        ):
+            raise ApiError(401, {"error": "invalid_client"})
+        if form.get("grant_type") != "authorization_code":
+            raise ApiError(400, {"error": "unsupported_grant_type"})
+        user_id = self._codes.pop(str(form.get("code")), None)
+        if user_id is None:
+            body = {"error": "invalid_grant", "error_description": 'Invalid "code" in request.'}
+            raise ApiError(400, body)
+        access = f"access{next(self._ids)}"
+        self.access_tokens[access] = AccessToken(user_id, time.monotonic() + 604_800)
+        return {"access_token": access, "token_type": "Bearer", "expires_in": 604_800,
+                "refresh_token": f"refresh{next(self._ids)}", "scope": "identify"}  # fmt: skip
+
+    def _activity_instance(self, r: Request) -> JSON:
+        instance = self.activity_instances.get(r.match["instance"])
+        if r.match["app"] != str(self.app_id) or instance is None:
+            raise _error(404, 0, "404: Not Found")
+        return instance
 
     def _get_user(self, r: Request) -> JSON:
         if not r.match["user"].isdigit() or int(r.match["user"]) not in self.users:
@@ -622,6 +723,8 @@ class FakeDiscord:
         if time.monotonic() - rec.created > self.interaction_deadline:
             raise _error(404, 10062, "Unknown interaction")
         kind, data = r.body["type"], r.body.get("data") or {}
+        if kind == 12 and not self.activities:
+            raise _error(400, 0, "400: Bad Request")  # the app has no Activity
         if kind in (4, 7):
             _validate(data)
         if kind == 4:
@@ -638,6 +741,12 @@ class FakeDiscord:
                 _apply_edit(original, data)
         rec.callback_type, rec.callback_data = kind, data
         answer: JSON = {"interaction": {"id": str(rec.id), "type": rec.type}}  # InteractionCallback
+        if kind == 12:  # LAUNCH_ACTIVITY: the app's Activity starts in the channel, with him
+            where = self._channels[rec.channel_id].get("guild_id", "")
+            instance_id = f"i-{rec.id}-gc-{where}-{rec.channel_id}"
+            self.add_activity_instance(instance_id, rec.channel_id, [rec.user_id])
+            answer["interaction"]["activity_instance_id"] = instance_id
+            answer["resource"] = {"type": 12, "activity_instance": {"id": instance_id}}
         if rec.original is not None:
             answer["interaction"] |= {"response_message_id": rec.original["id"],
                                       "response_message_loading": rec.loading,

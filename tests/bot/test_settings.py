@@ -334,6 +334,48 @@ def test_a_bad_web_port_is_said_once_not_again_by_the_settings_that_need_it(
     assert line.startswith("Kozel cannot start: WEB_PORT: ")
 
 
+# --- Issue 32, part 1: the Discord Activity's settings -----------------------------------
+
+ACTIVITY = {
+    "discord_bot_token": DISCORD_TOKEN,
+    "web_port": 8081,
+    "web_public_url": "https://kozel.example.org/",
+    "discord_client_id": "900000000000000001",
+    "discord_client_secret": "client-secret",
+}
+
+
+@pytest.mark.parametrize(
+    ("changed", "said"),
+    [
+        ({"discord_client_secret": None}, "set without DISCORD_CLIENT_SECRET"),
+        ({"discord_client_id": None}, "unset while DISCORD_CLIENT_SECRET is set"),
+        ({"discord_client_id": "my-app"}, "the application's id: 15-21 digits"),
+        ({"discord_bot_token": None}, "set without DISCORD_BOT_TOKEN"),
+        ({"web_port": None, "web_public_url": None}, "set without WEB_PORT"),
+        ({"web_public_url": None}, "an https:// address"),
+        ({"web_public_url": "http://kozel.example.org/"}, "an https:// address"),
+    ],
+)
+def test_activity_settings_that_cannot_work_are_refused_in_one_line(
+    changed: dict[str, object], said: str
+) -> None:
+    given = {key: value for key, value in {**ACTIVITY, **changed}.items() if value is not None}
+    with pytest.raises(ValidationError) as refused:
+        Settings(_env_file=None, **given)  # type: ignore[arg-type]
+    problem = settings_problem(refused.value)
+    assert problem.startswith("Kozel cannot start: DISCORD_CLIENT_ID: ") and said in problem
+    assert len(problem.splitlines()) == 1
+    assert "client-secret" not in problem and "bot-token" not in problem
+
+
+def test_activity_settings_that_work_together_are_taken() -> None:
+    settings = Settings(_env_file=None, **ACTIVITY)  # type: ignore[arg-type]
+    assert settings.discord_activity and settings.discord_client_id == "900000000000000001"
+    assert "client-secret" not in repr(settings)
+    assert not Settings(_env_file=None).discord_activity  # type: ignore[call-arg]
+
+
 # --- Issue 31, point 9: a command reads only the settings it uses ------------------------
 
 

@@ -172,6 +172,8 @@ async def open_tab(chromium: Browser) -> AsyncIterator[Callable[..., Awaitable[T
                 return
             if message.location.get("url") == TELEGRAM_SCRIPT:
                 return  # refused on purpose (above)
+            if message.location.get("url", "").endswith("/discord/token"):
+                return  # an Activity's refused code (401, 503): the page shows its line
             tab.errors.append(message.text)
 
         page.on("console", console)

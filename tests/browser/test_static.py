@@ -1,6 +1,7 @@
 """The web table's page as files: small, no build step, nothing inline that a strict
 Content-Security-Policy refuses, nothing from another host but Telegram's optional
-script, and every word it asks for in both locales."""
+script, and every word it asks for in both locales. ``vendor/`` holds the one file
+built elsewhere: Discord's Embedded App SDK, bundled, with its licences."""
 
 from __future__ import annotations
 
@@ -19,14 +20,50 @@ TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 
+VENDOR = STATIC / "vendor"
+#: Discord's Embedded App SDK as the page loads it inside a Discord Activity only.
+DISCORD_SDK = VENDOR / "discord-sdk.js"
+#: The hosts the SDK names: the Discord clients whose messages it takes (its
+#: postMessage origins, never loaded) and its uuid copy's error message.
+SDK_HOSTS = {
+    "https://discord.com",
+    "https://discordapp.com",
+    "https://ptb.discord.com",
+    "https://ptb.discordapp.com",
+    "https://canary.discord.com",
+    "https://canary.discordapp.com",
+    "https://staging.discord.co",
+    "http://localhost:3333",
+    "https://pax.discord.com",
+}
+
+
 def _files() -> list[Path]:
-    return sorted(path for path in STATIC.rglob("*") if path.is_file())
+    """The page's own files (not the vendored SDK)."""
+    return sorted(p for p in STATIC.rglob("*") if p.is_file() and VENDOR not in p.parents)
 
 
 def test_the_page_weighs_under_200_kb() -> None:
+    """Inside Discord as well, where it also loads the SDK (not its licences' text)."""
     sizes = {path.name: path.stat().st_size for path in _files()}
     assert {"index.html", "main.js", "table.css"} <= set(sizes)
+    sizes[DISCORD_SDK.name] = DISCORD_SDK.stat().st_size
     assert sum(sizes.values()) < PAGE_WEIGHT, sizes
+
+
+def test_the_vendored_sdk_is_one_module_with_its_licences_and_loads_nothing() -> None:
+    assert sorted(p.name for p in VENDOR.iterdir()) == [
+        "discord-sdk.LICENSES.txt",
+        "discord-sdk.js",
+    ]
+    code = DISCORD_SDK.read_text(encoding="utf-8")
+    assert code.startswith("// @discord/embedded-app-sdk ") and "export{" in code
+    assert not re.search(r"\bimport\s*\(|\bimport\s*[{*\w]|\bimportScripts\b", code)
+    assert "fetch(" not in code and "XMLHttpRequest" not in code and "WebSocket" not in code
+    named = set(re.findall(r"https?://[A-Za-z0-9.:-]+", code))
+    assert named <= SDK_HOSTS | {"https://github.com"}, named
+    licences = (VENDOR / "discord-sdk.LICENSES.txt").read_text(encoding="utf-8")
+    assert "==== @discord/embedded-app-sdk 2.5.0 ====" in licences
 
 
 class _Tags(HTMLParser):

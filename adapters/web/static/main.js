@@ -1,14 +1,23 @@
-// The web table: says who it is (Telegram's initData or a signed link) in the socket's
-// first message, draws every state the bot pushes, sends the presses of its actions and
-// reconnects after a drop, catching up from the last version it showed. WEB.md is the
-// contract with the server (adapters/web).
+// The web table: says who it is (Telegram's initData, a signed link, or a Discord
+// Activity's token: activity.js) in the socket's first message, draws every state the
+// bot pushes, sends the presses of its actions and reconnects after a drop, catching up
+// from the last version it showed. WEB.md is the contract with the server (adapters/web).
 
+import { currentSession, discordSession, inDiscord, Refusal } from "./activity.js";
 import { backButton, haptic, initData, loadTelegramScript, startTheme } from "./theme.js";
 import { draw, drawClock, resultKey } from "./view.js";
 
 // The closes after which the server will not take this page back (WEB.md).
 const FINAL_CLOSES = new Set([4401, 4403, 4404, 4429]);
-const FINAL_ERRORS = new Set(["auth", "expired", "revoked", "not-found", "too-many"]);
+const FINAL_ERRORS = new Set([
+  "auth",
+  "expired",
+  "revoked",
+  "not-found",
+  "too-many",
+  "not-participant",
+  "no-game",
+]);
 const BACKOFF_FIRST = 500;
 const BACKOFF_LAST = 8000;
 const PING_EVERY = 25000;
@@ -56,8 +65,10 @@ function hello(version) {
   // A signed link decides where there is one (a DM's web_app button carries both).
   const link = new URLSearchParams(location.search).get("t");
   const data = initData();
+  const discord = currentSession();
   if (link) message.link = link;
   else if (data) message.init_data = data;
+  else if (discord) message.discord = discord;
   else return null;
   if (version !== null) message.version = version;
   return message;
@@ -260,7 +271,32 @@ function start() {
     if (title && !ui.view) $("title").textContent = document.title = title;
     drawBanner();
   });
-  socket.open();
+  if (!inDiscord()) {
+    socket.open();
+    return;
+  }
+  // Inside Discord: who he is, asked of Discord before the socket opens.
+  banner("web-discord-signing-in");
+  signIn(BACKOFF_FIRST);
+}
+
+// Discord's word on who he is; asked again (a new code) while Discord does not answer.
+function signIn(backoff) {
+  discordSession(PAGE_LOCALE).then(
+    () => {
+      banner("web-connecting");
+      socket.open();
+    },
+    (error) => {
+      const refusal = error instanceof Refusal ? error : new Refusal("");
+      if (refusal.code !== "unavailable") {
+        socket.stop(refusal.text, refusal.id);
+        return;
+      }
+      banner("", { text: refusal.text });
+      setTimeout(() => signIn(Math.min(backoff * 2, BACKOFF_LAST)), backoff);
+    },
+  );
 }
 
 start();

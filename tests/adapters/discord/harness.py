@@ -9,8 +9,9 @@ Everything waits on the fake's recorded calls or on the service: no sleeps.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +78,8 @@ class Harness:
     task: asyncio.Task[None] | None = field(init=False, default=None)
     #: Whether the web table runs beside the bot (as with ``WEB_PORT``).
     web: bool = False
+    #: Whether the web table is also the app's Discord Activity (implies ``web``).
+    activity: bool = False
     web_app: WebApp | None = field(init=False, default=None)
 
     # --- Lifecycle -------------------------------------------------------------------
@@ -93,9 +96,18 @@ class Harness:
         # person's presses are limited by bot.flood.PRESSES: tests/bot/test_flood.py).
         flood = FloodGuard(presses=None)
         self.interactions = Interactions(self.service, self.tr, flood=flood)
-        settings = Settings(discord_bot_token=TOKEN, _env_file=None)
-        if self.web:  # it starts before the platforms, as in python -m bot
-            web = Settings(web_port=0, _env_file=None)
+        activity: dict[str, Any] = {}
+        if self.activity:
+            activity = {
+                "discord_client_id": str(self.dc.app_id),
+                "discord_client_secret": self.dc.client_secret,
+                "discord_api_url": self.dc.api_base,
+                "web_public_url": "https://kozel.example.org/",
+            }
+        on = {"web_port": 0, **activity} if activity else {}
+        settings = Settings(discord_bot_token=TOKEN, _env_file=None, **on)
+        if self.web or self.activity:  # it starts before the platforms, as in python -m bot
+            web = Settings(discord_bot_token=TOKEN, web_port=0, _env_file=None, **activity)
             self.web_app = WebApp(web, self.interactions, self.tr)
             await self.web_app.start()
 
@@ -119,6 +131,15 @@ class Harness:
             if self.task.done():
                 self.task.result()
             raise TimeoutError("the bot did not become ready")
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[Harness]:
+        """``async with Harness(...).running() as h``: started, stopped at the end."""
+        await self.start()
+        try:
+            yield self
+        finally:
+            await self.stop()
 
     async def stop(self) -> None:
         if self.task is None:

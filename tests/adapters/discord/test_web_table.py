@@ -21,12 +21,8 @@ from tests.adapters.web.harness import Page
 
 @pytest.fixture
 async def web_harness(dc: FakeDiscord, tr: Translator) -> AsyncIterator[Harness]:
-    h = Harness(dc, MemoryStorage(), tr, web=True)
-    await h.start()
-    try:
+    async with Harness(dc, MemoryStorage(), tr, web=True).running() as h:
         yield h
-    finally:
-        await h.stop()
 
 
 def links(h: Harness, message_id: int) -> list[tuple[str, str]]:

@@ -14,6 +14,7 @@ from typing import Any
 from aiohttp import ClientWebSocketResponse, WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
 
+from adapters.web.activity import DiscordActivity
 from adapters.web.connection import Limits
 from adapters.web.hub import InitDataCheck, WebHub
 from adapters.web.server import WebServer
@@ -109,6 +110,7 @@ class Web:
         limits: Limits | None = None,
         init_data: InitDataCheck | None = None,
         clock: Clock | None = None,
+        activity: DiscordActivity | None = None,
     ) -> None:
         self.clock = clock or Clock()
         self.storage = storage or MemoryStorage()
@@ -118,9 +120,12 @@ class Web:
             turn_timeout=0,
         )  # fmt: skip
         self.interactions = Interactions(self.service, self.tr)
-        self.hub = WebHub(self.interactions, self.tr, key=KEY, limits=limits, init_data=init_data)
+        check = None if activity is None else activity.participant
+        self.hub = WebHub(
+            self.interactions, self.tr, key=KEY, limits=limits, init_data=init_data, activity=check
+        )
         self.service.add_watcher(self.hub)
-        self.server = WebServer(self.hub, self.tr)
+        self.server = WebServer(self.hub, self.tr, activity=activity)
         self.client: TestClient[Any, Any] | None = None
         self.pages: list[Page] = []
         self.tables = 0
