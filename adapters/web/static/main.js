@@ -3,8 +3,9 @@
 // reconnects after a drop, catching up from the last version it showed. WEB.md is the
 // contract with the server (adapters/web).
 
+import { followView, obvious, startMiniApp } from "./miniapp.js";
 import { backButton, haptic, initData, loadTelegramScript, startTheme } from "./theme.js";
-import { draw, drawClock, resultKey } from "./view.js";
+import { buttons, draw, drawClock, resultKey } from "./view.js";
 
 // The closes after which the server will not take this page back (WEB.md).
 const FINAL_CLOSES = new Set([4401, 4403, 4404, 4429]);
@@ -103,7 +104,11 @@ function clock() {
 }
 
 function redraw() {
-  if (ui.view) draw(ui.view, ui, strings, clock());
+  if (ui.view) {
+    draw(ui.view, ui, strings, clock());
+    const action = obvious(buttons(ui.view.actions ?? [], ui.selection));
+    followView(ui.view, action, ui.locked, (pressed) => ui.press(pressed));
+  }
   backButton(!$("result").classList.contains("hidden"), closeResult);
 }
 
@@ -248,7 +253,12 @@ const socket = {
 
 function start() {
   startTheme();
-  loadTelegramScript(() => startTheme());
+  startMiniApp();
+  loadTelegramScript(() => {
+    startTheme();
+    startMiniApp();
+    redraw();
+  });
   $("result-close").addEventListener("click", closeResult);
   setInterval(() => {
     if (ui.view?.turn) drawClock(ui.view, strings, clock());
