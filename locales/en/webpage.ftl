@@ -19,3 +19,4 @@ web-lobby = The game has not started yet
 web-over = The game is over
 web-cancelled = The game was cancelled
 web-title = Kozel
+web-your-time = Your move, time left

@@ -19,3 +19,4 @@ web-lobby = Игра ещё не началась
 web-over = Игра окончена
 web-cancelled = Игра отменена
 web-title = Козёл
+web-your-time = Ваш ход, осталось

@@ -348,7 +348,7 @@ async def test_a_page_whose_connection_is_cut_catches_up(tr: Translator, open_ta
         await cut.page.context.set_offline(True)
         [conn] = [c for c in hub.games[game.id] if c.seat == 0]
         await conn.close(1001)
-        await cut.page.locator("#banner:not(.hidden)").wait_for(timeout=10_000)
+        await cut.page.locator("#banner:not(.hidden)").wait_for(timeout=20_000)
         assert await dom(cut, "#banner") == tr.t("ru", "web-reconnecting")
 
         # The others play on while the page is away.

@@ -13,6 +13,9 @@ const FINAL_ERRORS = new Set(["auth", "expired", "revoked", "not-found", "too-ma
 const BACKOFF_FIRST = 500;
 const BACKOFF_LAST = 8000;
 const PING_EVERY = 25000;
+// A drop shorter than this goes unsaid (the page reconnects at once); a longer one is
+// told in the banner, with the player's own time left when it is his turn.
+const LOST_AFTER = 5000;
 
 const $ = (id) => document.getElementById(id);
 
@@ -173,7 +176,15 @@ function banner(id, { text = "", final = false } = {}) {
 function drawBanner() {
   const box = $("banner");
   const words = shownBanner.text || (shownBanner.id ? strings.t(shownBanner.id) : "");
-  box.textContent = words;
+  box.replaceChildren(words);
+  const { clockText } = clock();
+  const mine = ui.view?.turn && ui.view.you !== null && ui.view.turn.seat === ui.view.you;
+  if (shownBanner.id === "web-reconnecting" && mine && clockText) {
+    const line = document.createElement("span");
+    line.className = "banner-clock";
+    line.textContent = `${strings.t("web-your-time")} ${clockText}`;
+    box.append(line);
+  }
   box.classList.toggle("hidden", !words);
   box.classList.toggle("final", shownBanner.final);
 }
@@ -185,6 +196,7 @@ const socket = {
   backoff: BACKOFF_FIRST,
   final: false,
   pinger: null,
+  lost: null, // the timer that tells of a drop once it lasts LOST_AFTER
   send(message) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(message));
@@ -217,6 +229,8 @@ const socket = {
     }
     if (frame.type === "state") {
       this.backoff = BACKOFF_FIRST;
+      clearTimeout(this.lost);
+      this.lost = null;
       onState(frame);
     } else if (frame.type === "answer") {
       onAnswer(frame);
@@ -238,7 +252,7 @@ const socket = {
       this.stop("");
       return;
     }
-    banner("web-reconnecting");
+    if (this.lost === null) this.lost = setTimeout(() => banner("web-reconnecting"), LOST_AFTER);
     setTimeout(() => this.open(), this.backoff);
     this.backoff = Math.min(this.backoff * 2, BACKOFF_LAST);
   },
@@ -262,6 +276,7 @@ function start() {
   $("result-close").addEventListener("click", closeResult);
   setInterval(() => {
     if (ui.view?.turn) drawClock(ui.view, strings, clock());
+    if (shownBanner.id === "web-reconnecting") drawBanner();
   }, 1000);
   if (!ui.view) banner("web-connecting");
   strings.load(PAGE_LOCALE).then(() => {

@@ -1,0 +1,117 @@
+"""A page that loses its socket, in a real headless Chromium against the real bot (issue
+32, part 3): a drop of more than 5 s is told in a banner, with the player's own time
+left counting down while the page reconnects; a shorter one goes unsaid.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+
+import pytest
+from playwright.async_api import Page
+
+from bot.i18n import Translator
+from tests.browser.conftest import BROWSER, Tab, screenshot_path
+from tests.browser.table import SHOW, Player, four_humans, settled, web_table
+
+pytestmark = BROWSER
+
+OpenTab = Callable[..., Awaitable[Tab]]
+#: How long a drop goes unsaid (main.js's LOST_AFTER).
+LOST_AFTER = 5.0
+
+#: Every time the banner is shown, by the page's clock (an observer from the start).
+WATCH_BANNER = """
+window.bannerShown = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const box = document.getElementById("banner");
+  new MutationObserver(() => {
+    if (!box.classList.contains("hidden")) window.bannerShown.push(box.textContent);
+  }).observe(box, { attributes: true, childList: true, subtree: true, characterData: true });
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def tr() -> Translator:
+    return Translator.from_dir()
+
+
+def seconds(clock: str) -> int:
+    """``"4:07"`` → 247."""
+    match = re.search(r"(\d+):(\d\d)", clock)
+    assert match, clock
+    return int(match[1]) * 60 + int(match[2])
+
+
+async def test_a_page_without_its_socket_for_5_s_says_so_and_the_players_clock_counts_on(
+    tr: Translator, open_tab: OpenTab
+) -> None:
+    async with web_table(tr, seed=6) as table:
+        game = await four_humans(table.service, "yard")
+        seat = game.play.turn
+        assert seat is not None
+        player = Player(await open_tab(table.link(game, seat), name="mover"), seat)
+        await settled(table, game.id, [player])
+        page = player.page
+        banner = page.locator("#banner")
+        assert await banner.is_hidden()
+        server = table.web.server
+        assert server is not None
+
+        # The bot's web server goes away: the page cannot reconnect.
+        loop = asyncio.get_running_loop()
+        cut = loop.time()
+        await server.stop()
+        await page.locator("#banner:not(.hidden) .banner-clock").wait_for(timeout=SHOW)
+        assert loop.time() - cut >= LOST_AFTER  # a drop shorter than that goes unsaid
+        text = await banner.inner_text()
+        assert text.startswith(tr.t("ru", "web-reconnecting"))
+        assert tr.t("ru", "web-your-time") in text
+        told = seconds(text)
+        await page.screenshot(path=screenshot_path("lost-connection"))
+        # His time keeps running down, in the banner and on the table's clock.
+        await page.wait_for_function(
+            """(told) => {
+              const [, m, s] = document.querySelector(".banner-clock").textContent
+                .match(/(\\d+):(\\d\\d)/);
+              return Number(m) * 60 + Number(s) <= told - 2;
+            }""",
+            arg=told,
+            timeout=SHOW,
+        )
+        assert seconds(await page.locator("#clock").inner_text()) <= told - 2
+        # Its buttons wait for the socket.
+        assert await page.locator(".hand-card:enabled").count() == 0
+
+        # The server is back: the page reconnects and the banner goes.
+        await server.start()
+        await page.locator("#banner").wait_for(state="hidden", timeout=SHOW)
+        assert await page.locator(".hand-card:enabled").count() > 0
+
+
+async def test_a_drop_the_page_recovers_from_at_once_goes_unsaid(
+    tr: Translator, open_tab: OpenTab
+) -> None:
+    async with web_table(tr, seed=6) as table:
+        game = await four_humans(table.service, "yard")
+        seat = game.play.turn
+        assert seat is not None
+
+        async def setup(page: Page) -> None:
+            await page.add_init_script(WATCH_BANNER)
+
+        player = Player(await open_tab(table.link(game, seat), name="blip", setup=setup), seat)
+        await settled(table, game.id, [player])
+        hub = table.web.hub
+        assert hub is not None
+        await player.page.evaluate("window.bannerShown = []")  # "Connecting…" was shown
+        states = len(player.tab.states())
+        [conn] = hub.games[game.id]
+        await conn.close(1001)
+        # It says hello again and is sent the game once more, then nothing was said.
+        await player.tab.until(lambda: len(player.tab.states()) > states or None, SHOW / 1000)
+        await player.page.locator(".hand-card:enabled").first.wait_for(timeout=SHOW)
+        assert await player.page.evaluate("window.bannerShown") == []
