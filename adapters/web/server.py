@@ -7,7 +7,9 @@ the WebSocket (``WEB_HOST``, ``WEB_PORT``).
   listing, nothing outside the folder);
 - ``GET /api/strings?locale=ru|en``: every Fluent message whose id starts with
   ``web-`` in that language, as a JSON object;
-- ``GET /ws``: the page's socket (:class:`~adapters.web.hub.WebHub` speaks on it).
+- ``GET /ws``: the page's socket (:class:`~adapters.web.hub.WebHub` speaks on it);
+- ``GET /picture/<spectators' token>.jpg``: a finished game's result picture, as a
+  JPEG (Telegram shows an inline result's photo from its address, in JPEG only).
 
 Every response carries a strict Content-Security-Policy (no inline script or style,
 nothing from elsewhere but Telegram's optional ``telegram-web-app.js``), may be
@@ -18,12 +20,15 @@ the page's address).
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
+from PIL import Image
 
 from adapters.web.connection import Connection
 from adapters.web.hub import WebHub
@@ -59,6 +64,8 @@ HEADERS = {
 #: The largest frame aiohttp reads at all; larger ones close the socket (1009).
 #: Frames between the hub's limit and this are refused one by one (``too-big``).
 READ_LIMIT = 64 * 1024
+#: The result pictures kept drawn (a shared result is fetched once per share).
+KEPT_PICTURES = 32
 
 
 #: The page's own language, which :meth:`WebServer._index` sets for each request.
@@ -111,6 +118,13 @@ def strings(tr: Translator, locale: str) -> dict[str, str]:
     return {msg_id: tr.t(locale, msg_id) for msg_id in tr.message_ids(locale, STRINGS_PREFIX)}
 
 
+def as_jpeg(png: bytes) -> bytes:
+    """A PNG picture as a JPEG (what Telegram takes for a photo by address)."""
+    out = io.BytesIO()
+    Image.open(io.BytesIO(png)).convert("RGB").save(out, "JPEG", quality=90)
+    return out.getvalue()
+
+
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -149,12 +163,14 @@ class WebServer:
         self.open = 0
         self._strings = {locale: strings(tr, locale) for locale in LOCALES}
         self._page: str | None = None  # index.html, read once
+        self._pictures: OrderedDict[str, bytes] = OrderedDict()
 
     def app(self) -> web.Application:
         app = web.Application(middlewares=[_headers])
         app.router.add_get("/", self._index)
         app.router.add_get("/api/strings", self._api_strings)
         app.router.add_get("/ws", self._socket)
+        app.router.add_get("/picture/{token}.jpg", self._picture)
         if self.static.is_dir():
             app.router.add_static("/static/", self.static, show_index=False, follow_symlinks=False)
         return app
@@ -191,6 +207,22 @@ class WebServer:
         if locale not in self._strings:
             locale = "ru" if locale.lower().startswith("ru") else "en"
         return web.json_response(self._strings[locale])
+
+    async def _picture(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        jpeg = self._pictures.get(token)
+        if jpeg is None:
+            png = await self.hub.picture(token)
+            if png is None:
+                raise web.HTTPNotFound(text="no such result\n")
+            jpeg = await asyncio.to_thread(as_jpeg, png)
+            self._pictures[token] = jpeg
+            while len(self._pictures) > KEPT_PICTURES:
+                self._pictures.popitem(last=False)
+        self._pictures.move_to_end(token)
+        response = web.Response(body=jpeg, content_type="image/jpeg")
+        response.headers["Cache-Control"] = "public, max-age=86400"
+        return response
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
         hub = self.hub

@@ -20,3 +20,4 @@ web-over = The game is over
 web-cancelled = The game was cancelled
 web-title = Kozel
 web-your-time = Your move, time left
+web-share = 📤 Share the result

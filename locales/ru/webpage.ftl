@@ -20,3 +20,4 @@ web-over = Игра окончена
 web-cancelled = Игра отменена
 web-title = Козёл
 web-your-time = Ваш ход, осталось
+web-share = 📤 Поделиться итогом

@@ -9,6 +9,7 @@ main button's text and visibility) and recording every call in ``window.calls``.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -16,10 +17,14 @@ from typing import Any
 import pytest
 from playwright.async_api import Page
 
+from bot.codec import base36
 from bot.i18n import Translator
+from bot.memory import MemoryStorage
 from bot.models import Game
-from testing.fakes.telegram import FakeUser
-from tests.adapters.telegram.harness import TOKEN
+from testing.fakes.telegram import FakeTelegram, FakeUser
+from tests.adapters.telegram.harness import GROUP, TOKEN, ErrorLog, Harness
+from tests.adapters.telegram.test_achievements_and_picture import finish
+from tests.adapters.telegram.test_share import ask
 from tests.browser.conftest import BROWSER, Tab, screenshot_path
 from tests.browser.table import SHOW, Player, WebTable, four_humans, settled, web_table
 from tests.browser.test_table import init_data
@@ -269,3 +274,84 @@ async def test_in_full_screen_the_page_keeps_clear_of_the_notch_and_telegrams_co
         )
         assert await page.evaluate(padding, "paddingTop") == "46px"
         assert await page.evaluate(padding, "paddingLeft") == "55px"
+
+
+# --- Sharing the result ------------------------------------------------------------------
+
+
+async def test_a_player_shares_the_finished_games_result_card_from_the_mini_app(
+    tr: Translator, open_tab: OpenTab
+) -> None:
+    errors = ErrorLog()
+    logging.getLogger().addHandler(errors)
+    try:
+        async with FakeTelegram(group_limit=10_000) as tg:
+            h = Harness(tg, MemoryStorage(), tr)
+            tg.add_group(GROUP, "Kozel club", admins=[1])
+            await h.start()
+            try:
+                await _share(h, tr, open_tab)
+            finally:
+                await h.stop()
+    finally:
+        logging.getLogger().removeHandler(errors)
+    problems = [*h.errors, *(r.getMessage() for r in errors.records)]
+    assert not problems, problems
+
+
+async def _share(h: Harness, tr: Translator, open_tab: OpenTab) -> None:
+    game = await finish(h)  # Alice, Bob, Carol and Dave, through their Telegram hands
+    ref = base36(game.id)
+    async with web_table(
+        tr, service=h.service, interactions=h.interactions, telegram_bot_token=TOKEN
+    ) as table:
+        start = table.web.hub.link(game, None)  # type: ignore[union-attr]
+        assert start is not None
+        auth = int(h.clock.now())
+
+        async def opened(who: tuple[int, str], name: str, version: str = "8.0") -> Page:
+            text = web_app_script(init_data(who, start, auth), version=version)
+
+            async def setup(page: Page) -> None:
+                await page.add_init_script(text)
+
+            tab = await open_tab(table.url, name=name, setup=setup)
+            await tab.until(lambda: tab.states() or None, SHOW / 1000)
+            return tab.page
+
+        # Carol's Telegram: the result, and "Share" on it.
+        carol = await opened((3, "Carol"), "carol")
+        share = carol.locator("#result:not(.hidden) #result-share:not(.hidden)")
+        await share.wait_for(timeout=SHOW)
+        assert await share.inner_text() == tr.t("ru", "web-share")
+        await carol.screenshot(path=screenshot_path("mini-app-share"))
+        await share.click()
+        await until_web_app(carol, "window.calls.some((call) => call[0] === 'shareMessage')")
+        [[_, prepared]] = [
+            c for c in await carol.evaluate("window.calls") if c[0] == "shareMessage"
+        ]
+        user_id, result = h.tg.prepared[prepared]
+        assert user_id == 3 and result["type"] == "photo"
+        assert h.tg.fetched[result["photo_url"]].startswith(b"\xff\xd8")  # a JPEG
+        # Once the result is closed, "Share" stays among the actions.
+        await carol.locator("#result-close").click()
+        assert await carol.locator("#actions .button.share").is_visible()
+
+        # An older client (no shareMessage): the bot's inline mode, in a chat he picks.
+        older = await opened((3, "Carol"), "carol 7.0", version="7.0")
+        await older.locator("#result-share:not(.hidden)").click()
+        await until_web_app(older, "window.calls.some((call) => call[0] === 'switchInlineQuery')")
+        [switch] = [c for c in await older.evaluate("window.calls") if c[0] == "switchInlineQuery"]
+        assert switch[1] == ref and "groups" in switch[2]
+        [answered] = await ask(h, h.tg.users[3], switch[1])
+        assert answered["photo_url"] == result["photo_url"]
+
+        # Who did not play, and a page outside Telegram: no "Share".
+        eve = await opened((9, "Eve"), "eve")
+        await eve.locator("#result:not(.hidden)").wait_for(timeout=SHOW)
+        assert await eve.locator("#result-share").is_hidden()
+        assert await eve.locator(".button.share:visible").count() == 0
+        browser = await open_tab(table.link(game, 0), name="browser")
+        await browser.page.locator("#result:not(.hidden)").wait_for(timeout=SHOW)
+        assert await browser.page.locator(".button.share:visible").count() == 0
+        assert len(h.tg.calls_of("savePreparedInlineMessage")) == len(h.tg.prepared) == 1

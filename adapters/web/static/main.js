@@ -3,7 +3,7 @@
 // reconnects after a drop, catching up from the last version it showed. WEB.md is the
 // contract with the server (adapters/web).
 
-import { followView, obvious, startMiniApp } from "./miniapp.js";
+import { followView, obvious, share, sharing, startMiniApp } from "./miniapp.js";
 import { backButton, haptic, initData, loadTelegramScript, startTheme } from "./theme.js";
 import { buttons, draw, drawClock, resultKey } from "./view.js";
 
@@ -77,6 +77,7 @@ const ui = {
   resultShown: null,
   pressId: 0,
   pending: null,
+  sharing: null, // the id of the share asked of the bot
   received: 0, // performance.now() of the last state: the clock counts from it
   toggle(code) {
     if (this.locked || !this.view) return;
@@ -111,8 +112,44 @@ function redraw() {
     draw(ui.view, ui, strings, clock());
     const action = obvious(buttons(ui.view.actions ?? [], ui.selection));
     followView(ui.view, action, ui.locked, (pressed) => ui.press(pressed));
+    drawShare(ui.view);
   }
   backButton(!$("result").classList.contains("hidden"), closeResult);
+}
+
+// --- Sharing the result (inside Telegram) ------------------------------------------
+
+/** "Share" for a player of a game over, where the client can share: on the result
+ * and, once it is closed, among the actions. */
+function drawShare(view) {
+  const can = view.phase === "over" && view.you !== null && view.you !== undefined && sharing();
+  const words = strings.t("web-share");
+  const onResult = $("result-share");
+  onResult.textContent = words;
+  onResult.classList.toggle("hidden", !can);
+  if (!can) return;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "button share";
+  button.textContent = words;
+  button.addEventListener("click", askShare);
+  $("actions").append(button);
+  $("actions").classList.remove("empty");
+}
+
+function askShare() {
+  if (sharing() !== "prepared") {
+    share(null, ui.view?.game);
+    return;
+  }
+  ui.sharing = ++ui.pressId;
+  if (!socket.send({ type: "share", id: ui.sharing })) share(null, ui.view?.game);
+}
+
+function onShared(frame) {
+  if (frame.id !== ui.sharing) return;
+  ui.sharing = null;
+  if (frame.ok) share(frame.prepared, frame.query);
 }
 
 function closeResult() {
@@ -234,6 +271,8 @@ const socket = {
       onState(frame);
     } else if (frame.type === "answer") {
       onAnswer(frame);
+    } else if (frame.type === "shared") {
+      onShared(frame);
     } else if (frame.type === "error") {
       if (FINAL_ERRORS.has(frame.code)) this.stop(frame.text);
       else if (frame.text) toast(frame.text);
@@ -274,6 +313,7 @@ function start() {
     redraw();
   });
   $("result-close").addEventListener("click", closeResult);
+  $("result-share").addEventListener("click", askShare);
   setInterval(() => {
     if (ui.view?.turn) drawClock(ui.view, strings, clock());
     if (shownBanner.id === "web-reconnecting") drawBanner();

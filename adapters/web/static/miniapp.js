@@ -5,7 +5,9 @@
 // - a confirmation before closing while the reader is seated in an open game;
 // - no vertical swipe closing the app during his turn (Bot API 7.7);
 // - the main button for the one obvious action ("Play 7♣ Q♣"), pressing what the
-//   page's own button presses.
+//   page's own button presses;
+// - sharing a finished game's result card: the bot's prepared message
+//   (shareMessage, Bot API 8.0), else the bot's inline mode (switchInlineQuery, 6.7).
 // Each is asked only when its state changes, and only of a client that has it.
 
 import { telegram } from "./theme.js";
@@ -78,6 +80,27 @@ export function followView(view, action, locked, onPress) {
     else app.enableVerticalSwipes?.();
   }
   mainButton(app, action, locked, onPress);
+}
+
+/** How this client shares a result: "prepared" (shareMessage), "inline"
+ * (switchInlineQuery) or null (it cannot: a browser, an old client). */
+export function sharing() {
+  const app = telegram();
+  if (!app) return null;
+  if (has(app, "8.0") && typeof app.shareMessage === "function") return "prepared";
+  if (has(app, "6.7") && typeof app.switchInlineQuery === "function") return "inline";
+  return null;
+}
+
+/** Share the result: the bot's ``prepared`` message where the client sends one, else
+ * the bot's inline query ``query`` (the game) typed in a chat the player picks. */
+export function share(prepared, query) {
+  const app = telegram();
+  if (!app) return;
+  if (prepared && sharing() === "prepared") app.shareMessage(prepared);
+  else if (query && typeof app.switchInlineQuery === "function") {
+    app.switchInlineQuery(query, ["users", "groups", "channels"]);
+  }
 }
 
 function mainButton(app, action, locked, onPress) {
