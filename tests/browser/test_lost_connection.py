@@ -7,18 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable, Callable
 
 import pytest
 from playwright.async_api import Page
 
 from bot.i18n import Translator
-from tests.browser.conftest import BROWSER, Tab, screenshot_path
-from tests.browser.table import SHOW, Player, four_humans, settled, web_table
+from tests.browser.conftest import BROWSER, screenshot_path
+from tests.browser.table import SHOW, Player, four_humans, settled, to_move, web_table
+from tests.browser.test_table import OpenTab
 
 pytestmark = BROWSER
-
-OpenTab = Callable[..., Awaitable[Tab]]
 #: How long a drop goes unsaid (main.js's LOST_AFTER).
 LOST_AFTER = 5.0
 
@@ -51,8 +49,7 @@ async def test_a_page_without_its_socket_for_5_s_says_so_and_the_players_clock_c
 ) -> None:
     async with web_table(tr, seed=6) as table:
         game = await four_humans(table.service, "yard")
-        seat = game.play.turn
-        assert seat is not None
+        seat = to_move(game)
         player = Player(await open_tab(table.link(game, seat), name="mover"), seat)
         await settled(table, game.id, [player])
         page = player.page
@@ -97,8 +94,7 @@ async def test_a_drop_the_page_recovers_from_at_once_goes_unsaid(
 ) -> None:
     async with web_table(tr, seed=6) as table:
         game = await four_humans(table.service, "yard")
-        seat = game.play.turn
-        assert seat is not None
+        seat = to_move(game)
 
         async def setup(page: Page) -> None:
             await page.add_init_script(WATCH_BANNER)

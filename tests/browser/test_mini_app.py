@@ -9,9 +9,7 @@ main button's text and visibility) and recording every call in ``window.calls``.
 from __future__ import annotations
 
 import json
-import logging
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -19,19 +17,27 @@ from playwright.async_api import Page
 
 from bot.codec import base36
 from bot.i18n import Translator
-from bot.memory import MemoryStorage
 from bot.models import Game
-from testing.fakes.telegram import FakeTelegram, FakeUser
-from tests.adapters.telegram.harness import GROUP, TOKEN, ErrorLog, Harness
+from testing.fakes.telegram import FakeUser
+from tests.adapters.telegram.harness import TOKEN
 from tests.adapters.telegram.test_achievements_and_picture import finish
 from tests.adapters.telegram.test_share import ask
 from tests.browser.conftest import BROWSER, Tab, screenshot_path
-from tests.browser.table import SHOW, Player, WebTable, four_humans, settled, web_table
-from tests.browser.test_table import init_data
+from tests.browser.table import (
+    SHOW,
+    Player,
+    WebTable,
+    beside,
+    four_humans,
+    settled,
+    start_param,
+    telegram_bot,
+    to_move,
+    web_table,
+)
+from tests.browser.test_table import OpenTab, init_data
 
 pytestmark = BROWSER
-
-OpenTab = Callable[..., Awaitable[Tab]]
 
 #: Telegram.WebApp as telegram-web-app.js gives it (of the client's ``version``), with
 #: the state the real one keeps; ``window.tg.press()`` presses the main button and
@@ -141,9 +147,7 @@ async def mini_app(
 ) -> Tab:
     """The Mini App opened from the game's table by ``user`` (Telegram tells the page
     who he is; the page finds his seat)."""
-    start = table.web.hub.link(game, None)  # type: ignore[union-attr]
-    assert start is not None
-    text = web_app_script(init_data(user, start, int(time.time())), **script)
+    text = web_app_script(init_data(user, start_param(table, game), int(time.time())), **script)
 
     async def setup(page: Page) -> None:
         await page.add_init_script(text)
@@ -175,6 +179,16 @@ async def until_web_app(page: Page, condition: str) -> None:
     )
 
 
+async def calls_of(page: Page, name: str) -> list[list[Any]]:
+    """Once the page called Telegram.WebApp's ``name``: those calls, with their
+    arguments."""
+    await page.wait_for_function(
+        "(name) => window.calls.some((call) => call[0] === name)", arg=name, timeout=SHOW
+    )
+    calls: list[list[Any]] = await page.evaluate("window.calls")
+    return [call for call in calls if call[0] == name]
+
+
 def user(seat: int) -> tuple[int, str]:
     """The Telegram user at ``seat`` of :func:`four_humans`'s game."""
     return seat + 1, f"user {seat + 1}"
@@ -185,8 +199,7 @@ async def test_a_seated_mini_app_asks_before_closing_and_holds_swipes_in_his_tur
 ) -> None:
     async with web_table(tr, seed=6, telegram_bot_token=TOKEN) as table:
         game = await four_humans(table.service, "yard")
-        turn = game.play.turn
-        assert turn is not None
+        turn = to_move(game)
         after = (turn + 1) % 4
         mover = Player(await mini_app(open_tab, table, game, user(turn), "mover"), turn)
         waiter = Player(await mini_app(open_tab, table, game, user(after), "waiter"), after)
@@ -237,8 +250,7 @@ async def test_an_older_telegram_client_is_asked_only_what_it_has(
 ) -> None:
     async with web_table(tr, seed=6, telegram_bot_token=TOKEN) as table:
         game = await four_humans(table.service, "yard")
-        turn = game.play.turn
-        assert turn is not None
+        turn = to_move(game)
         old = Player(await mini_app(open_tab, table, game, user(turn), "6.1", version="6.1"), turn)
         await settled(table, game.id, [old])
         calls = (await web_app(old.page))["calls"]
@@ -282,76 +294,52 @@ async def test_in_full_screen_the_page_keeps_clear_of_the_notch_and_telegrams_co
 async def test_a_player_shares_the_finished_games_result_card_from_the_mini_app(
     tr: Translator, open_tab: OpenTab
 ) -> None:
-    errors = ErrorLog()
-    logging.getLogger().addHandler(errors)
-    try:
-        async with FakeTelegram(group_limit=10_000) as tg:
-            h = Harness(tg, MemoryStorage(), tr)
-            tg.add_group(GROUP, "Kozel club", admins=[1])
-            await h.start()
-            try:
-                await _share(h, tr, open_tab)
-            finally:
-                await h.stop()
-    finally:
-        logging.getLogger().removeHandler(errors)
-    problems = [*h.errors, *(r.getMessage() for r in errors.records)]
-    assert not problems, problems
+    async with telegram_bot(tr) as h:
+        game = await finish(h)  # Alice, Bob, Carol and Dave, through their Telegram hands
+        ref = base36(game.id)
+        async with beside(h, tr) as table:
+            start = start_param(table, game)
+            auth = int(h.clock.now())
 
+            async def opened(who: tuple[int, str], name: str, version: str = "8.0") -> Page:
+                text = web_app_script(init_data(who, start, auth), version=version)
 
-async def _share(h: Harness, tr: Translator, open_tab: OpenTab) -> None:
-    game = await finish(h)  # Alice, Bob, Carol and Dave, through their Telegram hands
-    ref = base36(game.id)
-    async with web_table(
-        tr, service=h.service, interactions=h.interactions, telegram_bot_token=TOKEN
-    ) as table:
-        start = table.web.hub.link(game, None)  # type: ignore[union-attr]
-        assert start is not None
-        auth = int(h.clock.now())
+                async def setup(page: Page) -> None:
+                    await page.add_init_script(text)
 
-        async def opened(who: tuple[int, str], name: str, version: str = "8.0") -> Page:
-            text = web_app_script(init_data(who, start, auth), version=version)
+                tab = await open_tab(table.url, name=name, setup=setup)
+                await tab.until(lambda: tab.states() or None, SHOW / 1000)
+                return tab.page
 
-            async def setup(page: Page) -> None:
-                await page.add_init_script(text)
+            # Carol's Telegram: the result, and "Share" on it.
+            carol = await opened((3, "Carol"), "carol")
+            share = carol.locator("#result:not(.hidden) #result-share:not(.hidden)")
+            await share.wait_for(timeout=SHOW)
+            assert await share.inner_text() == tr.t("ru", "web-share")
+            await carol.screenshot(path=screenshot_path("mini-app-share"))
+            await share.click()
+            [[_, prepared]] = await calls_of(carol, "shareMessage")
+            user_id, result = h.tg.prepared[prepared]
+            assert user_id == 3 and result["type"] == "photo"
+            assert h.tg.fetched[result["photo_url"]].startswith(b"\xff\xd8")  # a JPEG
+            # Once the result is closed, "Share" stays among the actions.
+            await carol.locator("#result-close").click()
+            assert await carol.locator("#actions .button.share").is_visible()
 
-            tab = await open_tab(table.url, name=name, setup=setup)
-            await tab.until(lambda: tab.states() or None, SHOW / 1000)
-            return tab.page
+            # An older client (no shareMessage): the bot's inline mode, in a chat he picks.
+            older = await opened((3, "Carol"), "carol 7.0", version="7.0")
+            await older.locator("#result-share:not(.hidden)").click()
+            [switch] = await calls_of(older, "switchInlineQuery")
+            assert switch[1] == ref and "groups" in switch[2]
+            [answered] = await ask(h, h.tg.users[3], switch[1])
+            assert answered["photo_url"] == result["photo_url"]
 
-        # Carol's Telegram: the result, and "Share" on it.
-        carol = await opened((3, "Carol"), "carol")
-        share = carol.locator("#result:not(.hidden) #result-share:not(.hidden)")
-        await share.wait_for(timeout=SHOW)
-        assert await share.inner_text() == tr.t("ru", "web-share")
-        await carol.screenshot(path=screenshot_path("mini-app-share"))
-        await share.click()
-        await until_web_app(carol, "window.calls.some((call) => call[0] === 'shareMessage')")
-        [[_, prepared]] = [
-            c for c in await carol.evaluate("window.calls") if c[0] == "shareMessage"
-        ]
-        user_id, result = h.tg.prepared[prepared]
-        assert user_id == 3 and result["type"] == "photo"
-        assert h.tg.fetched[result["photo_url"]].startswith(b"\xff\xd8")  # a JPEG
-        # Once the result is closed, "Share" stays among the actions.
-        await carol.locator("#result-close").click()
-        assert await carol.locator("#actions .button.share").is_visible()
-
-        # An older client (no shareMessage): the bot's inline mode, in a chat he picks.
-        older = await opened((3, "Carol"), "carol 7.0", version="7.0")
-        await older.locator("#result-share:not(.hidden)").click()
-        await until_web_app(older, "window.calls.some((call) => call[0] === 'switchInlineQuery')")
-        [switch] = [c for c in await older.evaluate("window.calls") if c[0] == "switchInlineQuery"]
-        assert switch[1] == ref and "groups" in switch[2]
-        [answered] = await ask(h, h.tg.users[3], switch[1])
-        assert answered["photo_url"] == result["photo_url"]
-
-        # Who did not play, and a page outside Telegram: no "Share".
-        eve = await opened((9, "Eve"), "eve")
-        await eve.locator("#result:not(.hidden)").wait_for(timeout=SHOW)
-        assert await eve.locator("#result-share").is_hidden()
-        assert await eve.locator(".button.share:visible").count() == 0
-        browser = await open_tab(table.link(game, 0), name="browser")
-        await browser.page.locator("#result:not(.hidden)").wait_for(timeout=SHOW)
-        assert await browser.page.locator(".button.share:visible").count() == 0
-        assert len(h.tg.calls_of("savePreparedInlineMessage")) == len(h.tg.prepared) == 1
+            # Who did not play, and a page outside Telegram: no "Share".
+            eve = await opened((9, "Eve"), "eve")
+            await eve.locator("#result:not(.hidden)").wait_for(timeout=SHOW)
+            assert await eve.locator("#result-share").is_hidden()
+            assert await eve.locator(".button.share:visible").count() == 0
+            browser = await open_tab(table.link(game, 0), name="browser")
+            await browser.page.locator("#result:not(.hidden)").wait_for(timeout=SHOW)
+            assert await browser.page.locator(".button.share:visible").count() == 0
+            assert len(h.tg.calls_of("savePreparedInlineMessage")) == len(h.tg.prepared) == 1

@@ -6,7 +6,6 @@ the result picture is served as a JPEG for a finished game's spectators' token o
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -17,16 +16,6 @@ from bot.models import Game, GameStatus, Platform, User
 from bot.pictures import SIZE
 from core.yard.ai import safe_move
 from tests.adapters.web.harness import PLAYERS, Web
-
-
-@pytest.fixture
-async def web() -> AsyncIterator[Web]:
-    harness = Web()
-    await harness.start()
-    try:
-        yield harness
-    finally:
-        await harness.stop()
 
 
 class Sharer:
