@@ -111,3 +111,27 @@ async def test_a_drop_the_page_recovers_from_at_once_goes_unsaid(
         await player.tab.until(lambda: len(player.tab.states()) > states or None, SHOW / 1000)
         await player.page.locator(".hand-card:enabled").first.wait_for(timeout=SHOW)
         assert await player.page.evaluate("window.bannerShown") == []
+
+
+async def test_a_page_whose_network_goes_away_without_a_close_says_so_and_comes_back(
+    tr: Translator, open_tab: OpenTab
+) -> None:
+    """No close reaches the page (its network is gone; the server keeps the socket):
+    the browser's going offline is the drop."""
+    async with web_table(tr, seed=6) as table:
+        game = await four_humans(table.service, "yard")
+        seat = to_move(game)
+        player = Player(await open_tab(table.link(game, seat), name="offline"), seat)
+        await settled(table, game.id, [player])
+        page = player.page
+        sockets = len(player.tab.sockets)
+        await page.context.set_offline(True)
+        await page.locator("#banner:not(.hidden) .banner-clock").wait_for(timeout=SHOW)
+        assert (await page.locator("#banner").inner_text()).startswith(
+            tr.t("ru", "web-reconnecting")
+        )
+        assert await page.locator(".hand-card:enabled").count() == 0
+        await page.context.set_offline(False)
+        await page.locator("#banner").wait_for(state="hidden", timeout=SHOW)
+        assert len(player.tab.sockets) > sockets  # a new socket
+        await page.locator(".hand-card:enabled").first.wait_for(timeout=SHOW)

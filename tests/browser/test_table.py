@@ -331,10 +331,11 @@ async def test_a_page_whose_connection_is_cut_catches_up(tr: Translator, open_ta
         hub = table.web.hub
         assert hub is not None
         await cut.page.context.set_offline(True)
-        [conn] = [c for c in hub.games[game.id] if c.seat == 0]
-        await conn.close(1001)
+        # The page gives its socket up as it goes offline; the bot may not have heard.
+        for conn in [c for c in hub.games.get(game.id, ()) if c.seat == 0]:
+            await conn.close(1001)
         await cut.page.locator("#banner:not(.hidden)").wait_for(timeout=20_000)
-        assert await dom(cut, "#banner") == tr.t("ru", "web-reconnecting")
+        assert (await dom(cut, "#banner")).startswith(tr.t("ru", "web-reconnecting"))
 
         # The others play on while the page is away.
         def others_moved(game: Game) -> bool:

@@ -16,6 +16,9 @@ const PING_EVERY = 25000;
 // A drop shorter than this goes unsaid (the page reconnects at once); a longer one is
 // told in the banner, with the player's own time left when it is his turn.
 const LOST_AFTER = 5000;
+// A ping unanswered this long, or the browser going offline, is a lost socket too
+// (a connection that died without a close, as when a phone changes networks).
+const PONG_WITHIN = 5000;
 
 const $ = (id) => document.getElementById(id);
 
@@ -234,6 +237,7 @@ const socket = {
   final: false,
   pinger: null,
   lost: null, // the timer that tells of a drop once it lasts LOST_AFTER
+  pong: null, // the timer that drops the socket when a ping goes unanswered
   send(message) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(message));
@@ -252,12 +256,25 @@ const socket = {
     ws.addEventListener("open", () => {
       ws.send(JSON.stringify(first));
       clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_EVERY);
+      this.pinger = setInterval(() => this.ping(ws), PING_EVERY);
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
     ws.addEventListener("close", (event) => this.closed(ws, event.code));
   },
+  ping(ws) {
+    if (!this.send({ type: "ping" })) return;
+    clearTimeout(this.pong);
+    this.pong = setTimeout(() => this.drop(ws), PONG_WITHIN);
+  },
+  // Give up a socket that no longer carries anything: the page reconnects as after a
+  // close (whose event, when it comes, is then ignored).
+  drop(ws) {
+    if (!ws || ws !== this.ws) return;
+    this.closed(ws, 1006);
+    ws.close();
+  },
   receive(data) {
+    clearTimeout(this.pong);
     let frame;
     try {
       frame = JSON.parse(data);
@@ -281,6 +298,7 @@ const socket = {
   closed(ws, code) {
     if (ws !== this.ws) return;
     clearInterval(this.pinger);
+    clearTimeout(this.pong);
     this.ws = null;
     // A press in flight is lost with the socket: the next state shows what happened.
     ui.pending = null;
@@ -325,6 +343,7 @@ function start() {
     if (title && !ui.view) $("title").textContent = document.title = title;
     drawBanner();
   });
+  window.addEventListener("offline", () => socket.drop(socket.ws));
   socket.open();
 }
 
