@@ -6,10 +6,11 @@ left counting down while the page reconnects; a shorter one goes unsaid.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 
 import pytest
-from playwright.async_api import Page
+from playwright.async_api import Page, WebSocketRoute
 
 from bot.i18n import Translator
 from tests.browser.conftest import BROWSER, screenshot_path
@@ -17,8 +18,11 @@ from tests.browser.table import SHOW, Player, four_humans, settled, to_move, web
 from tests.browser.test_table import OpenTab
 
 pytestmark = BROWSER
-#: How long a drop goes unsaid (main.js's LOST_AFTER).
+#: How long a drop goes unsaid (main.js's LOST_AFTER, seconds); how often the page
+#: pings and how long it waits for the pong (PING_EVERY, PONG_WITHIN, milliseconds).
 LOST_AFTER = 5.0
+PING_EVERY = 25_000
+PONG_WITHIN = 5_000
 
 #: Every time the banner is shown, by the page's clock (an observer from the start).
 WATCH_BANNER = """
@@ -135,3 +139,42 @@ async def test_a_page_whose_network_goes_away_without_a_close_says_so_and_comes_
         await page.locator("#banner").wait_for(state="hidden", timeout=SHOW)
         assert len(player.tab.sockets) > sockets  # a new socket
         await page.locator(".hand-card:enabled").first.wait_for(timeout=SHOW)
+
+
+async def test_a_ping_left_unanswered_drops_the_socket_and_the_page_reconnects(
+    tr: Translator, open_tab: OpenTab
+) -> None:
+    """The bot's pongs never arrive (a connection dead one way): 5 s after a ping the
+    page gives the socket up and opens a new one. The page's clock is Playwright's, run
+    past the ping and its 5 s (no real wait)."""
+    pong_lost = asyncio.Event()
+
+    def connect(route: WebSocketRoute) -> None:
+        server = route.connect_to_server()
+
+        def from_bot(message: str | bytes) -> None:
+            text = message.decode() if isinstance(message, bytes) else message
+            if json.loads(text).get("type") == "pong":
+                pong_lost.set()  # lost on the way
+            else:
+                route.send(message)
+
+        server.on_message(from_bot)
+
+    async def setup(page: Page) -> None:
+        await page.clock.install()
+        await page.route_web_socket(re.compile(r".*/ws$"), connect)
+
+    async with web_table(tr, seed=6) as table:
+        game = await four_humans(table.service, "yard")
+        seat = to_move(game)
+        player = Player(await open_tab(table.link(game, seat), name="pong", setup=setup), seat)
+        await settled(table, game.id, [player])
+        assert len(player.tab.sockets) == 1
+        await player.page.clock.run_for(PING_EVERY + 100)  # the ping goes out...
+        async with asyncio.timeout(SHOW / 1000):
+            await pong_lost.wait()  # ...and its pong is lost
+        assert len(player.tab.sockets) == 1  # the page still waits for it
+        await player.page.clock.run_for(PONG_WITHIN)
+        await player.tab.until(lambda: len(player.tab.sockets) > 1 or None, SHOW / 1000)
+        await player.tab.until(lambda: len(player.tab.states()) > 1 or None, SHOW / 1000)
