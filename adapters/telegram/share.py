@@ -12,6 +12,9 @@ The picture is the one the group got, served by the web table as a JPEG
 from __future__ import annotations
 
 import logging
+import time
+from collections import OrderedDict
+from datetime import datetime, timedelta
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
@@ -23,6 +26,11 @@ from bot.pictures import SIZE
 from bot.presenters.common import rules_name
 
 log = logging.getLogger(__name__)
+
+#: Prepared messages kept for another share of the same result by the same player.
+KEPT_PREPARED = 1024
+#: Seconds before its expiry a prepared message is no longer handed out.
+EXPIRY_MARGIN = 60
 
 
 def result_photo(
@@ -47,15 +55,39 @@ def result_photo(
     )
 
 
+def _unix_time(value: datetime | timedelta | int) -> float:
+    """A Bot API date as aiogram gives it, as a Unix time."""
+    if isinstance(value, datetime):
+        return value.timestamp()
+    if isinstance(value, timedelta):
+        return time.time() + value.total_seconds()
+    return float(value)
+
+
 class ResultShare:
     """Prepares a player's message of a game's result (the :data:`bot.interactions.Sharer`
-    of Telegram)."""
+    of Telegram), once per player and game while Telegram keeps it."""
 
     def __init__(self, bot: Bot, interactions: Interactions) -> None:
         self.bot = bot
         self.interactions = interactions
+        #: (game id, user id) -> (prepared message id, its expiry as a Unix time).
+        self.prepared: OrderedDict[tuple[int, str], tuple[str, float]] = OrderedDict()
 
     async def __call__(self, game: Game, user: User) -> str | None:
+        key = (game.id, user.ref.id)
+        kept = self.prepared.get(key)
+        if kept is not None and kept[1] - EXPIRY_MARGIN > time.time():
+            return kept[0]
+        prepared = await self.prepare(game, user)
+        if prepared is not None:
+            self.prepared[key] = prepared
+            self.prepared.move_to_end(key)
+            while len(self.prepared) > KEPT_PREPARED:
+                self.prepared.popitem(last=False)
+        return None if prepared is None else prepared[0]
+
+    async def prepare(self, game: Game, user: User) -> tuple[str, float] | None:
         locale = await self.interactions.user_locale(user.ref)
         photo = result_photo(game, self.interactions, locale)
         if photo is None or not user.ref.id.isdigit():
@@ -71,4 +103,4 @@ class ResultShare:
         except TelegramAPIError as error:
             log.warning("could not prepare a shared result: %s", error.message)
             return None
-        return prepared.id
+        return prepared.id, _unix_time(prepared.expiration_date)

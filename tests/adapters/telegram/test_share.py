@@ -90,3 +90,15 @@ async def test_a_mini_apps_share_is_a_prepared_inline_message_of_the_result_pict
     picture(h, result["photo_url"])
     [call] = h.tg.calls_of("savePreparedInlineMessage")
     assert call.params["allow_user_chats"] and call.params["allow_group_chats"]
+
+
+@pytest.mark.parametrize("web", [WEB], indirect=True)
+async def test_a_player_sharing_again_gets_the_message_prepared_before(h: Harness) -> None:
+    game = await finish(h)
+    share = h.interactions.sharers[Platform.TELEGRAM]
+    carol = User(UserRef(Platform.TELEGRAM, "3"), "Carol")
+    dave = User(UserRef(Platform.TELEGRAM, "4"), "Dave")
+    first = await share(game, carol)
+    assert first is not None and await share(game, carol) == first
+    assert await share(game, dave) not in (None, first)  # his own
+    assert len(h.tg.calls_of("savePreparedInlineMessage")) == 2
