@@ -44,7 +44,7 @@ pytestmark = BROWSER
 #: ``window.tg.fire(event)`` sends a client's event.
 WEB_APP = """
 (() => {
-  const VERSION = %(version)s;
+  const VERSION = %(version)s, PLATFORM = %(platform)s;
   window.calls = [];
   const handlers = {};
   const record = (name, effect) => (...args) => {
@@ -75,6 +75,7 @@ WEB_APP = """
   const app = {
     initData: %(data)s,
     version: VERSION,
+    platform: PLATFORM,
     themeParams: {},
     isVersionAtLeast: (v) => newer(VERSION, v),
     isClosingConfirmationEnabled: false,
@@ -126,11 +127,13 @@ def tr() -> Translator:
 def web_app_script(
     data: str,
     version: str = "8.0",
+    platform: str = "android",
     safe: dict[str, int] = NO_INSET,
     content: dict[str, int] = NO_INSET,
 ) -> str:
     return WEB_APP % {
         "version": json.dumps(version),
+        "platform": json.dumps(platform),
         "data": json.dumps(data),
         "safe": json.dumps(safe),
         "content": json.dumps(content),
@@ -245,7 +248,7 @@ async def test_a_seated_mini_app_asks_before_closing_and_holds_swipes_in_his_tur
         assert "disableClosingConfirmation" in (await web_app(mover.page))["calls"]
 
 
-async def test_an_older_telegram_client_is_asked_only_what_it_has(
+async def test_an_older_client_is_asked_only_what_it_has_and_a_computer_no_full_screen(
     tr: Translator, open_tab: OpenTab
 ) -> None:
     async with web_table(tr, seed=6, telegram_bot_token=TOKEN) as table:
@@ -257,6 +260,13 @@ async def test_an_older_telegram_client_is_asked_only_what_it_has(
         asked = {"requestFullscreen", "enableClosingConfirmation", "disableVerticalSwipes"}
         assert not asked & set(calls), calls
         assert "ready" in calls
+        # Telegram Desktop: all of it but full screen, which would hide the rest.
+        desktop = await mini_app(open_tab, table, game, user(turn), "desktop", platform="tdesktop")
+        await settled(table, game.id, [Player(desktop, turn)])
+        await until_web_app(desktop.page, "!app.isVerticalSwipesEnabled")
+        state = await web_app(desktop.page)
+        assert state["closing"] is True and state["fullscreen"] is False
+        assert "requestFullscreen" not in state["calls"]
 
 
 async def test_in_full_screen_the_page_keeps_clear_of_the_notch_and_telegrams_controls(

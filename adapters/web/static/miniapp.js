@@ -1,7 +1,7 @@
 // What the page asks of Telegram when it runs as a Mini App (Telegram.WebApp, from
 // telegram-web-app.js; absent in a browser, where all of this does nothing):
-// - full screen where the client's version allows it (Bot API 8.0), the safe areas
-//   kept clear in CSS (--tg-safe-area-inset-*, --tg-content-safe-area-inset-*);
+// - full screen on a phone whose client's version allows it (Bot API 8.0), the safe
+//   areas kept clear in CSS (--tg-safe-area-inset-*, --tg-content-safe-area-inset-*);
 // - a confirmation before closing while the reader is seated in an open game;
 // - no vertical swipe closing the app during his turn (Bot API 7.7);
 // - the main button for the one obvious action ("Play 7♣ Q♣"), pressing what the
@@ -17,6 +17,8 @@ const INSETS = [
   ["contentSafeAreaInset", "--tg-content-safe-area-inset"],
 ];
 const SIDES = ["top", "bottom", "left", "right"];
+// Full screen is for phones: on a computer it would hide everything else.
+const PHONES = new Set(["android", "android_x", "ios"]);
 
 /** Whether the client has Bot API ``version``'s Mini App features. */
 function has(app, version) {
@@ -46,7 +48,7 @@ export function startMiniApp() {
   for (const event of ["safeAreaChanged", "contentSafeAreaChanged", "fullscreenChanged"]) {
     app.onEvent?.(event, () => applyInsets(app));
   }
-  if (has(app, "8.0") && !app.isFullscreen) app.requestFullscreen?.();
+  if (has(app, "8.0") && PHONES.has(app.platform) && !app.isFullscreen) app.requestFullscreen?.();
 }
 
 // What was last asked (null: nothing yet), so that a call is made only on a change.
