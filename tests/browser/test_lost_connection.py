@@ -8,13 +8,23 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Awaitable, Callable
 
 import pytest
 from playwright.async_api import Page, WebSocketRoute
 
 from bot.i18n import Translator
+from bot.models import Game
 from tests.browser.conftest import BROWSER, screenshot_path
-from tests.browser.table import SHOW, Player, four_humans, settled, to_move, web_table
+from tests.browser.table import (
+    SHOW,
+    Player,
+    WebTable,
+    four_humans,
+    settled,
+    to_move,
+    web_table,
+)
 from tests.browser.test_table import OpenTab
 
 pytestmark = BROWSER
@@ -41,6 +51,20 @@ def tr() -> Translator:
     return Translator.from_dir()
 
 
+async def mover(
+    table: WebTable,
+    open_tab: OpenTab,
+    name: str,
+    setup: Callable[[Page], Awaitable[None]] | None = None,
+) -> tuple[Game, Player]:
+    """A yard game of four, and the page of the player to move, drawn."""
+    game = await four_humans(table.service, "yard")
+    seat = to_move(game)
+    player = Player(await open_tab(table.link(game, seat), name=name, setup=setup), seat)
+    await settled(table, game.id, [player])
+    return game, player
+
+
 def seconds(clock: str) -> int:
     """``"4:07"`` → 247."""
     match = re.search(r"(\d+):(\d\d)", clock)
@@ -52,10 +76,7 @@ async def test_a_page_without_its_socket_for_5_s_says_so_and_the_players_clock_c
     tr: Translator, open_tab: OpenTab
 ) -> None:
     async with web_table(tr, seed=6) as table:
-        game = await four_humans(table.service, "yard")
-        seat = to_move(game)
-        player = Player(await open_tab(table.link(game, seat), name="mover"), seat)
-        await settled(table, game.id, [player])
+        _, player = await mover(table, open_tab, "mover")
         page = player.page
         banner = page.locator("#banner")
         assert await banner.is_hidden()
@@ -97,14 +118,11 @@ async def test_a_drop_the_page_recovers_from_at_once_goes_unsaid(
     tr: Translator, open_tab: OpenTab
 ) -> None:
     async with web_table(tr, seed=6) as table:
-        game = await four_humans(table.service, "yard")
-        seat = to_move(game)
 
         async def setup(page: Page) -> None:
             await page.add_init_script(WATCH_BANNER)
 
-        player = Player(await open_tab(table.link(game, seat), name="blip", setup=setup), seat)
-        await settled(table, game.id, [player])
+        game, player = await mover(table, open_tab, "blip", setup)
         hub = table.web.hub
         assert hub is not None
         await player.page.evaluate("window.bannerShown = []")  # "Connecting…" was shown
@@ -123,10 +141,7 @@ async def test_a_page_whose_network_goes_away_without_a_close_says_so_and_comes_
     """No close reaches the page (its network is gone; the server keeps the socket):
     the browser's going offline is the drop."""
     async with web_table(tr, seed=6) as table:
-        game = await four_humans(table.service, "yard")
-        seat = to_move(game)
-        player = Player(await open_tab(table.link(game, seat), name="offline"), seat)
-        await settled(table, game.id, [player])
+        _, player = await mover(table, open_tab, "offline")
         page = player.page
         sockets = len(player.tab.sockets)
         await page.context.set_offline(True)
@@ -166,10 +181,7 @@ async def test_a_ping_left_unanswered_drops_the_socket_and_the_page_reconnects(
         await page.route_web_socket(re.compile(r".*/ws$"), connect)
 
     async with web_table(tr, seed=6) as table:
-        game = await four_humans(table.service, "yard")
-        seat = to_move(game)
-        player = Player(await open_tab(table.link(game, seat), name="pong", setup=setup), seat)
-        await settled(table, game.id, [player])
+        _, player = await mover(table, open_tab, "pong", setup)
         assert len(player.tab.sockets) == 1
         await player.page.clock.run_for(PING_EVERY + 100)  # the ping goes out...
         async with asyncio.timeout(SHOW / 1000):
