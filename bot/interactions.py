@@ -66,6 +66,18 @@ class WebLinks(Protocol):
         the game as it is now, whose links of that seat are new ones."""
         ...
 
+    def picture_url(self, game: Game) -> str | None:
+        """The address of a finished game's result picture (a JPEG the web table
+        serves), for a platform that shows a picture by its address (Telegram's
+        inline results); None before the game is over."""
+        ...
+
+
+#: A platform's way to share a finished game's result with its player: the id of a
+#: message prepared for him to send (Telegram's ``savePreparedInlineMessage``), or
+#: None when the platform would not prepare it.
+Sharer = Callable[[Game, User], Awaitable[str | None]]
+
 
 @dataclass(frozen=True, slots=True)
 class Reply:
@@ -118,6 +130,9 @@ class Interactions:
         self._hands: dict[int, dict[int, _Shown]] = {}
         #: The web table, when the bot runs one: its buttons on tables and hands.
         self.web: WebLinks | None = None
+        #: The platforms that share a game's result from the web table, as each
+        #: platform's adapter says (Telegram: a prepared inline message).
+        self.sharers: dict[Platform, Sharer] = {}
 
     # --- Locales -------------------------------------------------------------------
 
@@ -736,17 +751,37 @@ class Interactions:
 
     async def result_picture(self, game: Game, owed: Owed) -> Output | None:
         """The game's result as a picture (None: the chat does not want one, or the
-        game is not over), drawn on a worker thread; the rating changes come from
-        ratings kept with the result."""
+        game is not over)."""
         if not await self.service.chat_pictures(game.chat):
             return None
-        changes = {change.seat: change.delta for change in await self.service.game_ratings(game.id)}
-        locale = game.settings.locale
-        image = await asyncio.to_thread(pictures.result_picture, game, self.tr, locale, changes)
+        image = await self.picture(game)
         if image is None:
             return None
-        caption = Screen(self.tr.t(locale, "picture-caption"))
+        caption = Screen(self.tr.t(game.settings.locale, "picture-caption"))
         return Output(Target.CHAT, caption, owed=owed, image=image)
+
+    async def picture(self, game: Game) -> bytes | None:
+        """The finished game's result picture (a PNG; None before the end), in the
+        table's language, drawn on a worker thread; the rating changes come from
+        ratings kept with the result."""
+        changes = {change.seat: change.delta for change in await self.service.game_ratings(game.id)}
+        locale = game.settings.locale
+        return await asyncio.to_thread(pictures.result_picture, game, self.tr, locale, changes)
+
+    async def shared_game(self, ref: str, user: UserRef) -> Game | None:
+        """The finished game ``ref`` (its id in base 36, as a web view names it) if
+        ``user`` played it; None for any other game, ref or user: a result is shared
+        only by those who played it."""
+        ref = ref.strip().lstrip("#").lower()
+        if not 0 < len(ref) <= 12 or not ref.isascii() or not ref.isalnum():
+            return None
+        try:
+            game = await self.service.game(int(ref, 36))
+        except ServiceError:
+            return None
+        if game.status is not GameStatus.FINISHED or game.chat.platform is not user.platform:
+            return None
+        return game if game.seat_of(user) is not None else None
 
     async def achievements_screen(self, game: Game, owed: Owed) -> Screen | None:
         """The announcement of what the save of ``owed.version`` earned, in the

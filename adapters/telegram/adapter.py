@@ -33,6 +33,7 @@ from adapters.telegram.middlewares import AnswerCallbacks
 from adapters.telegram.outbox import Outbox, Pacing
 from adapters.telegram.publisher import TelegramPublisher
 from adapters.telegram.session import LeanSession
+from adapters.telegram.share import ResultShare
 from adapters.telegram.webhook import WebhookServer
 from bot import presenters
 from bot.errors import PlatformRefused, PlatformUnreachable
@@ -132,6 +133,8 @@ class TelegramAdapter:
             service.metrics.watch_queue("telegram", lambda: self.outbox.queued)
         self.publisher = TelegramPublisher(interactions, self.outbox)
         service.add_publisher(Platform.TELEGRAM, self.publisher)
+        # A player shares a game's result from the web table as a prepared message.
+        interactions.sharers[Platform.TELEGRAM] = ResultShare(bot, interactions)
         url = settings.telegram_webhook_url
         self.dp = build_dispatcher(
             service=service,
@@ -180,6 +183,7 @@ class TelegramAdapter:
         except TelegramServerError as error:
             raise PlatformUnreachable(f"the Bot API server answered {error.message}") from error
         finally:
+            self.interactions.sharers.pop(Platform.TELEGRAM, None)
             self.service.remove_publisher(Platform.TELEGRAM, self.publisher)
             await self.outbox.close()
             await self.bot.session.close()

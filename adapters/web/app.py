@@ -79,7 +79,8 @@ class WebApp:
         )
         await self.server.start()
         self.service.add_watcher(hub)
-        url = settings.web_url or f"http://{settings.web_host}:{self.server.port}/"
+        # The port listened on (WEB_PORT=0: any free one), unless a public address is set.
+        url = settings.web_public_url or f"http://{settings.web_host}:{self.server.port}/"
         self.buttons = WebButtons(hub, self.tr, url, settings.web_app_name)
         self.interactions.web = self.buttons
 

@@ -91,6 +91,12 @@ class WebButtons:
             return None
         return Button(self.tr.t(locale, "web-table-button"), url=self.spectator_url(game, locale))
 
+    def picture_url(self, game: Game) -> str | None:
+        if game.status is not GameStatus.FINISHED:
+            return None
+        token = self.hub.link(game, None)
+        return None if token is None else f"{self.url}picture/{token}.jpg"
+
     def link_button(self, game: Game, seat: int | None, locale: str) -> Button | None:
         url = self.link_url(self.hub.link(game, None) or "", locale) if seat is None else None
         if seat is not None:

@@ -33,7 +33,7 @@ from bot.codec import CodecError, Verb, base36, decode
 from bot.errors import ErrorCode, ServiceError
 from bot.i18n import LOCALES, Translator
 from bot.interactions import Interactions
-from bot.models import ChatRef, Game, Platform, User, UserRef
+from bot.models import ChatRef, Game, GameStatus, Platform, User, UserRef
 from bot.ports import Change
 from bot.presenters.web import web_view
 from bot.presses import Pressed
@@ -194,6 +194,8 @@ class WebHub:
             await self.hello(conn, message)
         elif kind == "press" and conn.bound and isinstance(message, dict):
             await self.press(conn, message)
+        elif kind == "share" and conn.bound and isinstance(message, dict):
+            await self.share(conn, message)
         else:
             self._error(conn, "bad-message")
 
@@ -363,6 +365,41 @@ class WebHub:
         conn.send({"type": "answer", "id": press_id, "ok": ok, "text": reply.alert or ""})
         if not ok and conn.bound:
             await self.resend(conn)
+
+    # --- share ---------------------------------------------------------------------
+
+    async def share(self, conn: Connection, message: dict[str, Any]) -> None:
+        """A player shares the finished game's result: the platform's prepared
+        message (``prepared``: Telegram's id for ``shareMessage``), or none (the page
+        then asks the platform to share ``query``, the game, itself). Anyone else, or
+        a game not over, gets ``ok`` false and nothing prepared."""
+        share_id = _press_id(message)
+        if share_id is None:
+            self._error(conn, "bad-message")
+            return
+        game, user = None, conn.user
+        if user is not None and conn.game_id is not None:
+            game = await self.interactions.shared_game(base36(conn.game_id), user.ref)
+        reply: dict[str, Any] = {"type": "shared", "id": share_id, "ok": game is not None}
+        sharer = None if user is None else self.interactions.sharers.get(user.ref.platform)
+        if game is not None and user is not None:
+            reply["query"] = base36(game.id)
+            reply["prepared"] = None if sharer is None else await sharer(game, user)
+        conn.send(reply)
+
+    async def picture(self, token: str) -> bytes | None:
+        """The result picture of the finished game a spectators' token names (as the
+        group's table carries it), or None (no such game, not over, a bad token)."""
+        claim = links.parse(token)
+        if claim is None or claim.seat is not None or not links.verify(self.key, claim):
+            return None
+        try:
+            game = await self.service.game(claim.game_id)
+        except ServiceError:
+            return None
+        if game.status is not GameStatus.FINISHED or _revoked(self, game, claim):
+            return None
+        return await self.interactions.picture(game)
 
     async def resend(self, conn: Connection) -> None:
         """The page's state now (after a refused press: the fresh state)."""

@@ -11,6 +11,8 @@ the WebSocket (``WEB_HOST``, ``WEB_PORT``).
 - ``POST /discord/token`` (with a Discord Activity set up): a code of the Embedded
   App SDK's ``authorize`` exchanged for the user's access token
   (:class:`~adapters.web.activity.DiscordActivity`).
+- ``GET /picture/<spectators' token>.jpg``: a finished game's result picture, as a
+  JPEG (Telegram shows an inline result's photo from its address, in JPEG only).
 
 Every response carries a strict Content-Security-Policy (no inline script or style,
 nothing from elsewhere but Telegram's optional ``telegram-web-app.js``), may be
@@ -21,14 +23,17 @@ sends no referrer (a signed link is in the page's address).
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 from aiohttp.typedefs import Middleware
+from PIL import Image
 
 from adapters.web.activity import DiscordActivity
 from adapters.web.connection import Bucket, Connection
@@ -88,6 +93,8 @@ def headers(discord: bool = False) -> dict[str, str]:
 READ_LIMIT = 64 * 1024
 #: The largest ``POST /discord/token`` body read.
 TOKEN_BODY = 1024
+#: The result pictures kept drawn (a shared result is fetched once per share).
+KEPT_PICTURES = 32
 
 
 #: The page's own language, which :meth:`WebServer._index` sets for each request.
@@ -142,6 +149,13 @@ def strings(tr: Translator, locale: str) -> dict[str, str]:
     return {msg_id: tr.t(locale, msg_id) for msg_id in tr.message_ids(locale, STRINGS_PREFIX)}
 
 
+def as_jpeg(png: bytes) -> bytes:
+    """A PNG picture as a JPEG (what Telegram takes for a photo by address)."""
+    out = io.BytesIO()
+    Image.open(io.BytesIO(png)).convert("RGB").save(out, "JPEG", quality=90)
+    return out.getvalue()
+
+
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -187,6 +201,7 @@ class WebServer:
         self.open = 0
         self._strings = {locale: strings(tr, locale) for locale in LOCALES}
         self._page: str | None = None  # index.html, read once
+        self._pictures: OrderedDict[str, bytes] = OrderedDict()
 
     def app(self) -> web.Application:
         sent = headers(discord=self.activity is not None)
@@ -196,6 +211,7 @@ class WebServer:
         app.router.add_get("/ws", self._socket)
         if self.activity is not None:
             app.router.add_post("/discord/token", self._discord_token)
+        app.router.add_get("/picture/{token}.jpg", self._picture)
         if self.static.is_dir():
             app.router.add_static("/static/", self.static, show_index=False, follow_symlinks=False)
         return app
@@ -262,6 +278,22 @@ class WebServer:
             return web.json_response({"error": refused.code, "text": text}, status=status)
         response = web.json_response({"access_token": token})
         response.headers["Cache-Control"] = "no-store"
+        return response
+
+    async def _picture(self, request: web.Request) -> web.Response:
+        token = request.match_info["token"]
+        jpeg = self._pictures.get(token)
+        if jpeg is None:
+            png = await self.hub.picture(token)
+            if png is None:
+                raise web.HTTPNotFound(text="no such result\n")
+            jpeg = await asyncio.to_thread(as_jpeg, png)
+            self._pictures[token] = jpeg
+            while len(self._pictures) > KEPT_PICTURES:
+                self._pictures.popitem(last=False)
+        self._pictures.move_to_end(token)
+        response = web.Response(body=jpeg, content_type="image/jpeg")
+        response.headers["Cache-Control"] = "public, max-age=86400"
         return response
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:

@@ -21,3 +21,5 @@ web-cancelled = The game was cancelled
 web-title = Kozel
 web-discord-signing-in = Asking Discord who you are…
 web-discord-refused = Discord did not tell the table who you are. Close the Activity and open it again.
+web-your-time = Your move, time left
+web-share = 📤 Share the result

@@ -21,3 +21,5 @@ web-cancelled = Игра отменена
 web-title = Козёл
 web-discord-signing-in = Спрашиваем у Discord, кто вы…
 web-discord-refused = Discord не сообщил столу, кто вы. Закройте активность и откройте её снова.
+web-your-time = Ваш ход, осталось
+web-share = 📤 Поделиться итогом

@@ -238,6 +238,13 @@ class FakeTelegram:
         self.deliveries: list[Delivery] = []
         self._posting: set[asyncio.Task[None]] = set()
         self._http: aiohttp.ClientSession | None = None
+        #: Inline queries asked (query id -> user id) and their answers' results.
+        self._inline: dict[str, int] = {}
+        self.inline_answers: dict[str, list[Json]] = {}
+        #: Messages prepared for Mini App users to share: id -> (user id, result).
+        self.prepared: dict[str, tuple[int, Json]] = {}
+        #: The photos downloaded from inline results' ``photo_url``, by URL.
+        self.fetched: dict[str, bytes] = {}
 
     # ---- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -571,6 +578,58 @@ class FakeTelegram:
         ]
         return self.message_dict(msg)
 
+    # ---- inline mode and Mini Apps' shared messages -----------------------------------------
+    async def _m_answerinlinequery(self, params: Json) -> bool:
+        query_id = str(params.get("inline_query_id"))
+        if query_id not in self._inline or query_id in self.inline_answers:
+            raise ApiError(400, _QUERY_INVALID)
+        results = params.get("results")
+        if not isinstance(results, list) or len(results) > 50:
+            raise ApiError(400, "Bad Request: RESULTS_TOO_MUCH")
+        for result in results:
+            await self._check_result(result)
+        self.inline_answers[query_id] = results
+        return True
+
+    async def _m_savepreparedinlinemessage(self, params: Json) -> Json:
+        """A message a Mini App's user may send with ``shareMessage`` (Bot API 8.0)."""
+        user_id = params.get("user_id")
+        if not isinstance(user_id, int) or user_id not in self.users:
+            raise ApiError(400, "Bad Request: USER_ID_INVALID")
+        if not any(
+            params.get(f"allow_{kind}_chats") for kind in ("user", "bot", "group", "channel")
+        ):
+            raise ApiError(400, "Bad Request: PEER_TYPES_EMPTY")
+        result = params.get("result")
+        await self._check_result(result)
+        assert isinstance(result, dict)
+        prepared_id = f"prepared{len(self.prepared) + 1}"
+        self.prepared[prepared_id] = (user_id, result)
+        return {"id": prepared_id, "expiration_date": int(time.time()) + 86400}
+
+    async def _check_result(self, result: Any) -> None:
+        """An inline result; a photo's ``photo_url`` is downloaded, as Telegram does,
+        and must be a JPEG."""
+        if not isinstance(result, dict) or not result.get("id") or not result.get("type"):
+            raise ApiError(400, "Bad Request: RESULT_TYPE_INVALID")
+        if result["type"] != "photo":
+            return
+        url = str(result.get("photo_url", ""))
+        if not url.startswith(("http://", "https://")):
+            raise ApiError(400, "Bad Request: PHOTO_URL_INVALID")
+        if self._http is None:
+            self._http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=100))
+        try:
+            async with self._http.get(url) as response:
+                data = await response.read() if response.status == 200 else b""
+        except aiohttp.ClientError:
+            data = b""
+        if not data:
+            raise ApiError(400, "Bad Request: WEBPAGE_CURL_FAILED")
+        if not data.startswith(b"\xff\xd8"):
+            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+        self.fetched[url] = data
+
     # ---- webhooks ----------------------------------------------------------------------------
     async def _m_setwebhook(self, params: Json) -> bool:
         url = params.get("url") or ""
@@ -865,6 +924,21 @@ class FakeTelegram:
             "data": callback_data,
         }
         await self._queue("callback_query", query)
+        return query_id
+
+    async def inline_query(self, user: FakeUser | int, query: str) -> str:
+        """The user types ``@<bot> <query>`` (in his private chat with someone); returns
+        the query id (its answer: :attr:`inline_answers`)."""
+        query_id = str(next(self._query_ids) * 1000033)
+        self._inline[query_id] = _uid(user)
+        payload = {
+            "id": query_id,
+            "from": self.users[_uid(user)].to_dict(),
+            "query": query,
+            "offset": "",
+            "chat_type": "private",
+        }
+        await self._queue("inline_query", payload)
         return query_id
 
     async def press_button(

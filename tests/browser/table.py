@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import random
 import re
 from collections import defaultdict
@@ -38,7 +39,9 @@ from core.seats import Team
 from core.yard.actions import ActionKind
 from core.yard.events import CardsBeaten, CardsLed, MolodkaDeclared
 from core.yard.ruleset import YardGame
+from testing.fakes.telegram import FakeTelegram
 from tests.adapters.classic_play import cards_in
+from tests.adapters.telegram.harness import GROUP, TOKEN, ErrorLog, Harness
 from tests.adapters.web.secrets import dealt
 from tests.adapters.web.secrets import sees as web_sees
 from tests.browser.conftest import Tab
@@ -131,6 +134,48 @@ async def web_table(
         service.remove_watcher(played)
         if own:
             await service.close()
+
+
+@contextlib.asynccontextmanager
+async def telegram_bot(tr: Translator) -> AsyncIterator[Harness]:
+    """The Telegram bot on the fake Bot API, its group :data:`GROUP` (user 1 its
+    admin); at the end: no handler error, no failed message, no ERROR log line."""
+    errors = ErrorLog()
+    logging.getLogger().addHandler(errors)
+    try:
+        async with FakeTelegram(group_limit=10_000) as tg:
+            h = Harness(tg, MemoryStorage(), tr)
+            tg.add_group(GROUP, "Kozel club", admins=[1])
+            await h.start()
+            try:
+                yield h
+            finally:
+                await h.stop()
+    finally:
+        logging.getLogger().removeHandler(errors)
+    problems = [*h.errors, *(r.getMessage() for r in errors.records)]
+    assert not problems, problems
+
+
+def beside(h: Harness, tr: Translator) -> contextlib.AbstractAsyncContextManager[WebTable]:
+    """The web table beside the Telegram bot ``h``: its service and interactions, and
+    Mini Apps' launch data signed with its token."""
+    return web_table(tr, service=h.service, interactions=h.interactions, telegram_bot_token=TOKEN)
+
+
+def start_param(table: WebTable, game: Game) -> str:
+    """The ``startapp`` of the game's Mini App (the spectators' token)."""
+    assert table.web.hub is not None
+    token = table.web.hub.link(game, None)
+    assert token is not None
+    return token
+
+
+def to_move(game: Game) -> int:
+    """The seat whose turn it is."""
+    seat = game.play.turn
+    assert seat is not None
+    return int(seat)
 
 
 async def four_humans(

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from adapters.telegram.handlers import buttons, commands, migration, start
+from adapters.telegram.handlers import buttons, commands, inline, migration, start
 
 
 def routers() -> list[Router]:
-    return [migration.router(), start.router(), commands.router(), buttons.router()]
+    return [
+        migration.router(),
+        start.router(),
+        commands.router(),
+        buttons.router(),
+        inline.router(),
+    ]

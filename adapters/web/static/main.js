@@ -4,8 +4,9 @@
 // from the last version it showed. WEB.md is the contract with the server (adapters/web).
 
 import { currentSession, discordSession, inDiscord, Refusal } from "./activity.js";
+import { followView, obvious, share, sharing, startMiniApp } from "./miniapp.js";
 import { backButton, haptic, initData, loadTelegramScript, startTheme } from "./theme.js";
-import { draw, drawClock, resultKey } from "./view.js";
+import { buttons, draw, drawClock, resultKey } from "./view.js";
 
 // The closes after which the server will not take this page back (WEB.md).
 const FINAL_CLOSES = new Set([4401, 4403, 4404, 4429]);
@@ -21,6 +22,12 @@ const FINAL_ERRORS = new Set([
 const BACKOFF_FIRST = 500;
 const BACKOFF_LAST = 8000;
 const PING_EVERY = 25000;
+// A drop shorter than this goes unsaid (the page reconnects at once); a longer one is
+// told in the banner, with the player's own time left when it is his turn.
+const LOST_AFTER = 5000;
+// A ping unanswered this long, or the browser going offline, is a lost socket too
+// (a connection that died without a close, as when a phone changes networks).
+const PONG_WITHIN = 5000;
 
 const $ = (id) => document.getElementById(id);
 
@@ -84,6 +91,7 @@ const ui = {
   resultShown: null,
   pressId: 0,
   pending: null,
+  sharing: null, // the id of the share asked of the bot
   received: 0, // performance.now() of the last state: the clock counts from it
   toggle(code) {
     if (this.locked || !this.view) return;
@@ -114,8 +122,48 @@ function clock() {
 }
 
 function redraw() {
-  if (ui.view) draw(ui.view, ui, strings, clock());
+  if (ui.view) {
+    draw(ui.view, ui, strings, clock());
+    const action = obvious(buttons(ui.view.actions ?? [], ui.selection));
+    followView(ui.view, action, ui.locked, (pressed) => ui.press(pressed));
+    drawShare(ui.view);
+  }
   backButton(!$("result").classList.contains("hidden"), closeResult);
+}
+
+// --- Sharing the result (inside Telegram) ------------------------------------------
+
+/** "Share" for a player of a game over, where the client can share: on the result
+ * and, once it is closed, among the actions. */
+function drawShare(view) {
+  const can = view.phase === "over" && view.you !== null && view.you !== undefined && sharing();
+  const words = strings.t("web-share");
+  const onResult = $("result-share");
+  onResult.textContent = words;
+  onResult.classList.toggle("hidden", !can);
+  if (!can) return;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "button share";
+  button.textContent = words;
+  button.addEventListener("click", askShare);
+  $("actions").append(button);
+  $("actions").classList.remove("empty");
+}
+
+function askShare() {
+  if (sharing() !== "prepared") {
+    share(null, ui.view?.game);
+    return;
+  }
+  ui.sharing = ++ui.pressId;
+  if (!socket.send({ type: "share", id: ui.sharing })) share(null, ui.view?.game);
+}
+
+function onShared(frame) {
+  if (frame.id !== ui.sharing) return;
+  ui.sharing = null;
+  if (frame.ok) share(frame.prepared, frame.query);
 }
 
 function closeResult() {
@@ -179,7 +227,15 @@ function banner(id, { text = "", final = false } = {}) {
 function drawBanner() {
   const box = $("banner");
   const words = shownBanner.text || (shownBanner.id ? strings.t(shownBanner.id) : "");
-  box.textContent = words;
+  box.replaceChildren(words);
+  const { clockText } = clock();
+  const mine = ui.view?.turn && ui.view.you !== null && ui.view.turn.seat === ui.view.you;
+  if (shownBanner.id === "web-reconnecting" && mine && clockText) {
+    const line = document.createElement("span");
+    line.className = "banner-clock";
+    line.textContent = `${strings.t("web-your-time")} ${clockText}`;
+    box.append(line);
+  }
   box.classList.toggle("hidden", !words);
   box.classList.toggle("final", shownBanner.final);
 }
@@ -191,6 +247,8 @@ const socket = {
   backoff: BACKOFF_FIRST,
   final: false,
   pinger: null,
+  lost: null, // the timer that tells of a drop once it lasts LOST_AFTER
+  pong: null, // the timer that drops the socket when a ping goes unanswered
   send(message) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(message));
@@ -209,12 +267,25 @@ const socket = {
     ws.addEventListener("open", () => {
       ws.send(JSON.stringify(first));
       clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_EVERY);
+      this.pinger = setInterval(() => this.ping(ws), PING_EVERY);
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
     ws.addEventListener("close", (event) => this.closed(ws, event.code));
   },
+  ping(ws) {
+    if (!this.send({ type: "ping" })) return;
+    clearTimeout(this.pong);
+    this.pong = setTimeout(() => this.drop(ws), PONG_WITHIN);
+  },
+  // Give up a socket that no longer carries anything: the page reconnects as after a
+  // close (whose event, when it comes, is then ignored).
+  drop(ws) {
+    if (!ws || ws !== this.ws) return;
+    this.closed(ws, 1006);
+    ws.close();
+  },
   receive(data) {
+    clearTimeout(this.pong);
     let frame;
     try {
       frame = JSON.parse(data);
@@ -223,9 +294,13 @@ const socket = {
     }
     if (frame.type === "state") {
       this.backoff = BACKOFF_FIRST;
+      clearTimeout(this.lost);
+      this.lost = null;
       onState(frame);
     } else if (frame.type === "answer") {
       onAnswer(frame);
+    } else if (frame.type === "shared") {
+      onShared(frame);
     } else if (frame.type === "error") {
       if (FINAL_ERRORS.has(frame.code)) this.stop(frame.text);
       else if (frame.text) toast(frame.text);
@@ -234,6 +309,7 @@ const socket = {
   closed(ws, code) {
     if (ws !== this.ws) return;
     clearInterval(this.pinger);
+    clearTimeout(this.pong);
     this.ws = null;
     // A press in flight is lost with the socket: the next state shows what happened.
     ui.pending = null;
@@ -244,7 +320,7 @@ const socket = {
       this.stop("");
       return;
     }
-    banner("web-reconnecting");
+    if (this.lost === null) this.lost = setTimeout(() => banner("web-reconnecting"), LOST_AFTER);
     setTimeout(() => this.open(), this.backoff);
     this.backoff = Math.min(this.backoff * 2, BACKOFF_LAST);
   },
@@ -259,10 +335,17 @@ const socket = {
 
 function start() {
   startTheme();
-  loadTelegramScript(() => startTheme());
+  startMiniApp();
+  loadTelegramScript(() => {
+    startTheme();
+    startMiniApp();
+    redraw();
+  });
   $("result-close").addEventListener("click", closeResult);
+  $("result-share").addEventListener("click", askShare);
   setInterval(() => {
     if (ui.view?.turn) drawClock(ui.view, strings, clock());
+    if (shownBanner.id === "web-reconnecting") drawBanner();
   }, 1000);
   if (!ui.view) banner("web-connecting");
   strings.load(PAGE_LOCALE).then(() => {
@@ -271,6 +354,7 @@ function start() {
     if (title && !ui.view) $("title").textContent = document.title = title;
     drawBanner();
   });
+  window.addEventListener("offline", () => socket.drop(socket.ws));
   if (!inDiscord()) {
     socket.open();
     return;

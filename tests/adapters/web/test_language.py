@@ -8,23 +8,12 @@ Russian (the bot's default, whatever the browser asked for)."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 
 import pytest
 
 from tests.adapters.web.harness import PLAYERS, Web
 
 _LANG = re.compile(r'<html lang="([a-z]*)">')
-
-
-@pytest.fixture
-async def web() -> AsyncIterator[Web]:
-    harness = Web()  # the bot's default language: Russian
-    await harness.start()
-    try:
-        yield harness
-    finally:
-        await harness.stop()
 
 
 async def page_language(web: Web, path: str, accept: str | None) -> str:

@@ -6,23 +6,12 @@ may not see (:mod:`tests.adapters.web.secrets`)."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.models import Game, GameStatus
 from tests.adapters.web.harness import Page, Web
 from tests.adapters.web.secrets import WebSecrets
-
-
-@pytest.fixture
-async def web() -> AsyncIterator[Web]:
-    harness = Web()
-    await harness.start()
-    try:
-        yield harness
-    finally:
-        await harness.stop()
 
 
 def deals_of(game: Game) -> int:

@@ -3,21 +3,7 @@ that moves the game and reaches every page of it, in version order."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import pytest
-
 from tests.adapters.web.harness import Web
-
-
-@pytest.fixture
-async def web() -> AsyncIterator[Web]:
-    harness = Web()
-    await harness.start()
-    try:
-        yield harness
-    finally:
-        await harness.stop()
 
 
 async def test_a_press_on_the_web_reaches_every_page_of_the_game(web: Web) -> None:
