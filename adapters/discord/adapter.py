@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Callable, Iterator
 
 import discord
@@ -20,6 +21,7 @@ from adapters.discord.publisher import DiscordPublisher
 from bot.errors import PlatformRefused
 from bot.i18n import Translator
 from bot.interactions import Interactions
+from bot.metrics import ShardState
 from bot.models import Platform
 from bot.service import GameService
 from bot.settings import Settings
@@ -78,6 +80,8 @@ class DiscordAdapter:
             interactions, self.publisher, tr, defer_after=defer_after, running=self.running
         )
         service.add_publisher(Platform.DISCORD, self.publisher)
+        if service.metrics is not None:
+            service.metrics.watch_shards(Platform.DISCORD.value, self.shards)
 
     async def run(self) -> None:
         """Run the bot with the token from the settings until cancelled or closed.
@@ -110,8 +114,28 @@ class DiscordAdapter:
 
     @property
     def ready(self) -> bool:
-        """Connected to the gateway (for ``/readyz``)."""
-        return self.started.is_set() and not self.bot.is_closed()
+        """Every shard of the process connected to the gateway."""
+        return all(self.readiness().values())
+
+    def readiness(self) -> dict[str, bool]:
+        """``/readyz``'s lines: each shard's (``discord shard 0``: connected), or one
+        ``discord`` line before the bot is ready (its shards are not known yet)."""
+        shards = self.bot.own_shards()
+        if not self.started.is_set() or self.bot.is_closed() or not shards:
+            return {"discord": False}
+        return {f"discord shard {shard}": self.bot.shard_up(shard) for shard in shards}
+
+    def shards(self) -> list[ShardState]:
+        """Each shard's state, for the metrics."""
+        closed = self.bot.is_closed()
+        return [
+            ShardState(shard, not closed and self.bot.shard_up(shard), self._latency(shard))
+            for shard in self.bot.own_shards()
+        ]
+
+    def _latency(self, shard_id: int) -> float:
+        shard = self.bot.get_shard(shard_id)
+        return math.inf if shard is None else shard.latency
 
     async def idle(self) -> None:
         """Wait until no press is being handled and every message is out."""
