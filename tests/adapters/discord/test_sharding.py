@@ -161,6 +161,7 @@ async def test_readyz_and_metrics_report_each_shard_and_a_dropped_one_until_it_r
             dc.hold_shard(1)
             await dc.drop_gateway(shard=1)
             await until(lambda: 1 in dc.waiting)
+            assert not dc.connected(1) and dc.connected(0)
             down = "storage: ok\ndiscord shard 0: ok\ndiscord shard 1: down\n"
             assert await get("/readyz") == (503, down)
             _, metrics = await get("/metrics")
@@ -171,6 +172,7 @@ async def test_readyz_and_metrics_report_each_shard_and_a_dropped_one_until_it_r
 
             dc.release_shard(1)
             await until(lambda: made[0].ready)
+            assert dc.connected(1)
             assert await get("/readyz") == (200, up)
             assert [c.path for c in dc.calls if c.method == "GATEWAY"][-1] == "RESUME"
             iid = await dc.slash(ALICE, CHANNEL, "help")  # on shard 1 again
