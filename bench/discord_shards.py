@@ -22,11 +22,11 @@ import argparse
 import asyncio
 import gc
 import multiprocessing
-import os
 import statistics
 import time
 from multiprocessing.connection import Connection
 
+from bench.common import cpu_seconds, rss_kb
 from testing.fakes.discord import FakeDiscord
 
 # --- The bot's side (the child process) -----------------------------------------------
@@ -57,14 +57,14 @@ async def _bot(conn: Connection, api_url: str, guild_wait: float) -> None:
 
     adapter = DiscordAdapter(settings, service, interactions, tr, client_factory=client)
     gc.collect()
-    before, cpu, started = _rss_kb(), _cpu(), time.perf_counter()
+    before, cpu, started = rss_kb(), cpu_seconds(), time.perf_counter()
     run = asyncio.create_task(adapter.run())
     await adapter.started.wait()
     gc.collect()
     conn.send(
         {
-            "rss": _rss_kb() - before,
-            "cpu": _cpu() - cpu,
+            "rss": rss_kb() - before,
+            "cpu": cpu_seconds() - cpu,
             "wall": time.perf_counter() - started,
             "guilds": len(adapter.bot.guilds),
             "shards": len(adapter.bot.shards),
@@ -74,19 +74,6 @@ async def _bot(conn: Connection, api_url: str, guild_wait: float) -> None:
     await adapter.close()
     await run
     await service.close()
-
-
-def _rss_kb() -> int:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-def _cpu() -> float:
-    times = os.times()
-    return times.user + times.system
 
 
 # --- The fake Discord (this process) -----------------------------------------------------
