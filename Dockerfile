@@ -1,4 +1,6 @@
-# Kozel: a slim non-root image running the bot; the database lives on a volume.
+# Kozel: a slim non-root image running the bot; its SQLite database is kept in /data,
+# where `docker run -v kozel-data:/data` mounts a named volume (no VOLUME here: it would
+# leave an anonymous volume behind each container, also under compose's PostgreSQL).
 # The dependencies are the versions locked in uv.lock (as for `make install`); the
 # project is installed as a wheel, its locales as package data.
 FROM python:3.11-slim
@@ -41,7 +43,6 @@ RUN uv sync --locked --no-editable \
     && mkdir -p /data && chown kozel /data
 
 USER kozel
-VOLUME ["/data"]
 # The Telegram webhook's port, used only when TELEGRAM_WEBHOOK_URL is set.
 EXPOSE 8080
 CMD ["python", "-m", "bot"]

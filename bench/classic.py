@@ -32,8 +32,9 @@ _TRUMP_LEADS = [TrumpLead.DECLARER, TrumpLead.TEAM]
 
 
 def random_options(rng: random.Random) -> ClassicOptions:
-    """Every option of RULES §2.1 uniformly at random (the trump suit: none or one of
-    four); §2.16's keep their defaults, so the figures compare with earlier runs."""
+    """Every option of docs/rules/reference.md §2.1 uniformly at random (the trump suit: none
+    or one of four); §2.16's keep their defaults, so the figures compare with earlier
+    runs."""
     return ClassicOptions(
         praise=rng.choice(_PRAISES),
         kocherga=rng.random() < 0.5,

@@ -3,13 +3,13 @@
 
 Level ``--x`` (``easy``, ``normal``, ``strong``; yard's ``baseline`` is ``normal``)
 plays against level ``--y`` (by default the random player, :mod:`core.classic.ai`)
-with the default options (or ``--options JSON``, or ``--preset 001`` for seed 001's
-game, RULES §2.16; ``--options`` then changes the preset's). Every shuffle is played twice, once
-with x as team A (seats 0 and 2) and once as team B, from the same dealer; the
-dealings are later deals (with the praise decision), the dealer rotating from shuffle
-to shuffle. Then whole games are played, x's team alternating. Shuffles and the
-players' choices come from seeded generators, so the figures are the same for the same
-``--seed``.
+with the default options (or ``--options JSON``, or ``--preset 001`` for the
+compendium's four-player game, docs/rules/reference.md §2.16; ``--options`` then
+changes the preset's). Every shuffle is played twice, once with x as team A (seats 0
+and 2) and once as team B, from the same dealer; the dealings are later deals (with
+the praise decision), the dealer rotating from shuffle to shuffle. Then whole games are
+played, x's team alternating. Shuffles and the players' choices come from seeded
+generators, so the figures are the same for the same ``--seed``.
 
 Prints ``name: value`` lines (``x`` and ``y`` stand for the levels' names):
 

@@ -27,7 +27,7 @@ import time
 from multiprocessing.connection import Connection
 
 from bench.common import cpu_seconds, rss_kb
-from testing.fakes.discord import FakeDiscord
+from testing.fakes.discord import TOKEN, FakeDiscord
 
 # --- The bot's side (the child process) -----------------------------------------------
 
@@ -47,7 +47,7 @@ async def _bot(conn: Connection, api_url: str, guild_wait: float) -> None:
     from bot.service import GameService
     from bot.settings import Settings
 
-    settings = Settings(_env_file=None, discord_bot_token="bench", discord_api_url=api_url)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, discord_bot_token=TOKEN, discord_api_url=api_url)  # type: ignore[call-arg]
     tr = Translator.from_dir()
     service = GameService(MemoryStorage(), computer_delay=0)
     interactions = Interactions(service, tr)

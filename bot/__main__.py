@@ -15,11 +15,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 import signal
+import socket
 import sys
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from urllib.parse import unquote, urlsplit
 
@@ -104,7 +106,9 @@ async def run_platforms(
                 health = HealthServer(
                     metrics, storage, ready, host=settings.metrics_host, port=settings.metrics_port
                 )
-                await health.start()
+                await listening(
+                    "METRICS", health.start, settings.metrics_host, settings.metrics_port
+                )
             # The games resume now; each platform's are shown again once its bot's
             # publisher is up (GameService.add_publisher), also after a restart of it.
             games = await service.restore()
@@ -113,7 +117,7 @@ async def run_platforms(
                 from adapters.web import WebApp
 
                 web = WebApp(settings, interactions, tr)
-                await web.start()
+                await listening("WEB", web.start, settings.web_host, settings.web_port)
                 assert web.buttons is not None
                 say_web_address(web.buttons.url, telegram="telegram" in ready)
             loop.settle_heap()
@@ -129,6 +133,44 @@ async def run_platforms(
             await service.close()
             if health is not None:
                 await health.stop()
+
+
+class CannotListen(Exception):
+    """A server of the process (the metrics, the web table) cannot listen where its
+    settings say; the message names the setting and its value."""
+
+
+async def listening(
+    server: str, start: Callable[[], Awaitable[None]], host: str, port: int
+) -> None:
+    """``start()`` a server whose settings are ``<server>_HOST`` and ``<server>_PORT``;
+    an address it cannot listen on raises :class:`CannotListen` (one line)."""
+    try:
+        await start()
+    except OSError as error:
+        raise CannotListen(listen_problem(error, server, host, port)) from None
+
+
+def listen_problem(error: OSError, server: str, host: str, port: int) -> str:
+    """Why a server cannot listen on ``host:port``, naming its settings and values:
+    the port in use, a host name the machine does not know, an address it does not
+    have, anything else in the system's words."""
+    where = f"{server}_HOST={host}"
+    if isinstance(error, socket.gaierror):
+        return f"{where} is no name this machine knows ({error.strerror}); {_HOSTS}"
+    if error.errno == errno.EADDRINUSE:
+        return (
+            f"{server}_PORT={port} is in use on {host}: another program (another Kozel?)"
+            f" listens there; choose another {server}_PORT or stop that program"
+        )
+    if error.errno == errno.EADDRNOTAVAIL:
+        return f"{where} is not an address of this machine; {_HOSTS}"
+    why = error.strerror or str(error)
+    return f"{where}, {server}_PORT={port}: the process cannot listen there ({why})"
+
+
+#: What a ``*_HOST`` setting takes.
+_HOSTS = "use one of its addresses, 127.0.0.1 (this machine only) or 0.0.0.0 (every network)"
 
 
 def say_web_address(url: str, *, telegram: bool) -> None:
@@ -284,12 +326,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
-    terminate = signal.signal(signal.SIGTERM, _interrupt)
+    terminate = signal.signal(signal.SIGTERM, _interrupt)  # until the loop handles it
     try:
-        loop.run(run_platforms(settings, platforms), settings.event_loop)
+        loop.run(loop.stoppable(run_platforms(settings, platforms)), settings.event_loop)
     except KeyboardInterrupt:
-        return 0
-    except (DatabaseInUse, DatabaseUnavailable) as unusable:
+        pass
+    except (DatabaseInUse, DatabaseUnavailable, CannotListen) as unusable:
         log.error("Kozel cannot start: %s", unusable)
         return 1
     except AllPlatformsFailed as failed:
@@ -301,14 +343,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if terminate is not None:  # None: not set from Python
             signal.signal(signal.SIGTERM, terminate)
+    log.info("Kozel stopped")
     return 0
 
 
 def _interrupt(signum: int, frame: object) -> None:
-    """SIGTERM (``docker stop``, systemd) stops the bot as Ctrl-C does: the running
-    loop cancels the bots, and the service closes (it keeps the moment it stopped, so
+    """SIGTERM before the event loop runs (or after it ended) stops the process as
+    Ctrl-C does. While it runs, :func:`bot.loop.stoppable` handles SIGTERM (and Ctrl-C):
+    the bots are cancelled and the service closes (it keeps the moment it stopped, so
     the turn clocks resume with exactly the time they had left)."""
-    signal.raise_signal(signal.SIGINT)
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

@@ -244,11 +244,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return print_rules(args, sys.stdout, settings)
     if args.command == "play":
-        import asyncio
-
         from pydantic import ValidationError
 
-        from adapters.console import SETTINGS_READ, Invocation, run
+        from adapters.console import SETTINGS_READ, Invocation, play_game
         from bot.settings import settings_of, settings_problem
 
         try:  # only what it reads: a bot's bad setting does not stop it
@@ -257,10 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(settings_problem(error), file=sys.stderr)
             return 2
         invocation = Invocation(f"{program} play", tuple(words[words.index("play") + 1 :]))
-        try:
-            return asyncio.run(run(args, settings, sys.stdout, invocation=invocation))
-        except KeyboardInterrupt:  # Ctrl-C: the game is saved, and the console said so
-            return 0
+        return play_game(args, settings, sys.stdout, invocation=invocation)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

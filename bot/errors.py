@@ -61,3 +61,10 @@ class PlatformRefused(Exception):
     """A platform refuses the bot for good (its token is wrong or revoked): trying
     again will not help. Adapters raise it from ``run``; any other error of ``run`` is
     taken as passing (the network) and the platform is started again."""
+
+
+class PlatformUnreachable(Exception):
+    """A platform's bot could not reach its server at its start: no answer (no network,
+    a wrong address, a firewall, a timeout) or a server error. Adapters raise it from
+    ``run``, with the error in a few words; the platform is started again, each time
+    with one log line and no traceback (:mod:`bot.supervise`)."""

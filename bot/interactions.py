@@ -74,7 +74,8 @@ class Reply:
 
     ``alert`` is a short note for that user only (an ephemeral message); ``screen`` a
     message to answer with (``private``: only that user may see it); ``hand`` the
-    user's own hand.
+    user's own hand, drawn from the game at ``version`` (taken from ``game`` when the
+    reply is made).
     """
 
     alert: str | None = None
@@ -84,6 +85,11 @@ class Reply:
     seat: int | None = None
     game: Game | None = None
     ignored: bool = False
+    version: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.version is None and self.game is not None:
+            object.__setattr__(self, "version", self.game.version)
 
     # ``ignored``: the user floods (:mod:`bot.flood`): nothing was done and nothing is
     # answered.
@@ -823,18 +829,13 @@ class Interactions:
             self._hands.pop(game.id, None)
         return out
 
-    def urgent_seats(self, game: Game, change: Change) -> frozenset[int]:
-        """The seats whose hand must not wait behind other messages: the one that
-        acted (the presser is looking at it) and the one to act now; every seat when
-        the change ended a deal (a new deal is news for every player: he plans, and
-        may hold a molodka)."""
-        if any(owed.kind is OwedKind.DEAL_RESULT for owed in change.owed):
-            return frozenset(seat for seat, _ in game.humans)
-        turn = game.play.turn
-        seats = {change.seat} if change.seat is not None else set()
-        if turn is not None:
-            seats.add(turn)
-        return frozenset(seats)
+    def hand_unshown(self, game_id: int, seat: int) -> None:
+        """A hand that :meth:`changed_hands` gave out was not shown after all (a
+        platform that renders lazily found the game in the middle of its next change):
+        the next change shows it, as it shows a hand never shown."""
+        shown = self._hands.get(game_id)
+        if shown is not None:
+            shown.pop(seat, None)
 
     def current_version(self, game: Game, seat: int, version: int) -> int:
         """The game version a press of the seat's hand stands for: the current one if

@@ -58,10 +58,19 @@ class PressReply:
     """What a press shows, in order (an ALERT first), and the game it was about (None
     when the press belongs to no game it may see). The change the press made, if any,
     is published like every change; these are the outputs for the presser. No
-    outputs: nothing to show (a flooding presser, a press the table answers)."""
+    outputs: nothing to show (a flooding presser, a press the table answers). A
+    screen drawn for the presser shows the game at ``version``: shown later than a
+    change of the game published since, it must not stay over it."""
 
     outputs: tuple[Output, ...] = ()
     game: Game | None = None
+    #: The game's version when the reply was made: what its screens show (the game
+    #: may move on before they are shown). Taken from ``game`` unless given.
+    version: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.version is None and self.game is not None:
+            object.__setattr__(self, "version", self.game.version)
 
     def first(self, *targets: Target) -> Output | None:
         """The first output of one of ``targets``, if any."""

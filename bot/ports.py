@@ -36,7 +36,7 @@ class LoggedAction:
     version: int  # the game's version after the action
     seat: int
     user: UserRef | None  # None when a computer player acted
-    action: dict[str, object]  # the record form (RULES.md §3): seat, type, cards
+    action: dict[str, object]  # the record form (docs/rules/reference.md §3): seat, type, cards
     at: float
     auto: bool = False  # chosen by a computer for an absent or away human
 

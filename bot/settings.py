@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import ipaddress
 import re
 from collections.abc import Collection
@@ -38,8 +39,9 @@ _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _TELEGRAM_TOKEN = re.compile(r"[0-9]+:[A-Za-z0-9_-]+")
 #: A Telegram Mini App's short name (BotFather's /newapp).
 _WEB_APP_NAME = re.compile(r"[A-Za-z0-9_]{3,30}")
-#: A Discord bot token: printable ASCII without spaces (an HTTP header's value).
-_DISCORD_TOKEN = re.compile(r"[\x21-\x7e]+")
+#: A Discord bot token: three parts of base64url joined by dots, the first the bot's
+#: id (a number) in base64.
+_DISCORD_TOKEN = re.compile(r"([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+")
 #: The levels ``LOG_LEVEL`` takes (in any case).
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _HTTP_URL: TypeAdapter[HttpUrl] = TypeAdapter(HttpUrl)
@@ -54,6 +56,28 @@ def _http_url(value: str, example: str = "https://api.telegram.org") -> str:
     if urlsplit(value).query or urlsplit(value).fragment:
         raise ValueError("a URL without ?query or #fragment")
     return value.rstrip("/")
+
+
+def is_discord_token(token: str) -> bool:
+    """Whether ``token`` has the shape of a Discord bot token: the bot's id in base64,
+    a dot, then two more parts of base64url joined by a dot.
+
+    >>> is_discord_token("MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.fAkE-tOkEn_fOr-tHe-dOcS")
+    True
+    >>> is_discord_token("Bot MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.fAkE-tOkEn_fOr-tHe-dOcS")
+    False
+    >>> is_discord_token("bm90IGFuIGlk.GaBcDe.fAkE")  # "not an id"
+    False
+    """
+    match = _DISCORD_TOKEN.fullmatch(token)
+    if match is None:
+        return False
+    first = match.group(1)
+    try:
+        bot_id = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4))
+    except ValueError:  # binascii.Error: a length base64 never has
+        return False
+    return bot_id.isdigit()
 
 
 def _is_telegrams_api(url: str) -> bool:
@@ -396,10 +420,28 @@ class Settings(BaseSettings):
     @field_validator("discord_bot_token")
     @classmethod
     def _discord_token(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is not None and not _DISCORD_TOKEN.fullmatch(value.get_secret_value()):
+        if value is not None and not is_discord_token(value.get_secret_value()):
             raise ValueError(
-                "not a bot token: one has no spaces, only Latin letters, digits and signs"
+                "not a bot token: the Developer Portal (Bot, Reset Token) gives one as three"
+                " parts of letters, digits, _ and - joined by dots, the first being the bot's"
+                " id in base64 (MTA4...Nzg5.GhIjKl.MnOp...), without Bot in front"
             )
+        return value
+
+    @field_validator("metrics_port", "web_port")
+    @classmethod
+    def _a_port_of_its_own(cls, value: int | None, info: ValidationInfo) -> int | None:
+        """The Telegram webhook, the metrics and the web table listen on ports of
+        their own (0: any free one): a port an earlier one has is refused."""
+        taken = {"METRICS_PORT": info.data.get("metrics_port")}
+        if info.data.get("telegram_webhook_url") is not None:
+            taken["TELEGRAM_WEBHOOK_PORT"] = info.data.get("telegram_webhook_port")
+        for name, port in taken.items():
+            if value and port == value:
+                raise ValueError(
+                    f"{value} is {name}'s too: the web table, the metrics and the Telegram"
+                    " webhook each need a port of their own"
+                )
         return value
 
     @field_validator("log_level")

@@ -1,4 +1,4 @@
-"""The game record's envelope (RULES.md §3), shared by every rule set, and the replay
+"""The game record's envelope (docs/rules/reference.md §3), shared by every rule set, and the replay
 that picks the rule set by the record's ``variant``.
 
 A record is a JSON object ``{"variant", "options", "seed", "deals"}``; what a deal
@@ -143,7 +143,7 @@ def options_of(
 def seed_of(data: Mapping[str, Any]) -> int | None:
     """The record's ``seed``: an integer, or null (or left out); raise
     :class:`RecordError` for anything else. (A classic record's seed may be any value,
-    RULES §3.5: the classic replay does not ask.)"""
+    docs/rules/reference.md §3.5: the classic replay does not ask.)"""
     seed = data.get("seed")
     if seed is not None and not is_int(seed):
         raise RecordError(f"seed must be an integer or null, not {seed!r}")

@@ -344,7 +344,7 @@ class Game(Protocol[ActionT, SeatViewT, TableViewT, EventT, GameViewT]):
         ...
 
     def record(self, seed: int | None = None) -> dict[str, Any]:
-        """The game record (RULES.md §3)."""
+        """The game record (docs/rules/reference.md §3)."""
         ...
 
     def report(self) -> dict[str, Any]:

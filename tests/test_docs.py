@@ -14,6 +14,7 @@ How a default is marked, so that this test finds it:
 from __future__ import annotations
 
 import inspect
+import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -44,7 +45,7 @@ from tests.docs_sample import sample
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-DOCS = sorted((ROOT / "docs").glob("*.md"))
+DOCS = sorted((ROOT / "docs").rglob("*.md"))
 PAGES = [README, *DOCS]
 MAX_README_LINES = 400
 
@@ -123,7 +124,7 @@ def test_env_example_holds_the_defaults() -> None:
         if found is None:
             continue
         name, value = found.groups()
-        if name == "POSTGRES_PASSWORD":  # compose.yaml's, not the bot's
+        if name in {"POSTGRES_PASSWORD", "COMPOSE_PROFILES"}:  # compose.yaml's, not the bot's
             continue
         named.add(name)
         default = fields[name.lower()].get_default()
@@ -185,6 +186,14 @@ def _number(word: str) -> float:
 
 def _numbers(words: str) -> tuple[float, ...]:
     return tuple(_number(n) for n in re.findall(r"[\d,]*\d", words))
+
+
+def _pauses_before_giving_up() -> float:
+    """The seconds of pauses a platform never reached waits before it is given up, to
+    the half minute."""
+    backoff = Backoff()
+    pause = backoff.delays()
+    return round(sum(pause() for _ in range(backoff.unreachable - 1)) / 30) * 30
 
 
 def _english(number: int) -> str:
@@ -261,7 +270,6 @@ PHRASES: list[tuple[str, str, Callable[[str], object], object]] = [
         _number,
         Pacing().refresh,
     ),
-    ("docs/operations.md", r"waits for his turn \(at most (\d+) s\)", _number, Pacing().waiting),
     (
         "docs/operations.md",
         r"a sliding window of (\d+) a minute per group",
@@ -287,6 +295,18 @@ PHRASES: list[tuple[str, str, Callable[[str], object], object]] = [
         Backoff().most,
     ),
     ("docs/operations.md", r"is tried\s+the same way (\d+) times", _number, Backoff().refusals),
+    (
+        "docs/operations.md",
+        r"is given up after (\d+) tries in a row",
+        _number,
+        Backoff().unreachable,
+    ),
+    (
+        "docs/operations.md",
+        r"in a row \(about ([\d.]+) minutes of pauses\)",
+        lambda w: _number(w) * 60,
+        _pauses_before_giving_up(),
+    ),
     (
         "docs/operations.md",
         r"cached for the ([\d,]+) most recent users",
@@ -376,3 +396,89 @@ def test_rules_points_to_the_players_rules(locale: str) -> None:
     shown = presenters.rules(Translator.from_dir(), locale, "yard", others=True).text
     assert "docs/rules.md" in shown
     assert (ROOT / "docs" / "rules.md").exists()
+
+
+# --- The rules reference: every section the code and docs cite is there -----------------
+
+RULES_REFERENCE = ROOT / "docs" / "rules" / "reference.md"
+#: A citation of a section: §1.4, §2.16's, §3 (a part), §1.2.3 (item 3 of §1.2), a range
+#: §2.3–2.12; or an appendix, Appendix A, or one of its items, Appendix A.12.
+_SECTION = re.compile(r"§ ?(\d+(?:\.\d+)*)(?:[–-](\d+(?:\.\d+)*))?")
+_APPENDIX = re.compile(r"\bAppendix ([A-Z])(?:\.(\d+))?")
+#: What cites: the code, its tests, the docs and the locales.
+_CITING = {".py", ".md", ".ftl"}
+
+
+def _citing_lines() -> Iterator[tuple[str, str]]:
+    """Every line of the files that may cite the rules (tools' folders aside), with
+    where it is (``path:number``)."""
+    for folder, subfolders, files in os.walk(ROOT):
+        subfolders[:] = [d for d in subfolders if not d.startswith(".") and d != "__pycache__"]
+        for name in files:
+            if Path(name).suffix in _CITING:
+                path = Path(folder, name)
+                lines = path.read_text(encoding="utf-8").splitlines()
+                for number, line in enumerate(lines, 1):
+                    yield f"{path.relative_to(ROOT)}:{number}", line
+
+
+def _reference_ids() -> set[str]:
+    """The ids the rules reference defines: its numbered parts and sections (``1``,
+    ``2.16``), their numbered items (``1.2.3``), its appendices (``Appendix A``) and
+    their items (``Appendix A.12``)."""
+    ids: set[str] = set()
+    section, in_code = "", False
+    for line in RULES_REFERENCE.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        if in_code:
+            continue
+        heading = re.match(r"#{2,3} (?:(\d+(?:\.\d+)?)\.? |Appendix ([A-Z]) )", line)
+        if heading:
+            section = heading[1] or f"Appendix {heading[2]}"
+            ids.add(section)
+        elif line.startswith("#"):
+            section = ""
+        elif (item := re.match(r" {0,3}(\d+)\. ", line)) and section:
+            ids.add(f"{section}.{item[1]}")
+    return ids
+
+
+def _order(section: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in section.split("."))
+
+
+def test_every_rules_section_cited_is_in_the_reference() -> None:
+    """Regression (issue 31, point 14): the code, its tests and the docs cite the rules
+    by section (§1.4, §2.3–2.12, §1.2.3), and the text they cited was not in the
+    repository. Every citation is a heading or a numbered item of docs/rules/reference.md
+    (a range: both ends, in order), the reference's own cross-references too."""
+    ids = _reference_ids()
+    assert {"1", "1.2", "1.2.3", "2.16", "3", "3.5", "Appendix A", "Appendix A.23"} <= ids
+    missing = []
+    for where, line in _citing_lines():
+        for first, last in _SECTION.findall(line):
+            missing += [f"{where}: §{c}" for c in (first, last) if c and c not in ids]
+            if last and first in ids and last in ids:
+                assert _order(first) < _order(last), f"{where}: §{first}–{last}"
+        for letter, item in _APPENDIX.findall(line):
+            cited = f"Appendix {letter}" + (f".{item}" if item else "")
+            missing += [] if cited in ids else [f"{where}: {cited}"]
+    assert not missing, "not in docs/rules/reference.md:\n" + "\n".join(missing)
+
+
+def test_the_rules_are_cited_from_the_repository() -> None:
+    """Regression (issue 31, point 14): the rules were cited as a file outside the
+    repository (the docs called it authoritative), and its text as built from source
+    files that are not here either. Nothing names them now; the players' page links
+    the reference."""
+    outside = re.compile(r"\bRULES\b(?:\.md)?")  # the file, or its bare name before a §
+    sources = re.compile(r"\bseeds?/|\bseed 00\d", re.IGNORECASE)
+    found = [
+        f"{where}: {hit[0]}"
+        for where, line in _citing_lines()
+        for hit in (outside.search(line), sources.search(line))
+        if hit
+    ]
+    assert not found, "\n".join(found)
+    assert "](rules/reference.md)" in text("docs/rules.md")

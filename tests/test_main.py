@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -18,6 +20,10 @@ from bot import __main__ as main
 from bot.models import Platform
 from bot.service import GameService
 from bot.settings import Settings
+from testing.fakes.bot_process import BotProcess, telegram_env
+from testing.fakes.discord import TOKEN as DISCORD_TOKEN
+from testing.fakes.telegram import FakeTelegram
+from tests.adapters.telegram.test_kill import wait_until
 from tests.bot.conftest import ALICE, CHAT
 
 
@@ -44,7 +50,7 @@ async def test_one_platform_runs_alone_and_owns_only_its_games(
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         telegram_bot_token="1:telegram",
-        discord_bot_token="discord",
+        discord_bot_token=DISCORD_TOKEN,
         database_url=f"sqlite:///{tmp_path / 'kozel.sqlite3'}",
     )
     settled: list[bool] = []
@@ -121,13 +127,15 @@ def run_bot(
     )
 
 
-def test_garbage_telegram_token_stops_with_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"])
+def test_garbage_token_stops_with_one_line(tmp_path: Path, name: str) -> None:
     """Regression: ``TELEGRAM_BOT_TOKEN=garbage`` was tried again and again for ever,
-    with aiogram's "Token is invalid!" traceback each time."""
-    done = run_bot(tmp_path, TELEGRAM_BOT_TOKEN="garbage")
+    with aiogram's "Token is invalid!" traceback each time; ``DISCORD_BOT_TOKEN`` was
+    tried against the network (issue 31, point 7)."""
+    done = run_bot(tmp_path, **{name: "garbage"})
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
-    assert line.startswith("Kozel cannot start: TELEGRAM_BOT_TOKEN: not a bot token")
+    assert line.startswith(f"Kozel cannot start: {name}: not a bot token")
     assert "garbage" not in done.stderr + done.stdout
     assert not list(tmp_path.iterdir())  # nothing was opened
 
@@ -265,3 +273,239 @@ def test_the_terminal_game_of_python_m_bot_shows_no_log_line(tmp_path: Path) -> 
     assert not LOG_LINE.search(screen), screen
     log = (tmp_path / "kozel-play.log").read_text()
     assert "INFO bot.thinking: computer players think in" in log
+
+
+# --- The operator's first hour: one clear line, the right status (issue 31) ------------------
+
+#: A child's start (importing aiogram alone takes seconds on a busy machine): a safety net.
+START = 300.0
+
+
+def polling(tg: FakeTelegram, bot: BotProcess) -> bool:
+    """The child polls the fake: it started."""
+    return tg.polls > 0 and "Run polling" in bot.output()
+
+
+@pytest.mark.parametrize(
+    ("sigint_ignored", "signals"),
+    [(True, (signal.SIGINT, signal.SIGTERM)), (False, (signal.SIGINT,))],
+    ids=["background-job", "ctrl-c"],
+)
+async def test_sigterm_stops_a_bot_started_with_sigint_ignored(
+    tmp_path: Path, sigint_ignored: bool, signals: tuple[signal.Signals, ...]
+) -> None:
+    """Regression (issue 31, point 6): started in the background by a script
+    (``( python -m bot & )``: SIGINT ignored, as nohup and some supervisors leave it),
+    the bot ignored SIGTERM for good (its handler raised SIGINT); only SIGKILL stopped
+    it. Now the running loop handles SIGTERM, and SIGINT unless it was ignored: a
+    SIGINT sent first to the background job changes nothing, its SIGTERM stops it."""
+    async with FakeTelegram() as tg:
+        bot = BotProcess(tmp_path / "bot.log", telegram_env(tg.base_url, tmp_path / "k.sqlite3"))
+        await bot.start(sigint_ignored=sigint_ignored)
+        try:
+            await wait_until(tg, lambda: polling(tg, bot), START)
+            code = await bot.stop(*signals)
+        finally:
+            await bot.kill()
+    log = bot.output()
+    assert code == 0, log
+    stopped_by = signals[-1].name
+    assert f"INFO kozel: {stopped_by}: stopping" in log
+    assert log.rstrip().endswith("INFO kozel: Kozel stopped"), log
+    assert "SIGINT: stopping" not in log or not sigint_ignored
+    assert "Traceback" not in log and not bot.errors(), log
+
+
+def listening_socket() -> socket.socket:
+    """A socket that listens on 127.0.0.1 at a free port: another program's."""
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    return taken
+
+
+@pytest.mark.parametrize(
+    ("settings", "said"),
+    [
+        ({"METRICS_PORT": "{taken}"}, "METRICS_PORT={taken} is in use on 127.0.0.1: "),
+        ({"WEB_PORT": "{taken}"}, "WEB_PORT={taken} is in use on 127.0.0.1: "),
+        (
+            {"WEB_PORT": "0", "WEB_HOST": "nosuch.invalid"},
+            "WEB_HOST=nosuch.invalid is no name this machine knows (",
+        ),
+        (
+            {"METRICS_PORT": "0", "METRICS_HOST": "192.0.2.1"},
+            "METRICS_HOST=192.0.2.1 is not an address of this machine; use one of its",
+        ),
+    ],
+    ids=["metrics-port-in-use", "web-port-in-use", "web-host-unknown", "metrics-host-elsewhere"],
+)
+def test_a_server_that_cannot_listen_stops_the_start_in_one_line(
+    tmp_path: Path, settings: dict[str, str], said: str
+) -> None:
+    """Regression (issue 31, point 4): WEB_PORT or METRICS_PORT in use, or a WEB_HOST
+    that is no address of this machine, ended in a 30-line traceback. One line naming
+    the setting and its value, exit status 1 (as a database that cannot be opened)."""
+    with listening_socket() as taken:
+        port = str(taken.getsockname()[1])
+        done = run_bot(
+            tmp_path,
+            TELEGRAM_BOT_TOKEN="123:not-used",
+            TELEGRAM_API_URL="http://127.0.0.1:9",
+            **{name: value.format(taken=port) for name, value in settings.items()},
+        )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    errors = [line for line in done.stderr.splitlines() if " ERROR " in line]
+    assert errors == [done.stderr.splitlines()[-1]]
+    assert f"ERROR kozel: Kozel cannot start: {said.format(taken=port)}" in errors[0], errors
+
+
+@pytest.mark.parametrize("other", ["METRICS_PORT", "TELEGRAM_WEBHOOK_PORT"])
+def test_two_servers_of_the_bot_on_one_port_are_refused_by_the_settings(
+    tmp_path: Path, other: str
+) -> None:
+    """METRICS_PORT equal to WEB_PORT (or the webhook's port) could only fail once
+    started: refused with the settings, one line, exit status 2, nothing opened."""
+    webhook = {"TELEGRAM_WEBHOOK_URL": "https://kozel.example.org/hook"}
+    done = run_bot(
+        tmp_path,
+        TELEGRAM_BOT_TOKEN="123:not-used",
+        WEB_PORT="8123",
+        **{other: "8123"},
+        **(webhook if other == "TELEGRAM_WEBHOOK_PORT" else {}),
+    )
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"Kozel cannot start: WEB_PORT: 8123 is {other}'s too: the web table, the metrics"
+        " and the Telegram webhook each need a port of their own (fix it in the environment"
+        " or .env)"
+    ]
+    assert not list(tmp_path.iterdir())
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 where nothing listens (connections are refused)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_no_network_is_one_line_a_try_with_the_next_pause(tmp_path: Path) -> None:
+    """Regression (issue 31, point 7): well-formed tokens and no network (the APIs at a
+    closed port) logged a 60-line traceback at every try, for ever. Each try is one
+    line naming the platform, the error in a few words and the next pause; SIGTERM
+    stops the tries at once."""
+    port = closed_port()
+    clean = {k: v for k, v in os.environ.items() if k.upper() not in _SETTING_NAMES}
+    env = {
+        **clean,
+        "PYTHONPATH": str(ROOT),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'kozel.sqlite3'}",
+        "TELEGRAM_BOT_TOKEN": "123456:AAE-well-formed",
+        "TELEGRAM_API_URL": f"http://127.0.0.1:{port}",
+        "DISCORD_BOT_TOKEN": DISCORD_TOKEN,
+        "DISCORD_API_URL": f"http://127.0.0.1:{port}/api/v10",
+    }
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    assert child.stdout is not None
+    lines: list[str] = []
+
+    def tries(name: str) -> list[str]:
+        """What the platform's tries said, each without its time."""
+        return [line.split(" ERROR kozel: ")[1] for line in lines if f"the {name} bot" in line]
+
+    try:
+        async with asyncio.timeout(START):
+            while len(tries("Telegram")) < 3 or len(tries("Discord")) < 3:
+                line = (await child.stdout.readline()).decode()
+                assert line, lines  # it ended
+                lines.append(line.rstrip("\n"))
+        child.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(60):  # a safety net
+            rest, _ = await child.communicate()
+    finally:
+        if child.returncode is None:
+            child.kill()
+            await child.wait()
+    assert child.returncode == 0
+    lines += rest.decode().splitlines()
+    assert "Traceback" not in "\n".join(lines)
+    refused = f"ClientConnectorError: Cannot connect to host 127.0.0.1:{port} ssl:default"
+    for name in ("Telegram", "Discord"):
+        for delay, said in zip((1, 2, 4), tries(name), strict=False):
+            start, end = said.split(" [Connect call failed ")
+            assert start == f"the {name} bot cannot connect: {refused}"
+            assert end.endswith(f"]; it tries again in {delay} s; the other platforms go on")
+    others = [line for line in lines if " INFO " not in line and "cannot connect" not in line]
+    assert others == [], others  # one line a try, nothing else
+    assert [line.split(" ", 2)[2] for line in lines[-2:]] == [
+        "INFO kozel: SIGTERM: stopping",
+        "INFO kozel: Kozel stopped",
+    ]
+
+
+async def test_a_platform_never_reached_is_given_up_and_the_process_fails(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The give-up rule: a platform whose every start failed to reach its server is
+    given up after ``Backoff.unreachable`` tries in a row; with no other platform the
+    run fails (python -m bot exits 1, as when every token is refused)."""
+    from bot.supervise import AllPlatformsFailed, Backoff
+
+    settings = Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        telegram_bot_token="123456:AAE-well-formed",
+        telegram_api_url=f"http://127.0.0.1:{closed_port()}",
+        database_url=f"sqlite:///{tmp_path / 'kozel.sqlite3'}",
+    )
+    quick = Backoff(first=0.01, most=0.02, unreachable=3)
+    with caplog.at_level(logging.INFO, logger="kozel"), pytest.raises(AllPlatformsFailed):
+        async with asyncio.timeout(60):  # a safety net
+            await main.run_platforms(settings, backoff=quick)
+    said = [r for r in caplog.records if r.name == "kozel" and r.levelno == logging.ERROR]
+    assert [r.getMessage().split("; ", 1)[1] for r in said] == [
+        "it tries again in 0.01 s; the other platforms go on",
+        "it tries again in 0.02 s; the other platforms go on",
+        "given up after 3 tries (it never connected); the other platforms go on",
+    ]
+    assert all(r.getMessage().startswith("the Telegram bot cannot connect: ") for r in said)
+    assert not any(r.exc_info for r in caplog.records)
+
+
+async def test_a_bot_api_server_error_at_the_start_is_one_line_a_try(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Bot API that answers 502 to the start's getMe counts as not reached: one line
+    a try, with what the server answered, and the same give-up rule."""
+    from bot.supervise import AllPlatformsFailed, Backoff
+    from testing.fakes.telegram import ApiError
+
+    async def bad_gateway(params: object) -> None:
+        raise ApiError(502, "Bad Gateway")
+
+    async with FakeTelegram() as tg:
+        monkeypatch.setattr(tg, "_m_getme", bad_gateway)
+        settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            telegram_bot_token="123456:AAE-well-formed",
+            telegram_api_url=tg.base_url,
+            database_url=f"sqlite:///{tmp_path / 'kozel.sqlite3'}",
+        )
+        quick = Backoff(first=0.01, most=0.02, unreachable=2)
+        with pytest.raises(AllPlatformsFailed):
+            async with asyncio.timeout(60):  # a safety net
+                await main.run_platforms(settings, backoff=quick)
+    said = [r.getMessage() for r in caplog.records if r.name == "kozel" and r.levelno >= 40]
+    assert said == [
+        "the Telegram bot cannot connect: the Bot API server answered Bad Gateway; " + end
+        for end in (
+            "it tries again in 0.01 s; the other platforms go on",
+            "given up after 2 tries (it never connected); the other platforms go on",
+        )
+    ]
+    assert not any(r.exc_info for r in caplog.records)

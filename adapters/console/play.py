@@ -35,6 +35,7 @@ from bot.cli import Parser
 from bot.errors import ServiceError
 from bot.i18n import Translator, normalize_locale
 from bot.logs import TEXT_FORMAT
+from bot.loop import stoppable
 from bot.models import ChatRef, Game, GameStatus, Platform, User, UserRef
 from bot.options import (
     OptionWordError,
@@ -699,7 +700,7 @@ async def _run(
                         return 1
                     out.write(tr.t(locale, "console-record-written", path=args.record) + "\n")
             return status
-        except asyncio.CancelledError:  # Ctrl-C: every move so far is saved
+        except asyncio.CancelledError:  # Ctrl-C, SIGTERM: every move so far is saved
             out.write("\n" + tr.t(locale, "console-saved", command=invocation.again()) + "\n")
             out.flush()
             raise
@@ -937,15 +938,24 @@ def play_main(
     locale = language_of(words, None if settings is None else settings.default_locale)
     args = build_parser(locale, prog=command).parse_args(words)
     invocation = Invocation(command, tuple(words))
+    settings = settings or settings_of(SETTINGS_READ)
+    return play_game(args, settings, out or sys.stdout, err=err, invocation=invocation)
+
+
+def play_game(
+    args: argparse.Namespace,
+    settings: Settings,
+    out: TextIO,
+    *,
+    err: TextIO | None = None,
+    invocation: Invocation | None = None,
+) -> int:
+    """Play ``kozel play``'s game (:func:`run`) until it ends, its input ends, or
+    SIGTERM or Ctrl-C stop it (every move so far is saved, and the console says so);
+    its exit status."""
     try:
-        return asyncio.run(
-            run(
-                args,
-                settings or settings_of(SETTINGS_READ),
-                out or sys.stdout,
-                err=err,
-                invocation=invocation,
-            )
-        )
-    except KeyboardInterrupt:
+        game = run(args, settings, out, err=err, invocation=invocation)
+        status = asyncio.run(stoppable(game))
+    except KeyboardInterrupt:  # before the loop handles the signals
         return 0
+    return 0 if status is None else status

@@ -9,6 +9,7 @@ import logging
 import math
 from collections.abc import Callable, Iterator
 
+import aiohttp
 import discord
 import yarl
 from discord.gateway import DiscordWebSocket
@@ -18,7 +19,7 @@ from adapters.discord.answer import DEFER_AFTER, Running
 from adapters.discord.client import KozelBot
 from adapters.discord.presses import Presses
 from adapters.discord.publisher import DiscordPublisher
-from bot.errors import PlatformRefused
+from bot.errors import PlatformRefused, PlatformUnreachable
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.metrics import ShardState
@@ -45,6 +46,49 @@ def _api_at(base: str | None) -> Iterator[None]:
 
 
 ClientFactory = Callable[["DiscordAdapter"], KozelBot]
+
+#: No answer from Discord (no network, a wrong address, a timeout), or a server error.
+_UNREACHED = (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError)
+#: What discord.py's client logs at each login, and about voice (the bot has none):
+#: nothing an operator needs, at every try.
+_DROPPED = ("logging in using static token", "voice will NOT be supported")
+_RECONNECT = "Attempting a reconnect in"
+
+
+def in_a_few_words(error: BaseException) -> str:
+    """An error as its type and message, on one line: ``ClientConnectorError: Cannot
+    connect to host discord.com:443 ssl:default [...]``."""
+    said = " ".join(str(error).split())
+    return f"{type(error).__name__}: {said}" if said else type(error).__name__
+
+
+class QuietReconnects(logging.Filter):
+    """discord.py's client logs each gateway reconnect as an error with the failure's
+    traceback, and each login in a line of its own: with the network gone that is a
+    traceback at every try, for ever. A reconnect becomes one warning line with the
+    failure in a few words; the login line and the warnings about voice support (the
+    bot speaks in no voice channel) are dropped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not isinstance(record.msg, str):
+            return True
+        if any(dropped in record.msg for dropped in _DROPPED):
+            return False
+        if record.msg.startswith(_RECONNECT) and record.exc_info:
+            error = record.exc_info[1]
+            record.msg = f"{record.msg} after %s"
+            args = record.args if isinstance(record.args, tuple) else ()
+            record.args = (*args, in_a_few_words(error) if error else "a failure")
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def quiet_reconnects() -> None:
+    """Put :class:`QuietReconnects` on discord.py's client logger (once)."""
+    logger = logging.getLogger("discord.client")
+    if not any(isinstance(f, QuietReconnects) for f in logger.filters):
+        logger.addFilter(QuietReconnects())
 
 
 class DiscordAdapter:
@@ -74,6 +118,7 @@ class DiscordAdapter:
         self.started = asyncio.Event()
         #: The interactions (presses and commands) being handled.
         self.running = Running()
+        quiet_reconnects()
         self.bot = (client_factory or KozelBot)(self)
         self.publisher = DiscordPublisher(self.bot, interactions, service, tr)
         self.presses = Presses(
@@ -85,19 +130,15 @@ class DiscordAdapter:
 
     async def run(self) -> None:
         """Run the bot with the token from the settings until cancelled or closed.
-        Raises :class:`~bot.errors.PlatformRefused` if Discord refuses the token."""
+        Raises :class:`~bot.errors.PlatformRefused` if Discord refuses the token, and
+        :class:`~bot.errors.PlatformUnreachable` if it does not answer the login."""
         token = self.settings.discord_bot_token
         if token is None:
             raise RuntimeError("DISCORD_BOT_TOKEN is not set")
         with _api_at(self.settings.discord_api_url):
             async with self.bot:
                 try:
-                    await self.bot.login(token.get_secret_value())
-                    if self.settings.discord_api_url is not None:
-                        # The gateway of the API the bot talks to, found as Discord
-                        # asks clients to (behind a REST proxy: Discord's own).
-                        _, gateway, _ = await self.bot.http.get_bot_gateway()
-                        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+                    await self._log_in(token.get_secret_value())
                     await self.bot.connect()
                 except discord.LoginFailure as error:
                     raise PlatformRefused(
@@ -111,6 +152,21 @@ class DiscordAdapter:
                 finally:
                     self.service.remove_publisher(Platform.DISCORD, self.publisher)
                     await self.publisher.close()
+
+    async def _log_in(self, token: str) -> None:
+        """Log in (Discord checks the token) and, behind ``DISCORD_API_URL``, find the
+        gateway. Raises :class:`~bot.errors.PlatformUnreachable` when Discord does not
+        answer (or answers with a server error); the gateway's connection retries its
+        own failures (:class:`QuietReconnects`)."""
+        try:
+            await self.bot.login(token)
+            if self.settings.discord_api_url is not None:
+                # The gateway of the API the bot talks to, found as Discord asks
+                # clients to (behind a REST proxy: Discord's own).
+                _, gateway, _ = await self.bot.http.get_bot_gateway()
+                DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
+        except _UNREACHED as error:
+            raise PlatformUnreachable(in_a_few_words(error)) from error
 
     @property
     def ready(self) -> bool:

@@ -97,6 +97,9 @@ class Presses:
                     self.publisher.attach_hand(game.id, user_id, interaction, refresh=False)
             elif target is Target.PRESSED and game is not None:
                 hand = output.screen
+                # Changed since the hand was drawn (his turn came while the press was
+                # answered): that change's hand may have gone out before this answer.
+                moved = reply.version != game.version
                 if on_ephemeral:
                     table_locale = game.settings.locale
                     hand = await self.publisher.ephemeral_hand(
@@ -104,7 +107,11 @@ class Presses:
                     )
                 await answer.edit(hand)
                 if on_ephemeral and not answer.expired:
-                    self.publisher.attach_hand(game.id, user_id, interaction, refresh=False)
+                    self.publisher.attach_hand(game.id, user_id, interaction, refresh=moved)
+                elif not on_ephemeral and message is not None and output.seat is not None:
+                    self.publisher.shown_in_place(game.id, output.seat, message.id, hand)
+                    if moved:
+                        await self.publisher.redraw_hand(game.id, output.seat)
             elif target is Target.ANSWER:
                 await answer.send(output.screen, ephemeral=True)
             elif target is Target.CLOSE and on_ephemeral:

@@ -197,9 +197,18 @@ class DiscordPublisher:
         if refresh and hand is not None:
             self._queue_hand(game_id, hand)
 
+    def shown_in_place(self, game_id: int, seat: int, message_id: int, screen: Screen) -> None:
+        """A press was answered in the message ``message_id`` with ``screen``: if that
+        is the seat's DM hand, it shows ``screen`` now (a hand shown next is compared
+        with it, not with what the publisher showed there before)."""
+        key = (game_id, f"hand:{seat}")
+        if self._ids.get(key) == message_id:
+            self._shown[key] = screen
+
     async def redraw_hand(self, game_id: int, seat: int) -> None:
         """Show a seat's DM hand again as it is now (its link to the web table was
-        renewed), in order with the changes published."""
+        renewed; a press's answer drawn before the game's last change went out after
+        it), in order with the changes published."""
         async with self.service.showing(game_id) as game:
             player = game.seats[seat] if 0 <= seat < len(game.seats) else None
             screen = await self.interactions.hand_screen(game, seat)

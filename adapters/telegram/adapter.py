@@ -11,8 +11,11 @@ to a webhook when ``settings.telegram_webhook_url`` is set
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import secrets
+from collections.abc import Awaitable
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.telegram import TelegramAPIServer
@@ -20,6 +23,7 @@ from aiogram.exceptions import (
     TelegramAPIError,
     TelegramNetworkError,
     TelegramNotFound,
+    TelegramServerError,
     TelegramUnauthorizedError,
 )
 from aiogram.types import BotCommand
@@ -31,7 +35,7 @@ from adapters.telegram.publisher import TelegramPublisher
 from adapters.telegram.session import LeanSession
 from adapters.telegram.webhook import WebhookServer
 from bot import presenters
-from bot.errors import PlatformRefused
+from bot.errors import PlatformRefused, PlatformUnreachable
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.models import ChatRef, Platform
@@ -41,6 +45,17 @@ from bot.settings import Settings
 log = logging.getLogger(__name__)
 #: What the Bot API answers a token it does not know: trying again will not help.
 _REFUSED = (TelegramUnauthorizedError, TelegramNotFound)
+#: How the Bot API answers a method it does not have (an older server, a method
+#: Telegram dropped): 404 too, but the token is fine.
+_NO_SUCH_METHOD = "method not found"
+
+
+def refuses_the_bot(error: TelegramAPIError) -> bool:
+    """Whether an error answer refuses the bot itself (401: a wrong or revoked token;
+    404: not a token, or not a Bot API URL), not only the one method asked for."""
+    if isinstance(error, TelegramNotFound):
+        return _NO_SUCH_METHOD not in error.message.lower()
+    return isinstance(error, TelegramUnauthorizedError)
 
 
 class KeptBudget:
@@ -142,14 +157,11 @@ class TelegramAdapter:
         """Register the command menus, then take updates until cancelled or :meth:`stop`
         (polling, or serving the webhook); queued messages still go out (for a few
         seconds) before the session closes. Raises
-        :class:`~bot.errors.PlatformRefused` if the server refuses the token."""
+        :class:`~bot.errors.PlatformRefused` if the server refuses the token, and
+        :class:`~bot.errors.PlatformUnreachable` if the start gets no answer (or a
+        server error)."""
         try:
-            try:
-                await self.set_commands()
-            except (*_REFUSED, TelegramNetworkError):
-                raise  # no server to play on: the caller tries again later, or gives up
-            except TelegramAPIError as error:  # the menus are a nicety: play anyway
-                log.warning("could not register the command menus: %s", error.message)
+            await self._optional("register the command menus", self.set_commands())
             if self.interactions.web is not None:  # its Mini App's links name the bot
                 me = await self.bot.me()
                 self.interactions.web.bot_named(Platform.TELEGRAM, me.username or "")
@@ -163,6 +175,10 @@ class TelegramAdapter:
                 f"the Bot API server refuses the token ({error.message}); "
                 "check TELEGRAM_BOT_TOKEN and TELEGRAM_API_URL"
             ) from error
+        except TelegramNetworkError as error:  # at the start: polling retries its own
+            raise PlatformUnreachable(error.message) from error
+        except TelegramServerError as error:
+            raise PlatformUnreachable(f"the Bot API server answered {error.message}") from error
         finally:
             self.service.remove_publisher(Platform.TELEGRAM, self.publisher)
             await self.outbox.close()
@@ -178,19 +194,46 @@ class TelegramAdapter:
         """Taking updates, with the Bot API answering."""
         return self.answered
 
-    async def _poll(self) -> None:
-        try:  # a webhook left by a webhook-mode run would refuse every getUpdates (409)
-            await self.bot.delete_webhook()
-        except (*_REFUSED, TelegramNetworkError):
-            raise
+    async def _optional(self, what: str, request: Awaitable[object]) -> None:
+        """A request the bot can do without (the command menus, removing a webhook): a
+        failure is one warning line and the start goes on. Still raised: no answer at
+        all, and an answer that refuses the bot itself (:func:`refuses_the_bot`)."""
+        try:
+            await request
+        except TelegramNetworkError:
+            raise  # no server to play on: the caller tries again later, or gives up
         except TelegramAPIError as error:
-            log.warning("could not remove the webhook: %s", error.message)
-        await self.dp.start_polling(
-            self.bot,
-            handle_signals=False,
-            close_bot_session=False,
-            allowed_updates=self.dp.resolve_used_update_types(),
+            if refuses_the_bot(error):
+                raise
+            log.warning("could not %s: %s; the bot goes on without", what, error.message)
+
+    async def _poll(self) -> None:
+        # A webhook left by a webhook-mode run would refuse every getUpdates (409).
+        await self._optional("remove the webhook", self.bot.delete_webhook())
+        polling = asyncio.ensure_future(
+            self.dp.start_polling(
+                self.bot,
+                handle_signals=False,
+                close_bot_session=False,
+                allowed_updates=self.dp.resolve_used_update_types(),
+            )
         )
+        try:
+            await asyncio.shield(polling)
+        except asyncio.CancelledError:
+            # Cancelled, start_polling would leave its poller running on a closing
+            # session (an error line "Failed to fetch updates" at each clean stop):
+            # it is stopped as stop() does, then the cancellation goes on.
+            await self._stop_polling(polling)
+            raise
+
+    async def _stop_polling(self, polling: asyncio.Future[None]) -> None:
+        if not polling.done():
+            with contextlib.suppress(RuntimeError):  # "Polling is not started" yet
+                await self.dp.stop_polling()
+            polling.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):  # stopping anyway
+            await polling
 
     async def stop(self) -> None:
         """Stop taking updates (``run`` then returns)."""

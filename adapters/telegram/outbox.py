@@ -23,11 +23,11 @@ chat, worked by one task at a time, so a chat's messages keep their order:
   never rendered. A job may *linger* (``Pacing.linger``, 50 ms) when a newer state
   is known to follow at once (computer players without a move delay), so that a
   move and the computers' answers make one edit. A screen nobody waits for (not
-  *urgent*: a table refresh, a waiting player's refilled hand) waits until
-  ``Pacing.refresh`` seconds after its slot's last write (``Pacing.waiting`` for a
-  waiting player's hand, which his turn brings up to date), so that the moves made
-  meanwhile cost one edit; a message queued behind it in its chat, or an urgent
-  screen of the slot, ends the wait. A screen of an older game version
+  *urgent*: a table refresh) waits until ``Pacing.refresh`` seconds after its slot's
+  last write, so that the moves made meanwhile cost one edit; a message queued
+  behind it in its chat, or an urgent screen of the slot, ends the wait. A hand is
+  never held so: it is shown again only when what it shows changed, and then at
+  once. A screen of an older game version
   than one already queued is dropped; a screen equal to what the message shows is
   not sent again. The first screen of a slot is sent as a new message and its id
   remembered (``remember``), so that edits survive a restart.
@@ -55,7 +55,9 @@ on from them instead of bursting. A 429 is waited out and the same request retri
 so nothing is lost or reordered. "Message is not modified" is ignored; "message to
 edit not found" sends a new message and remembers it; a chat that became a
 supergroup is migrated (``on_migrate``) and the request retried there. A private
-chat that refuses us (403) drops its message quietly when asked to. A job that fails
+chat that refuses us (403) drops its message quietly when asked to. What the game does
+without (a result's picture, a question's deletion) on a Bot API server that lacks its
+method (404) is one warning line. A job that fails
 otherwise (a 5xx after its retries) is counted by the error's type and the last
 ``FAILURES_KEPT`` are kept with a short reason (``stats``), never the exception itself:
 a long outage costs a few counters, not every traceback.
@@ -80,6 +82,7 @@ from aiogram.exceptions import (
     TelegramForbiddenError,
     TelegramMigrateToChat,
     TelegramNetworkError,
+    TelegramNotFound,
     TelegramRetryAfter,
     TelegramServerError,
 )
@@ -153,12 +156,8 @@ class Pacing:
     linger: float = 0.05
     #: Seconds a slot's screen that nobody waits for (not urgent) waits after the
     #: slot's last write, coalescing the changes meanwhile: a table is refreshed at
-    #: most 7.5 times a minute (the group's 20 leave room for results and notices)
-    #: and a move costs about two writes, the presser's hand and the next turn.
+    #: most 7.5 times a minute (the group's 20 leave room for results and notices).
     refresh: float = 8.0
-    #: The same for a waiting player's hand (``show(waiting=True)``: cards refilled
-    #: while others play): it is brought up to date when his turn comes, or after this.
-    waiting: float = 30.0
 
     #: Places of a group's window (``group_limit``) answers to commands leave to the
     #: game: answers wait while fewer are free.
@@ -166,7 +165,7 @@ class Pacing:
 
     @classmethod
     def off(cls) -> Pacing:
-        return cls(enabled=False, refresh=0.0, waiting=0.0)
+        return cls(enabled=False, refresh=0.0)
 
 
 @dataclass(eq=False, slots=True)
@@ -186,6 +185,15 @@ class _Job:
     urgent: bool = False  # goes before the others at the bot's overall pace
     answer: str | None = None  # an answer's key (answers with the same key coalesce)
     photo: bytes | None = None  # a picture (PNG) sent with the screen's text as caption
+
+    @property
+    def optional(self) -> bool:
+        """Whether the game does without it: a picture, a message's deletion."""
+        return self.kind == "delete" or self.photo is not None
+
+    @property
+    def what(self) -> str:
+        return "picture" if self.photo is not None else self.kind
 
 
 @dataclass(eq=False, slots=True)
@@ -365,7 +373,6 @@ class Outbox:
         pressed: bool = False,
         urgent: bool = False,
         fresh: bool = False,
-        waiting: bool = False,
     ) -> None:
         """Show ``screen`` in a slot's message: edit it in place, or send it the first
         time. ``screen`` may be a :data:`Render`, called only when the message is
@@ -375,26 +382,29 @@ class Outbox:
 
         ``pressed``: the screen answers the player's press (his selected cards). A
         screen of the game that is not newer than it does not replace it: the game
-        has not changed since, and the player's selection stays.
+        has not changed since, and the player's selection stays. Its ``version`` is the
+        one it was drawn at: drawn before a state already queued or shown, it is
+        dropped like any older screen.
 
-        ``urgent`` (and ``pressed``): a screen someone waits for (the presser's own
-        hand, the hand of the seat to act): when the bot's overall pace is the limit,
-        it goes before the others (table refreshes, other hands).
+        ``urgent`` (and ``pressed``): a screen someone waits for (a player's hand):
+        when the bot's overall pace is the limit, it goes before the others (table
+        refreshes).
 
         ``fresh``: the screen goes out as a new message, which the slot shows from
-        then on (a player asked for his hand: it comes at the bottom of the chat).
+        then on (a player asked for his hand: it comes at the bottom of the chat),
+        unless it is older than the slot's state (then the slot's message stays).
 
         Not urgent, the screen waits until ``pacing.refresh`` seconds after the slot's
-        last write (``pacing.waiting`` with ``waiting``: a waiting player's hand),
-        unless something is queued behind it or an urgent screen of the slot comes."""
+        last write, unless something is queued behind it or an urgent screen of the
+        slot comes."""
         state = self._slots.get(slot)
         if state is None:
             state = self._slots[slot] = _SlotState(chat_id, _message_id(known))
-        if fresh:
-            state.message_id, state.shown = None, None
         if version < state.version or (not pressed and version <= state.pressed):
             self.stats.skipped += 1
             return  # an older state than one already queued or shown
+        if fresh:
+            state.message_id, state.shown = None, None
         state.version = version
         if pressed:
             state.pressed = version
@@ -403,8 +413,7 @@ class Outbox:
         pending = state.pending
         not_before = self._now() + self.pacing.linger if linger else 0.0
         if not (urgent or pressed) and state.written is not None:
-            hold = self.pacing.waiting if waiting else self.pacing.refresh
-            not_before = max(not_before, state.written + hold)
+            not_before = max(not_before, state.written + self.pacing.refresh)
         if pending is not None:
             self.stats.coalesced += 1
             queue = self._queues.get(chat_id)
@@ -596,9 +605,13 @@ class Outbox:
                     if job.result is not None:
                         if not job.result.done():
                             job.result.set_exception(error)
-                    elif isinstance(error, TelegramForbiddenError | TelegramBadRequest):
-                        # The bot was removed from the chat, the chat is gone, ...
-                        log.warning("a %s to chat %s was refused: %s", job.kind, chat_id, error)
+                    elif isinstance(error, TelegramForbiddenError | TelegramBadRequest) or (
+                        job.optional and isinstance(error, TelegramNotFound)
+                    ):
+                        # The bot was removed from the chat, the chat is gone, ...; or
+                        # what the game does without is a method the server lacks (a
+                        # network or server failure leaves it owed, as any job).
+                        log.warning("a %s to chat %s was refused: %s", job.what, chat_id, error)
                         if job.done is not None:
                             await job.done()
                     elif self.stats.failure(job.kind, chat_id, error):

@@ -24,9 +24,11 @@ from bot.presenters import Screen
 log = logging.getLogger(__name__)
 
 TABLE = "table"
-#: The changes whose table refresh and waiting hands wait for the outbox's refresh:
-#: moves (and the turn's reminder). Anything else (a lobby, a start, a new deal, the
-#: end) is shown at once.
+#: The changes whose table refresh waits for the outbox's refresh: moves (and the
+#: turn's reminder). Anything else (a lobby, a start, a new deal, the end) is shown at
+#: once. A hand is shown at once whatever the change: only a hand whose content
+#: changed is shown again (:meth:`Interactions.changed_hands`), and what changed is
+#: its player's own (his cards, his turn, the trump).
 HELD = frozenset({ChangeKind.PLAYED, ChangeKind.REMINDER})
 #: What to show where: target, screen (or how to render it), seat, user, the owed
 #: message it is (if any) and the picture it sends (if any).
@@ -59,16 +61,14 @@ class TelegramPublisher:
             shown = [
                 (out.target, out.screen, out.seat, out.user, out.owed, out.image) for out in outputs
             ]
-        urgent = self.interactions.urgent_seats(game, change) if change.kind in HELD else None
-        self._queue(game, shown, urgent)
+        self._queue(game, shown, held=change.kind in HELD)
         if not game.status.is_open:
             self._published.pop(game.id, None)
             self.outbox.retire(game.id)
 
-    def _queue(self, game: Game, shown: list[Shown], urgent: frozenset[int] | None) -> None:
-        """Queue what a change shows; the hands of ``urgent`` seats (the one that acted,
-        the one to act) go out at once, the table and other hands when the outbox's
-        refresh allows (``urgent`` None: everything at once)."""
+    def _queue(self, game: Game, shown: list[Shown], *, held: bool) -> None:
+        """Queue what a change shows; the hands go out at once, the table too unless
+        the change is ``held`` (a move): then when the outbox's refresh allows."""
         outbox, version, linger = self.outbox, game.version, self._computer_next(game)
         chat, thread = chat_id(game.chat), thread_id(game.chat)
         for target, screen, seat, user, owed, image in shown:
@@ -77,14 +77,14 @@ class TelegramPublisher:
                 slot = (game.id, TABLE)
                 outbox.show(
                     chat, slot, screen, version=version, known=known, thread=thread,
-                    linger=linger, urgent=urgent is None,
+                    linger=linger, urgent=not held,
                 )  # fmt: skip
             elif target is Target.HAND and user is not None and seat is not None:
                 key = hand_key(seat)
                 slot, known = (game.id, key), game.messages.get(key)
                 outbox.show(
                     chat_id(user), slot, screen, version=version, known=known, quiet=True,
-                    linger=linger, urgent=urgent is None or seat in urgent, waiting=True,
+                    linger=linger, urgent=True,
                 )  # fmt: skip
             elif target is Target.CHAT and isinstance(screen, Screen):
                 done = self._confirm(owed)
@@ -125,7 +125,11 @@ class TelegramPublisher:
 
         async def render() -> Screen | None:
             if not self._saved(game):
-                return None  # a change is being saved: its own publish follows
+                # A change is being saved: its own publish follows. This hand was
+                # not shown, so that publish shows it, changed by it or not.
+                if seat is not None:
+                    self.interactions.hand_unshown(game.id, seat)
+                return None
             if seat is None:
                 return self.interactions.table_screen(game)
             return await self.interactions.hand_screen(game, seat)

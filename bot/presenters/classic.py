@@ -1,4 +1,4 @@
-"""The classic game's screens (хвалёный козёл, RULES.md §2): its table, a hand with
+"""The classic game's screens (хвалёный козёл, docs/rules/reference.md §2): its table, a hand with
 every decision, a dealing's and the game's result, the play log, the options in
 words, and its PLAY buttons' argument.
 

@@ -1,4 +1,4 @@
-"""The yard game's screens (RULES.md §1): its table, a hand, a deal's and a series'
+"""The yard game's screens (docs/rules/reference.md §1): its table, a hand, a deal's and a series'
 result, the play log, and its PLAY buttons' argument.
 
 The public table is built from the spectators' :class:`~core.yard.views.TableView`

@@ -76,7 +76,7 @@ class Computers:
 
     async def _decide(self, game: Game) -> Decision | None:
         """What the computer-played seats do now: first those with a chance (an
-        optional action, e.g. a molodka at the start of a trick: RULES.md §1.4, bots
+        optional action, e.g. a molodka at the start of a trick: docs/rules/reference.md §1.4, bots
         decide then) are asked, once each a moment; then the seat whose turn it is.
 
         A search is awaited (off the loop), and the game's lock need not be held: the

@@ -135,7 +135,7 @@ class Queries:
         return await self.storage.achievements_earned(game_id, version)
 
     async def record(self, game_id: int) -> dict[str, object]:
-        """The game as a game record (RULES.md §3), with the seed it was shuffled
+        """The game as a game record (docs/rules/reference.md §3), with the seed it was shuffled
         with, if it was given one."""
         game = await self.tables.game(game_id)
         return game.play.record(seed=game.settings.seed)

@@ -76,7 +76,8 @@ class RandomPlayer:
         self.rng = rng or random.Random()
 
     def choose(self, view: ClassicSeatView, options: ClassicOptions) -> ClassicAction | None:
-        # A request for the team's queens (RULES §2.16) may be refused: never made.
+        # A request for the team's queens (docs/rules/reference.md §2.16) may be refused: never
+        # made.
         sure = redeal_qualifies(mask_of(view.hand))
         legal = [a for a in view.legal if a.kind is not K.REDEAL or sure]
         if not legal:

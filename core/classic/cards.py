@@ -1,4 +1,5 @@
-"""The 32-card deck of classic Kozel, card strength and the trump tables (RULES §2.2).
+"""The 32-card deck of classic Kozel, card strength and the trump tables
+(docs/rules/reference.md §2.2).
 
 The public API speaks :class:`~core.cards.Card`; inside, a classic card is an int
 ``index = suit * 8 + rank - 1`` (7 is 0, the ace 7 within a suit, in the yard order

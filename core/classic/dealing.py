@@ -1,4 +1,4 @@
-"""One dealing (раздача) of classic Kozel as a state machine (RULES §2.3–2.12).
+"""One dealing (раздача) of classic Kozel as a state machine (docs/rules/reference.md §2.3–2.12).
 
 A deal (кон) takes one dealing, or up to three when players ask for redeals. A
 :class:`Dealing` runs every step that involves no choice by itself (the one-at-a-time
@@ -648,7 +648,8 @@ class Dealing:
     @property
     def first_leader(self) -> int | None:
         """The seat that makes (or would make) the dealing's first ``play`` once that is
-        known (RULES §3.5 ``leader``): in pants and mirror the laid trick's winner."""
+        known (docs/rules/reference.md §3.5 ``leader``): in pants and mirror the laid trick's
+        winner."""
         for seat, kind, _ in self._log:
             if kind == K_PLAY:
                 return seat

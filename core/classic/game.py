@@ -1,4 +1,5 @@
-"""A classic game (партия): deals until a team has 6 or more pairs (RULES §2.3, §2.13).
+"""A classic game (партия): deals until a team has 6 or more pairs
+(docs/rules/reference.md §2.3, §2.13).
 
 The game keeps every dealing (a redeal starts a new dealing of the same deal), the
 running pairs, the egg pairs put aside, and the roulette's fixed suits. Randomness

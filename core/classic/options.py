@@ -1,4 +1,4 @@
-"""The options of a classic game (RULES §2.1): a frozen, strictly validated model.
+"""The options of a classic game (docs/rules/reference.md §2.1): a frozen, strictly validated model.
 
 A table chooses them when the game is created; they stay fixed for the whole game.
 They are a :class:`~core.ruleset.RuleOptions` model: every option with its default,
@@ -19,7 +19,7 @@ Traceback (most recent call last):
 ...
 core.errors.KozelError: options: praise one_by_one needs a trump_suit
 
-Seed 001's four-player game (§2.16) is a bundle of them, the preset ``001``;
+The compendium's four-player game (§2.16) is a bundle of them, the preset ``001``;
 :func:`preset_of` names the preset a set of options equals:
 
 >>> preset_of(PRESETS["001"]), preset_of(ClassicOptions())
@@ -128,8 +128,8 @@ class TrumpSuit(StrEnum):
 
 
 class ClassicOptions(RuleOptions):
-    """Every option of §2.1 and §2.16 with its default (the defaults are seed 003's
-    game, the preset ``003``)."""
+    """Every option of §2.1 and §2.16 with its default (the defaults are the online
+    game's, 003: the preset ``003``)."""
 
     praise: Praise = Praise.SIMPLE
     kocherga: bool = True
@@ -179,8 +179,8 @@ class ClassicOptions(RuleOptions):
         return parse_options(cls, data)
 
 
-#: The named bundles a lobby offers (§2.16): ``003`` is seed 003's game (every
-#: default), ``001`` seed 001's four-player game ("дамы, вальты и бубны").
+#: The named bundles a lobby offers (§2.16): ``003`` is the online game's (every
+#: default), ``001`` the compendium's four-player game ("дамы, вальты и бубны").
 PRESETS: dict[str, ClassicOptions] = {
     "003": ClassicOptions(),
     "001": ClassicOptions(

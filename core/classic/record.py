@@ -1,4 +1,5 @@
-"""Classic game records (RULES §3.5): export, the form check, replay and snapshots.
+"""Classic game records (docs/rules/reference.md §3.5): export, the form check, replay and
+snapshots.
 
 A record lists one entry per dealing: its dealer, its deck (top first, before any
 dealing or cut) and the actions of its choices; the replay carries out every step

@@ -1,4 +1,4 @@
-"""Classic Kozel (RULES.md §2) behind the rule-set contract of :mod:`core.ruleset`.
+"""Classic Kozel (docs/rules/reference.md §2) behind the rule-set contract of :mod:`core.ruleset`.
 
 :class:`ClassicGameAdapter` adapts a :class:`~core.classic.game.ClassicGame`; it adds
 no rule of its own. Its actions are :class:`~core.classic.actions.ClassicAction`,
@@ -45,7 +45,8 @@ from core.ruleset import (
     RuleSet,
 )
 
-#: The actions a seat may take or let pass (RULES.md §2: the last-trump offer, a redeal).
+#: The actions a seat may take or let pass (docs/rules/reference.md §2: the last-trump offer, a
+#: redeal).
 OPTIONAL_KINDS = frozenset({ClassicActionKind.OFFER_TRUMP, ClassicActionKind.REDEAL})
 
 

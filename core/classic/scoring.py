@@ -1,4 +1,5 @@
-"""Scoring in pairs (RULES §2.12) and the end of a game (§2.13), as pure functions.
+"""Scoring in pairs (docs/rules/reference.md §2.12) and the end of a game (§2.13), as pure
+functions.
 
 >>> r = score_dealing(DealEnd.PLAYED, (90, 30), (6, 2), None, egg_pairs=1, next_dealer=0)
 >>> r.winner, r.pairs, r.egg_pairs, r.lucy

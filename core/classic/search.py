@@ -1,7 +1,7 @@
 """The classic search computer player: sampled worlds, each card played out.
 
-In the tricks (RULES §2.10) the player samples *worlds*: the other three hands dealt
-anew from the cards its seat has not seen, consistently with all it knows
+In the tricks (docs/rules/reference.md §2.10) the player samples *worlds*: the other three
+hands dealt anew from the cards its seat has not seen, consistently with all it knows
 (:class:`ClassicSampler`). It plays every legal card in every world (the same worlds
 for all cards) and plays the world to the deal's end with a fast greedy policy that
 looks at the world's hands (:func:`playout`); the card of the best mean value is played
@@ -133,7 +133,7 @@ class ClassicWorld:
 
 
 def legal_mask(world: ClassicWorld, rules: Rules) -> int:
-    """The cards the seat to play may play (RULES §2.10)."""
+    """The cards the seat to play may play (docs/rules/reference.md §2.10)."""
     hand = world.hands[world.turn]
     trick = world.trick
     if not trick:

@@ -1,4 +1,4 @@
-"""Yard game records (RULES.md §3): export, replay and snapshots.
+"""Yard game records (docs/rules/reference.md §3): export, replay and snapshots.
 
 A record lists each deal's dealer, deck order and trump position, and the actions
 played. Replaying checks every action against the rules and stops at the first
@@ -177,7 +177,7 @@ def series_from_record(source: str | bytes | Mapping[str, Any]) -> Series:
 
 
 def report(series: Series) -> dict[str, Any]:
-    """The replay's output JSON (RULES.md §3), keys fixed."""
+    """The replay's output JSON (docs/rules/reference.md §3), keys fixed."""
     deals = []
     for deal in series.deals:
         result = deal.result

@@ -1,4 +1,4 @@
-"""The yard game (RULES.md §1) behind the rule-set contract of :mod:`core.ruleset`.
+"""The yard game (docs/rules/reference.md §1) behind the rule-set contract of :mod:`core.ruleset`.
 
 :class:`YardGame` adapts a :class:`~core.yard.series.Series` (the game is a series
 of deals to 12 loss points); it adds no rule of its own. Its actions are
@@ -114,7 +114,7 @@ class YardGame:
         return None if deal is None else deal.turn
 
     def chances(self) -> list[Chance]:
-        """A molodka its holder may declare at the start of a trick (RULES.md §1.4:
+        """A molodka its holder may declare at the start of a trick (docs/rules/reference.md §1.4:
         computer players decide then), once per trick."""
         deal = self.series.current
         holder = None if deal is None else deal.molodka_seat

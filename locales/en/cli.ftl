@@ -20,7 +20,7 @@ cli-help-seats = who sits at seats 0, 1, 2 and 3, clockwise (0 and 2 are team A,
 cli-help-rules-choice = the rules: { $rules } (default: DEFAULT_RULE_SET, else yard)
 cli-help-option = an option of the rules, NAME=VALUE (repeatable; the rules check them together); { $options }
 cli-help-no-options = none
-cli-help-preset = a preset of the rules' options, before any --option: classic 003 (the defaults) or 001 (seed 001's game: queens, jacks and diamonds)
+cli-help-preset = a preset of the rules' options, before any --option: classic 003 (the defaults) or 001 (the compendium's game: queens, jacks and diamonds)
 cli-help-lang = the language of the run (default: DEFAULT_LOCALE)
 cli-help-seed = shuffle and play reproducibly
 cli-help-record = write the series' game record here

@@ -25,6 +25,7 @@ from bot.ports import Owed
 from bot.ratings import RatingChange
 from bot.rows import earned_from_row, game_from_row, owed_from_row
 from bot.settings import Settings
+from testing.fakes.discord import TOKEN as DISCORD_TOKEN
 
 if TYPE_CHECKING:
     from adapters.telegram import Pacing
@@ -55,7 +56,7 @@ def telegram_env(api_url: str, database: Path) -> dict[str, str]:
 def discord_env(api_base: str, database: Path) -> dict[str, str]:
     """The settings of a Discord bot on the fake Discord whose REST API is at
     ``api_base`` (the bot asks it for the gateway, as behind a proxy)."""
-    return {**_common(database), "DISCORD_BOT_TOKEN": "fake-token", "DISCORD_API_URL": api_base}
+    return {**_common(database), "DISCORD_BOT_TOKEN": DISCORD_TOKEN, "DISCORD_API_URL": api_base}
 
 
 class BotProcess:
@@ -66,7 +67,9 @@ class BotProcess:
         self.log = log
         self.process: asyncio.subprocess.Process | None = None
 
-    async def start(self) -> None:
+    async def start(self, *, sigint_ignored: bool = False) -> None:
+        """Start it; ``sigint_ignored``: with SIGINT ignored, as a script's background
+        job (``python -m bot &``), ``nohup`` and some supervisors start it."""
         clean = {k: v for k, v in os.environ.items() if k.upper() not in SETTING_NAMES}
         with self.log.open("ab") as out:
             self.process = await asyncio.create_subprocess_exec(
@@ -78,7 +81,19 @@ class BotProcess:
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=out,
                 stderr=out,
+                preexec_fn=_ignore_sigint if sigint_ignored else None,
             )
+
+    async def stop(self, *signals: signal.Signals, timeout: float = 60.0) -> int:  # noqa: ASYNC109
+        """Send these signals in turn and wait for the process to end (``timeout`` only
+        as a safety net); its exit status."""
+        assert self.process is not None
+        for signum in signals:
+            self.process.send_signal(signum)
+        async with asyncio.timeout(timeout):
+            code = await self.process.wait()
+        self.process = None
+        return code
 
     async def kill(self) -> None:
         """``kill -9``: the process gets no chance to finish anything."""
@@ -100,6 +115,10 @@ class BotProcess:
             for line in self.output().splitlines()
             if " ERROR " in line or line.startswith("Traceback")
         ]
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # kept across exec
 
 
 def _read(database: Path, sql: str, parameters: tuple[object, ...] = ()) -> list[sqlite3.Row]:
@@ -162,5 +181,4 @@ def fast_pacing() -> Pacing:
         chat_interval=0.0,
         global_limit=10_000,
         refresh=0.0,
-        waiting=0.0,
     )

@@ -33,6 +33,9 @@ from aiohttp import WSMsgType, web
 from discord.gateway import DiscordWebSocket
 
 JSON = dict[str, Any]
+#: A token of the shape Discord gives (the settings refuse any other): the fake bot's id
+#: (``FakeDiscord``'s default ``bot_id``) in base64, then two made-up parts.
+TOKEN = "OTAwMDAwMDAwMDAwMDAwMDAx.GfAkEs.the-fake-discord-servers-bot-token"
 EPHEMERAL, LOADING, COMPONENTS_V2 = 1 << 6, 1 << 7, 1 << 15
 PERMS_MEMBER = (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 16) | (1 << 31)
 PERMS_ADMIN = PERMS_MEMBER | (1 << 3) | (1 << 5)

@@ -15,10 +15,11 @@ not modified", unknown messages and stale callback queries, and Telegram's flood
 its Bots FAQ states them, answered with 429 + retry_after: 20 messages a minute into one
 group (sends and edits; always on), and if asked one message a second inside any chat
 (``chat_interval``) and an overall limit on bulk notifications, i.e. new messages into
-users' private chats (``global_limit``). Errors use real HTTP statuses,
-because aiogram picks its exception type from the status. ``getUpdates`` calls are not
-recorded in ``calls`` (they would drown the interesting ones; ``polls`` counts them);
-everything else is. Requests may come as JSON, a form or a query string
+users' private chats (``global_limit``). A method named in ``missing`` is answered as the
+Bot API answers one it does not have (404 "Not Found: method not found"). Errors use real
+HTTP statuses, because aiogram picks its exception type from the status. ``getUpdates``
+calls are not recorded in ``calls`` (they would drown the interesting ones; ``polls``
+counts them); everything else is. Requests may come as JSON, a form or a query string
 (``Call.content_type`` tells which).
 
 Like Telegram, once a bot called ``setWebhook`` the updates are POSTed to its URL (with the
@@ -72,6 +73,7 @@ _NOT_MODIFIED = (
     "Bad Request: message is not modified: specified new message content and reply markup "
     "are exactly the same as a current content and reply markup of the message"
 )
+_NO_SUCH_METHOD = "Not Found: method not found"
 _QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 
 
@@ -211,6 +213,9 @@ class FakeTelegram:
         self.too_many_requests_count = 0
         #: Refuse every callback answer carrying a URL (400), as for a bot not allowed to.
         self.refuse_callback_urls = False
+        #: Methods answered 404 "Not Found: method not found", as the Bot API answers
+        #: one it does not have (an older server, a method Telegram dropped).
+        self.missing: set[str] = set()
         self.too_many_requests_by_chat: Counter[int] = Counter()
         self._messages: dict[int, dict[int, FakeMessage]] = {}
         self._pressed: dict[str, int] = {}  # callback id -> user id
@@ -291,6 +296,8 @@ class FakeTelegram:
             self._touch(+1)
         body: Json
         try:
+            if name.lower() in {method.lower() for method in self.missing}:
+                raise ApiError(404, _NO_SUCH_METHOD)
             if name.lower() in _RECORD_ONLY:
                 result: Any = True
             elif (handler := getattr(self, f"_m_{name.lower()}", None)) is not None:

@@ -266,7 +266,8 @@ def shown_decisions(table: Table, game: Game) -> dict[int, list[ClassicAction]]:
             assert command.version == game.version, (seat, data, game.version)
             action = screens.parse_action_arg(seat, command.arg)
             # The seat's view: its legal actions, and a request for its team's queens
-            # (RULES §2.16) as far as its own hand shows, which the engine may refuse.
+            # (docs/rules/reference.md §2.16) as far as its own hand shows, which the engine may
+            # refuse.
             assert action in game.play.seat_view(seat).legal, (seat, action)
             actions.append(action)
         if game.status is GameStatus.PLAYING:
@@ -323,6 +324,31 @@ async def play_classic(
         idle = 0
         await table.press(game, action.seat, token(game, action))
         played.presses += 1
+
+
+async def play_telling_the_truth(
+    table: Table,
+    game_id: int,
+    lies: Callable[[Game], list[str]],
+    *,
+    deals: int,
+    script: Script | None = None,
+) -> Played:
+    """:func:`play_classic` until deal ``deals`` begins; after every press (the bot
+    settled) ``lies`` must find nothing untrue in the screens (issue 31)."""
+    checked = 0
+
+    def truthful_until_done(game: Game) -> bool:
+        nonlocal checked
+        untrue = lies(game)
+        assert not untrue, untrue
+        checked += 1
+        dealing = classic(game).current
+        return dealing is not None and dealing.number >= deals
+
+    played = await play_classic(table, game_id, script=script, until=truthful_until_done)
+    assert checked >= played.presses > 0
+    return played
 
 
 async def settled(
@@ -421,7 +447,7 @@ def kinds_in(record: Mapping[str, Any]) -> list[str]:
     return out
 
 
-#: Every kind of decision the four users' game has (RULES.md §3.5's action types).
+#: Every kind of decision the four users' game has (docs/rules/reference.md §3.5's action types).
 EVERY_DECISION = (
     "redeal",
     "offer_trump",

@@ -1,7 +1,7 @@
-"""Seed 001's game (RULES §2.16) through :class:`Interactions`: the queen redeal offered
-as far as the asker's own hand shows, refused with one clear message when the partner
-holds a queen (nothing changes), performed when the pair holds none; the lobby's preset
-buttons and ``/kozel classic 001``."""
+"""The preset 001's game (docs/rules/reference.md §2.16) through :class:`Interactions`: the
+queen redeal offered as far as the asker's own hand shows, refused with one clear message
+when the partner holds a queen (nothing changes), performed when the pair holds none; the
+lobby's preset buttons and ``/kozel classic 001``."""
 
 from __future__ import annotations
 

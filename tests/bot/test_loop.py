@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib.util
+import os
+import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -77,3 +80,42 @@ def test_settle_heap_freezes_the_start_and_collects_young_objects_less_often() -
     finally:
         gc.unfreeze()
         gc.set_threshold(*saved)
+
+
+@pytest.mark.parametrize("kind", ["uvloop", "asyncio"])
+def test_sigterm_cancels_the_stoppable_work_which_closes_and_the_handlers_come_back(
+    kind: loop.LoopKind,
+) -> None:
+    closed: list[str] = []
+
+    async def work() -> str:
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            await asyncio.Event().wait()  # until cancelled
+        finally:
+            closed.append("closed")
+        return "never"
+
+    before = signal.getsignal(signal.SIGTERM)
+    assert loop.run(loop.stoppable(work()), kind) is None
+    assert closed == ["closed"]
+    assert signal.getsignal(signal.SIGTERM) is before
+    assert loop.run(loop.stoppable(_kind()), kind) == kind  # an ending work: its result
+
+
+def test_sigint_stops_the_work_unless_the_process_was_started_with_it_ignored(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert loop.stop_signals() == [signal.SIGTERM, signal.SIGINT]
+    monkeypatch.setattr(signal, "getsignal", lambda signum: signal.SIG_IGN)
+    assert loop.stop_signals() == [signal.SIGTERM]
+
+
+def test_stoppable_work_runs_where_signals_cannot_be_handled() -> None:
+    """Out of the main thread (an embedding program, a test's worker) the loop cannot
+    take the signals: the work runs as it would without them."""
+    results: list[str | None] = []
+    worker = threading.Thread(target=lambda: results.append(loop.run(loop.stoppable(_kind()))))
+    worker.start()
+    worker.join(timeout=60)
+    assert results == ["uvloop"]

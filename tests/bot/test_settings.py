@@ -13,6 +13,7 @@ from bot.thinking import cpu_count
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:ABC-very-secret-token"
+DISCORD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GvErYs.discord-very-secret-token"
 
 
 def test_defaults_without_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -42,13 +43,14 @@ def test_tokens_never_show_in_reprs_or_logs(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
-    monkeypatch.setenv("DISCORD_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("DISCORD_BOT_TOKEN", DISCORD_TOKEN)
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     with caplog.at_level(logging.INFO):
         logging.getLogger("kozel").info("settings: %s %r", settings, settings)
-    assert TOKEN not in repr(settings) and TOKEN not in str(settings)
-    assert TOKEN not in settings.model_dump_json()
-    assert TOKEN not in caplog.text
+    for token in (TOKEN, DISCORD_TOKEN):
+        assert token not in repr(settings) and token not in str(settings)
+        assert token not in settings.model_dump_json()
+        assert token not in caplog.text
 
 
 def test_bad_values_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -188,11 +190,30 @@ def test_a_telegram_token_that_cannot_be_one_is_refused(
     assert token not in problem and token not in str(refused.value)
 
 
-def test_a_discord_token_with_spaces_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DISCORD_BOT_TOKEN", "two words")
+@pytest.mark.parametrize(
+    "token",
+    [
+        "two words",
+        "discord-very-secret-token",  # no dots
+        f"Bot {DISCORD_TOKEN}",  # as the Authorization header writes it
+        "bm90IGFuIGlk.GvErYs.discord-very-secret-token",  # "not an id"
+        "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ..discord-very-secret-token",  # a part missing
+        "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.Gv=rYs.discord-very-secret-token",
+        "M.GvErYs.discord-very-secret-token",  # no base64 has that length
+    ],
+)
+def test_a_discord_token_that_cannot_be_one_is_refused(
+    monkeypatch: pytest.MonkeyPatch, token: str
+) -> None:
+    """Issue 31, point 7: Discord's token gets the shape check Telegram's has: one
+    line, never the token (a well-formed one is tried against the network)."""
+    monkeypatch.setenv("DISCORD_BOT_TOKEN", token)
     with pytest.raises(ValidationError) as refused:
         Settings(_env_file=None)  # type: ignore[call-arg]
-    assert "DISCORD_BOT_TOKEN: not a bot token" in settings_problem(refused.value)
+    problem = settings_problem(refused.value)
+    assert problem.startswith("Kozel cannot start: DISCORD_BOT_TOKEN: not a bot token")
+    assert "\n" not in problem
+    assert token not in problem and token not in str(refused.value)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""Cards, strength within a suit, trumps and card points (RULES.md §1.1 and notation)."""
+"""Cards, strength within a suit, trumps and card points (docs/rules/reference.md §1.1 and
+notation)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Dealing, leads, beats, discards, taking the trick and drawing (RULES.md §1.2, §1.3, §1.5)."""
+"""Dealing, leads, beats, discards, taking the trick and drawing (docs/rules/reference.md §1.2,
+§1.3, §1.5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Molodka: four cards of one suit restart the trick as a new lead (RULES.md §1.4)."""
+"""Molodka: four cards of one suit restart the trick as a new lead (docs/rules/reference.md
+§1.4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Game records (RULES.md §3): export, replay, the report and snapshots."""
+"""Game records (docs/rules/reference.md §3): export, replay, the report and snapshots."""
 
 from __future__ import annotations
 
@@ -306,7 +306,8 @@ def test_a_yard_records_seed_is_an_integer_or_null() -> None:
 
 
 def test_a_classic_records_seed_may_be_any_value() -> None:
-    """RULES §3.5: "seed: any value; the replay ignores it" (NaN is still not JSON)."""
+    """docs/rules/reference.md §3.5: "seed: any value; the replay ignores it" (NaN is still not
+    JSON)."""
     record = _both_records()["classic"]
     for seed in ("x", 1.5, None, [1]):
         assert "error" not in replay({**record, "seed": seed})

@@ -1,4 +1,5 @@
-"""``kozel replay FILE...``: one JSON line per file, exit 2 on any error (RULES.md §3)."""
+"""``kozel replay FILE...``: one JSON line per file, exit 2 on any error
+(docs/rules/reference.md §3)."""
 
 from __future__ import annotations
 

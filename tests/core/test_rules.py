@@ -1,4 +1,5 @@
-"""Set beating (RULES.md §1.1): a one-to-one pairing where every card beats its partner."""
+"""Set beating (docs/rules/reference.md §1.1): a one-to-one pairing where every card beats its
+partner."""
 
 from __future__ import annotations
 

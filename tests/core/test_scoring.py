@@ -1,4 +1,5 @@
-"""The end of a deal: points, eggs and loss points (RULES.md §1.6), through played deals."""
+"""The end of a deal: points, eggs and loss points (docs/rules/reference.md §1.6), through
+played deals."""
 
 from __future__ import annotations
 

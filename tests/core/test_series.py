@@ -1,4 +1,4 @@
-"""A series of deals until a team has 12 loss points (RULES.md §1.2.3 and §1.7)."""
+"""A series of deals until a team has 12 loss points (docs/rules/reference.md §1.2.3 and §1.7)."""
 
 from __future__ import annotations
 

@@ -99,10 +99,12 @@ def _carry_out(
         if pressed_hand and (not game.status.is_open or current not in (message.message_id, None)):
             # An older hand message of this game (or of a game over): as it is now.
             outbox.edit(chat, message.message_id, output.screen)
-        elif game.status.is_open:  # the player's hand message
+        elif game.status.is_open and reply.version is not None:  # the player's hand message
+            # At the version it was drawn at: a change published since (his turn came
+            # while the press was answered) is not drawn over by this older screen.
             outbox.show(
                 chat_id(output.user), (game.id, key), output.screen,
-                version=game.version, known=known, pressed=True,
+                version=reply.version, known=known, pressed=True,
             )  # fmt: skip
 
 

@@ -89,12 +89,13 @@ async def _post_hands(interactions: Interactions, outbox: Outbox, user: User) ->
     for reply in replies:
         game, seat, screen = reply.game, reply.seat, reply.hand
         assert game is not None and seat is not None and screen is not None
+        assert reply.version is not None
         key = hand_key(seat)
         outbox.show(
             int(user.ref.id),
             (game.id, key),
             screen,
-            version=game.version,
+            version=reply.version,  # as drawn: the game may have moved on since
             known=game.messages.get(key),
             pressed=True,
             fresh=True,

@@ -1,7 +1,7 @@
 """Drive deals and series with computer players.
 
 Each player sees only its own seat's view. At the start of every trick the seat
-that may declare a molodka is asked first (RULES.md §1.4: bots holding a molodka
+that may declare a molodka is asked first (docs/rules/reference.md §1.4: bots holding a molodka
 decide at the start of the trick); then the seat to play is asked, until the deal
 is scored. Players that remember (:class:`~core.yard.ai.players.Observer`) are fed every
 public event.

@@ -139,7 +139,7 @@ def test_the_default_rules_come_from_the_settings(tmp_path: Path) -> None:
 
 
 def test_a_human_plays_the_001_preset_and_its_record_replays(tmp_path: Path) -> None:
-    """``kozel play --preset 001`` (the rules named by the preset): seed 001's game,
+    """``kozel play --preset 001`` (the rules named by the preset): the compendium's game,
     its rules text at ``r``, played to the end; its record replays to the same end."""
     record = tmp_path / "001.json"
     moves = lines("r", *(["a"] * 3000))

@@ -13,6 +13,7 @@ import json
 import os
 import pty
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -435,6 +436,23 @@ class Terminal:
             self.seen += chunk
         os.close(self.master)
         return self.process.returncode, self.seen.decode(errors="replace")
+
+
+def test_sigterm_ends_the_terminal_game_as_its_end_of_input_does(tmp_path: Path) -> None:
+    """Issue 31, point 6: SIGTERM killed the terminal game where it stood (status -15,
+    nothing closed); now the game stops as at its end of input: status 0, the game
+    saved and open, the log (off the screen) saying why."""
+    terminal = Terminal(
+        ["play", "--lang", "en", "--delay", "0", "--seed", "4"],
+        env_for(tmp_path, TMPDIR=str(tmp_path)),
+    )
+    terminal.wait_for("Your move>")
+    terminal.process.send_signal(signal.SIGTERM)
+    status, screen = terminal.finish()
+    assert status == 0, screen
+    assert "The game is saved" in screen and "Traceback" not in screen
+    assert "INFO kozel: SIGTERM: stopping" in (tmp_path / "kozel-play.log").read_text()
+    assert asyncio.run(open_games(tmp_path)) == [("yard", GameStatus.PLAYING, 0)]
 
 
 def test_log_lines_never_land_inside_the_game_screen(tmp_path: Path) -> None:

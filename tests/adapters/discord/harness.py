@@ -29,7 +29,7 @@ from bot.service import GameService
 from bot.settings import Settings
 from core.yard.actions import Action, ActionKind
 from core.yard.ai import safe_move
-from testing.fakes.discord import JSON, FakeDiscord, FakeInteraction
+from testing.fakes.discord import JSON, TOKEN, FakeDiscord, FakeInteraction
 
 GUILD, CHANNEL = 100, 200
 ALICE, BOB, CAROL, DAVE, EVE = 10, 11, 12, 13, 14
@@ -93,7 +93,7 @@ class Harness:
         # person's presses are limited by bot.flood.PRESSES: tests/bot/test_flood.py).
         flood = FloodGuard(presses=None)
         self.interactions = Interactions(self.service, self.tr, flood=flood)
-        settings = Settings(discord_bot_token="fake-token", _env_file=None)
+        settings = Settings(discord_bot_token=TOKEN, _env_file=None)
         if self.web:  # it starts before the platforms, as in python -m bot
             web = Settings(web_port=0, _env_file=None)
             self.web_app = WebApp(web, self.interactions, self.tr)
@@ -220,6 +220,18 @@ class Harness:
         await self.click(ALICE, table, self.t("lobby-start"))
         await self.settled()
         return await self.service.game((await self.game()).id), table
+
+    async def start_two_with_computers(self) -> tuple[Game, int]:
+        """alice opens the table; alice sits in team A, bob in B, a computer in each
+        team; alice starts."""
+        _, table = await self.open_table()
+        await self.seat(table, ALICE, "A")
+        await self.seat(table, BOB, "B")
+        await self.click(ALICE, table, self.t("lobby-add-computer-a"))
+        await self.click(ALICE, table, self.t("lobby-add-computer-b"))
+        await self.click(ALICE, table, self.t("lobby-start"))
+        await self.settled()
+        return await self.game(), table
 
     def hand_is_current(self, game: Game, message: JSON) -> bool:
         """Whether a hand message carries the game's current version."""

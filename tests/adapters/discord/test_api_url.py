@@ -17,7 +17,7 @@ from bot.memory import MemoryStorage
 from bot.metrics import Metrics
 from bot.service import GameService
 from bot.settings import Settings
-from testing.fakes.discord import FakeDiscord
+from testing.fakes.discord import TOKEN, FakeDiscord
 from tests.adapters.discord.harness import ALICE, CHANNEL, world
 
 
@@ -30,7 +30,7 @@ async def test_the_api_url_setting_points_the_bot_at_another_api(tr: Translator)
         service = GameService(MemoryStorage(), computer_delay=0, metrics=metrics)
         settings = Settings(
             _env_file=None,  # type: ignore[call-arg]
-            discord_bot_token="discord",
+            discord_bot_token=TOKEN,
             discord_api_url=dc.api_base + "/",
         )
         adapter = DiscordAdapter(

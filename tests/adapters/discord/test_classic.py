@@ -180,6 +180,17 @@ async def open_classic(h: Harness, users: list[int], options: dict[str, Any]) ->
     return game, table
 
 
+async def start_planned(h: Harness, rng: DeckRandom) -> tuple[Game, Plan]:
+    """The four users' classic game with the house rules, dealt from ``rng`` (the
+    harness's) as :class:`Plan` says (a redeal, a last-trump exchange, then pants,
+    mirror and simple praises), started."""
+    game, table = await open_classic(h, [ALICE, BOB, CAROL, DAVE], HOUSE_RULES)
+    plan = Plan(rng.next_dealer())
+    rng.decks.extend(plan.decks())
+    await h.click(ALICE, table, h.t("lobby-start"))
+    return game, plan
+
+
 def _arg(custom_id: str) -> str | None:
     try:
         command = decode(custom_id)
@@ -199,10 +210,7 @@ async def test_four_users_play_a_whole_classic_game_through_dm_buttons(
     h = Harness(dc, MemoryStorage(), tr, rng=rng)
     await h.start()
     try:
-        game, table = await open_classic(h, [ALICE, BOB, CAROL, DAVE], HOUSE_RULES)
-        plan = Plan(rng.next_dealer())
-        rng.decks.extend(plan.decks())
-        await h.click(ALICE, table, h.t("lobby-start"))
+        game, plan = await start_planned(h, rng)
         played = await play_classic(DiscordTable(h), game.id, script=plan.script)
 
         game = played.game

@@ -1,6 +1,7 @@
-"""Seed 001's game (RULES §2.16) on Discord: the ``/kozel`` choice "classic 001" opens
-its lobby, the preset buttons set and reset the bundle in one tap, and four users play a
-whole game through their DM buttons; the record replays to the same game."""
+"""The preset 001's game (docs/rules/reference.md §2.16) on Discord: the ``/kozel`` choice
+"classic 001" opens its lobby, the preset buttons set and reset the bundle in one tap,
+and four users play a whole game through their DM buttons; the record replays to the
+same game."""
 
 from __future__ import annotations
 

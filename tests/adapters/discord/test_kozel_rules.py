@@ -17,7 +17,7 @@ async def test_kozel_has_a_localized_rules_choice(harness: Harness, dc: FakeDisc
     assert rule_set["name_localizations"]["ru"] == tr.t("ru", "cmd-option-rules")
     assert not rule_set.get("required", False)
     choices = {c["value"]: c for c in rule_set["choices"]}
-    assert set(choices) == {"yard", "classic", "classic 001"}  # and seed 001's preset
+    assert set(choices) == {"yard", "classic", "classic 001"}  # and the 001 preset
     preset = choices["classic 001"]
     assert preset["name"] == tr.t("en", "classic-preset-choice-001")
     assert preset["name_localizations"]["ru"] == tr.t("ru", "classic-preset-choice-001")

@@ -32,7 +32,7 @@ from tests.adapters.discord.harness import ALICE, CHANNEL
 
 ROOT = Path(__file__).resolve().parents[3]
 TELEGRAM_TOKEN = "123456:AAE-telegram-very-secret"
-DISCORD_TOKEN = "discord-very-secret-token"
+DISCORD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GvErYs.discord-very-secret-token"
 QUICK = Backoff(first=0.01, most=0.04, refusals=2)
 
 
@@ -144,7 +144,9 @@ async def test_a_failing_platform_does_not_stop_the_other(
     telegram = types.ModuleType("adapters.telegram")
     telegram.TelegramAdapter = BrokenTelegram  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "adapters.telegram", telegram)
-    settings = settings_for(tmp_path, telegram_bot_token="1:telegram", discord_bot_token="discord")
+    settings = settings_for(
+        tmp_path, telegram_bot_token="1:telegram", discord_bot_token=DISCORD_TOKEN
+    )
     run = asyncio.create_task(main.run_platforms(settings, backoff=QUICK))
     try:
         await discord_started(dc, quick_discord)
@@ -213,7 +215,19 @@ async def test_a_mistyped_telegram_api_url_never_logs_the_token(
         with pytest.raises(asyncio.CancelledError):
             await run
     assert "InvalidUrlClientError: api.telegram.org/bot***/" in caplog.text  # no token
-    assert "Traceback" in caplog.text
+    assert "Traceback" not in caplog.text  # one line a try (issue 31, point 7)
+    assert TELEGRAM_TOKEN not in caplog.text
+    assert TELEGRAM_TOKEN.split(":")[1] not in caplog.text
+
+
+def test_a_traceback_never_logs_the_token(caplog: pytest.LogCaptureFixture, redacted: None) -> None:
+    """A failure still logged with its traceback (a bug) has its URLs' tokens masked
+    there too (a start without network is one line now: it has none)."""
+    try:
+        raise ValueError(f"GET /bot{TELEGRAM_TOKEN}/getMe")
+    except ValueError:
+        logging.getLogger("kozel").exception("the Telegram bot stopped with an error")
+    assert "Traceback" in caplog.text and "ValueError: GET /bot***/getMe" in caplog.text
     assert TELEGRAM_TOKEN not in caplog.text
     assert TELEGRAM_TOKEN.split(":")[1] not in caplog.text
 
@@ -393,3 +407,30 @@ def test_bad_settings_are_named_without_a_traceback(tmp_path: Path) -> None:
     ]
     assert TELEGRAM_TOKEN not in done.stderr
     assert not list(tmp_path.iterdir())  # nothing was created
+
+
+def test_a_gateway_reconnect_is_one_line_without_its_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 31, point 7: with the network gone after the bot connected, discord.py
+    logged each reconnect as an error with a traceback, for ever, and each login and
+    its voice support in lines of their own. A reconnect is one warning line with the
+    failure in a few words; the others are not logged."""
+    from adapters.discord.adapter import quiet_reconnects
+
+    quiet_reconnects()
+    quiet_reconnects()  # once is enough
+    client = logging.getLogger("discord.client")
+    assert sum(type(f).__name__ == "QuietReconnects" for f in client.filters) == 1
+    with caplog.at_level(logging.INFO, logger="discord"):
+        client.warning("PyNaCl is not installed, voice will NOT be supported")
+        client.info("logging in using static token")
+        try:
+            raise OSError(101, "Network is unreachable")
+        except OSError:
+            client.exception("Attempting a reconnect in %.2fs", 3.21)
+    assert [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records] == [
+        ("WARNING", "Attempting a reconnect in 3.21s after OSError: [Errno 101] Network is"
+         " unreachable", None),
+    ]  # fmt: skip
+    assert "Traceback" not in caplog.text

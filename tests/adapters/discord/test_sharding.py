@@ -24,7 +24,7 @@ from bot.i18n import Translator
 from bot.memory import MemoryStorage
 from bot.models import GameStatus
 from bot.settings import Settings
-from testing.fakes.discord import FakeDiscord
+from testing.fakes.discord import TOKEN, FakeDiscord
 from tests.adapters.discord.harness import (
     ALICE,
     BOB,
@@ -127,7 +127,7 @@ async def test_readyz_and_metrics_report_each_shard_and_a_dropped_one_until_it_r
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         database_url=f"sqlite:///{tmp_path / 'kozel.sqlite3'}",
-        discord_bot_token="discord",
+        discord_bot_token=TOKEN,
         metrics_port=port,
     )
     # Heartbeats every 50 ms: each shard's latency is measured, and each one wakes

@@ -87,14 +87,7 @@ async def test_a_restart_mid_trick_resumes_and_old_buttons_work(
     first = Harness(dc, storage, tr, seed=11)
     await first.start()
     try:
-        _, table = await first.open_table()
-        await first.seat(table, ALICE, "A")
-        await first.seat(table, BOB, "B")
-        await first.click(ALICE, table, first.t("lobby-add-computer-a"))
-        await first.click(ALICE, table, first.t("lobby-add-computer-b"))
-        await first.click(ALICE, table, first.t("lobby-start"))
-        await first.settled()
-        game = await first.game()
+        game, table = await first.start_two_with_computers()
         humans = {game.seat_of(ref(ALICE)): ALICE, game.seat_of(ref(BOB)): BOB}
         # Play until a human is to answer a trick already led.
         while True:

@@ -31,7 +31,7 @@ from bot.codec import CodecError, Command, Verb, decode, encode
 from bot.flood import FloodGuard
 from bot.i18n import Translator
 from bot.interactions import Interactions
-from bot.models import Game, GameStatus
+from bot.models import ChatRef, Game, GameStatus, Platform
 from bot.ports import Storage
 from bot.service import GameService
 from bot.settings import Settings
@@ -202,6 +202,22 @@ class Harness:
         await self.tg.wait_for(lambda t: t.buttons(lobby.chat_id, lobby.message_id) != before)
 
     # --- Games -----------------------------------------------------------------------
+
+    async def four_seated(self, people: list[FakeUser], rules: str = "") -> Game:
+        """``/kozel`` (with ``rules``, e.g. ``classic``) in the group: the people sit A,
+        B, A, B, computers in the seats left, the first person starts; settled."""
+        lobby = await self.command(people[0], GROUP, f"/kozel {rules}".strip())
+        for index in range(4):
+            team = "AB"[index % 2]
+            if index < len(people):
+                await self.press_lobby(people[index], lobby, Verb.JOIN, team)
+            else:
+                await self.press_lobby(people[0], lobby, Verb.ADD_COMPUTER, team)
+        await self.press_verb(people[0], lobby, Verb.START)
+        await self.settle()
+        game = await self.service.open_game(ChatRef(Platform.TELEGRAM, str(GROUP)))
+        assert game is not None and game.status is GameStatus.PLAYING
+        return game
 
     async def game(self, game_id: int) -> Game:
         return await self.service.game(game_id)

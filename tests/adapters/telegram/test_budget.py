@@ -20,9 +20,7 @@ from testing.fakes.telegram import FakeTelegram
 
 GROUP = -1001
 #: The fake and the bot agree: 3 requests a second into a group.
-LIMIT = Pacing(
-    group_limit=3, group_window=1.0, chat_interval=0.0, global_limit=1000, refresh=0.0, waiting=0.0
-)
+LIMIT = Pacing(group_limit=3, group_window=1.0, chat_interval=0.0, global_limit=1000, refresh=0.0)
 
 
 @pytest.fixture

@@ -147,13 +147,20 @@ async def open_classic(
     return game, lobby
 
 
-async def test_four_users_play_a_whole_classic_game_through_dm_buttons(h: Harness) -> None:
-    users = [h.user(1, "Alice"), h.user(2, "Bob"), h.user(3, "Carol"), h.user(4, "Dave")]
+async def start_planned(h: Harness, users: list[FakeUser]) -> tuple[Game, Plan]:
+    """The users' classic game with the house rules, dealt as :class:`Plan` says (a
+    redeal, a last-trump exchange, then pants, mirror and simple praises), started."""
     h.rng = h.service.rng = rng = DeckRandom(9)
     game, lobby = await open_classic(h, users, HOUSE_RULES)
     plan = Plan(rng.next_dealer())
     rng.decks.extend(plan.decks())
     await h.press_verb(users[0], lobby, Verb.START)
+    return game, plan
+
+
+async def test_four_users_play_a_whole_classic_game_through_dm_buttons(h: Harness) -> None:
+    users = [h.user(1, "Alice"), h.user(2, "Bob"), h.user(3, "Carol"), h.user(4, "Dave")]
+    game, plan = await start_planned(h, users)
     table = TelegramTable(h)
     played = await play_classic(table, game.id, script=plan.script)
 

@@ -1,6 +1,7 @@
-"""Seed 001's game (RULES §2.16) on Telegram: ``/kozel classic 001`` opens its lobby with
-the preset's options, four users play a whole game through their DM buttons, and the
-record replays to the same game (see :mod:`tests.adapters.classic_play`)."""
+"""The preset 001's game (docs/rules/reference.md §2.16) on Telegram: ``/kozel classic 001``
+opens its lobby with the preset's options, four users play a whole game through their
+DM buttons, and the record replays to the same game (see
+:mod:`tests.adapters.classic_play`)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """A new deal is news for every player (issue 23, point 10): right after the move that
 ends a deal, every seat's private hand shows the new deal's cards, not only the hands
 of the presser and of the seat to act; and once the series is over every hand shows
-its end. The outbox holds a waiting player's hand for a long time here, so a hand that
-is not sent at once would not be sent within the test's wait."""
+its end. The outbox holds what nobody waits for (the table's refresh) for a long time
+here, so a hand held like it would not be sent within the test's wait."""
 
 from __future__ import annotations
 
@@ -17,14 +17,13 @@ from testing.fakes.telegram import FakeUser
 from tests.adapters.telegram.harness import GROUP, Harness
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
-#: Every limit far away, but a waiting player's hand is held for two minutes.
+#: Every limit far away, but what nobody waits for is held for two minutes.
 HOLDING = Pacing(
     group_limit=10_000,
     group_window=1.0,
     chat_interval=0.0,
     global_limit=10_000,
-    refresh=0.0,
-    waiting=120.0,
+    refresh=120.0,
 )
 #: Far below the hold: a hand shown within this was not held.
 WAIT = 30.0

@@ -25,7 +25,7 @@ USERS = [5000 + i for i in range(6)]
 PLAYER, OTHER = 4242, 4343
 #: Two new private messages a window overall: the rest of a burst waits for places.
 TIGHT = Pacing(group_limit=1000, group_window=1.0, chat_interval=0.0, global_limit=2,
-               global_window=0.2, refresh=0.0, waiting=0.0)  # fmt: skip
+               global_window=0.2, refresh=0.0)  # fmt: skip
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ async def test_edits_and_group_messages_do_not_wait_for_the_overall_pace() -> No
         bot = Bot("123:TEST", session=LeanSession(api=TelegramAPIServer.from_base(tg.base_url)))
         box = Outbox(
             bot,
-            Pacing(chat_interval=0.0, global_limit=1, global_window=60.0, refresh=0.0, waiting=0.0),
+            Pacing(chat_interval=0.0, global_limit=1, global_window=60.0, refresh=0.0),
         )
         try:
             box.show(PLAYER, (1, "hand:0"), Screen("a hand"), version=1)
@@ -109,9 +109,7 @@ async def test_overall_pace_is_never_refused_by_a_server_counting_arrivals() -> 
             tg.add_user(user, f"User {user}")
             tg.user_starts(user)
         bot = Bot("123:TEST", session=LeanSession(api=TelegramAPIServer.from_base(tg.base_url)))
-        pacing = Pacing(
-            chat_interval=0.0, global_limit=5, global_window=0.2, refresh=0.0, waiting=0.0
-        )
+        pacing = Pacing(chat_interval=0.0, global_limit=5, global_window=0.2, refresh=0.0)
         box = Outbox(bot, pacing)
         try:
             for user in users:
@@ -176,7 +174,7 @@ async def test_an_answer_waiting_for_the_pace_steps_back_for_the_table() -> None
     async with FakeTelegram(group_limit=1000) as tg:
         tg.add_group(GROUPS[0], "Table")
         bot = Bot("123:TEST", session=LeanSession(api=TelegramAPIServer.from_base(tg.base_url)))
-        box = Outbox(bot, Pacing(chat_interval=1.0, refresh=0.0, waiting=0.0))
+        box = Outbox(bot, Pacing(chat_interval=1.0, refresh=0.0))
         try:
             box.show(GROUPS[0], (1, "table"), Screen("table 1"), version=1)
             await asyncio.wait_for(box.drain(), 5)

@@ -21,12 +21,10 @@ from tests.adapters.telegram.harness import GROUP, Harness
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 #: The fake allows 5 messages (sends + edits) per second into a group.
 STRICT = {"group_limit": 5, "window": 1.0}
-PACED = Pacing(
-    group_limit=5, group_window=1.0, chat_interval=0.0, global_limit=1000, refresh=0.0, waiting=0.0
-)
+PACED = Pacing(group_limit=5, group_window=1.0, chat_interval=0.0, global_limit=1000, refresh=0.0)
 #: A bot that believes it may write 20 a second: the fake will answer 429.
 CARELESS = Pacing(
-    group_limit=20, group_window=1.0, chat_interval=0.0, global_limit=1000, refresh=0.0, waiting=0.0
+    group_limit=20, group_window=1.0, chat_interval=0.0, global_limit=1000, refresh=0.0
 )
 
 

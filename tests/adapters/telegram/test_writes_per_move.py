@@ -6,28 +6,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from bot.codec import Verb
 from bot.models import ChatRef, Game, GameStatus, Platform
-from testing.fakes.telegram import FakeUser
 from tests.adapters.telegram.harness import GROUP, Harness
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 WRITES = ("sendMessage", "editMessageText")
-
-
-async def _seat(h: Harness, humans: list[FakeUser]) -> Game:
-    lobby = await h.command(humans[0], GROUP, "/kozel")
-    for index in range(4):
-        team = "AB"[index % 2]
-        if index < len(humans):
-            await h.press_lobby(humans[index], lobby, Verb.JOIN, team)
-        else:
-            await h.press_lobby(humans[0], lobby, Verb.ADD_COMPUTER, team)
-    await h.press_verb(humans[0], lobby, Verb.START)
-    await h.settle()
-    game = await h.service.open_game(CHAT)
-    assert game is not None and game.status is GameStatus.PLAYING
-    return game
 
 
 def _writes(h: Harness, since: int) -> Counter[int]:
@@ -63,7 +46,7 @@ async def test_four_humans_a_move_writes_the_presser_the_next_hand_and_the_table
     h: Harness,
 ) -> None:
     humans = [h.user(i, f"P{i}") for i in range(1, 5)]
-    game = await _seat(h, humans)
+    game = await h.four_seated(humans)
     moves = await _moves(h, game, 12)
     total = 0
     for index, (presser, presses, writes, over) in enumerate(moves):
@@ -83,7 +66,7 @@ async def test_four_humans_a_move_writes_the_presser_the_next_hand_and_the_table
 
 async def test_one_human_and_three_computers(h: Harness) -> None:
     alice = h.user(1, "Alice")
-    game = await _seat(h, [alice])
+    game = await h.four_seated([alice])
     moves = await _moves(h, game, 8)
     for presser, presses, writes, over in moves:
         assert presser == alice.id

@@ -1,4 +1,4 @@
-"""Cards, strength, permanent trumps, the trump suit and points (RULES §2.2)."""
+"""Cards, strength, permanent trumps, the trump suit and points (docs/rules/reference.md §2.2)."""
 
 from __future__ import annotations
 

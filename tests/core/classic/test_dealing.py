@@ -1,5 +1,5 @@
 """The dealings: the first deal, the praise decision, simple, pants and mirror on given
-decks, the roulette, the naming and the laid trick (RULES §2.3–2.8)."""
+decks, the roulette, the naming and the laid trick (docs/rules/reference.md §2.3–2.8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Before the first lead (RULES §2.9): giving the last trump and asking for a redeal."""
+"""Before the first lead (docs/rules/reference.md §2.9): giving the last trump and asking for a
+redeal."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Playing the tricks: the follow rules, the trump-lead restriction, the ace ban and
-the kocherga catch (RULES §2.10, §2.11), each on hand-built hands."""
+the kocherga catch (docs/rules/reference.md §2.10, §2.11), each on hand-built hands."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Seed 001's four-player game (RULES §2.16): each option and value on hand-built decks,
-the preset, and records that carry them."""
+"""The compendium's four-player game (docs/rules/reference.md §2.16): each option and value on
+hand-built decks, the preset 001, and records that carry them."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Hypothesis properties over random legal play with random options (RULES §2, §3.5)."""
+"""Hypothesis properties over random legal play with random options (docs/rules/reference.md §2,
+§3.5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Classic records (RULES §3.5): the output keys, the form check, rule errors, snapshots."""
+"""Classic records (docs/rules/reference.md §3.5): the output keys, the form check, rule errors,
+snapshots."""
 
 from __future__ import annotations
 
@@ -383,8 +384,8 @@ def _random_record(rng: random.Random) -> dict[str, Any]:
 
 
 def test_the_leader_is_the_seat_of_the_entrys_first_play() -> None:
-    """Issue 23, point 19: ``leader`` (RULES §3.5) is the seat that makes the entry's
-    first ``play`` (the laid trick's winner in pants and mirror), not the leader of
+    """Issue 23, point 19: ``leader`` (docs/rules/reference.md §3.5) is the seat that makes the
+    entry's first ``play`` (the laid trick's winner in pants and mirror), not the leader of
     the last trick played. Over seeded random legal records every entry with a play
     agrees; one without a play has its leader unknown (null) or about to play."""
     rng = random.Random(23)

@@ -1,6 +1,6 @@
 """A referee's pins: rules of §2 that the other test files leave unpinned, option
 combinations that interact, the engine's raw form refusing bad arguments, and hidden
-information in every event and every view (RULES §2.5–2.11, §3.5)."""
+information in every event and every view (docs/rules/reference.md §2.5–2.11, §3.5)."""
 
 from __future__ import annotations
 

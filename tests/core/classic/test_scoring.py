@@ -1,5 +1,5 @@
 """Scoring in pairs, eggs, Люся, kocherga, the redeal penalty, the end at 6 pairs and the
-four titles (RULES §2.12, §2.13)."""
+four titles (docs/rules/reference.md §2.12, §2.13)."""
 
 from __future__ import annotations
 
