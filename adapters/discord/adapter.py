@@ -52,7 +52,9 @@ _UNREACHED = (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.Dis
 #: What discord.py's client logs at each login, and about voice (the bot has none):
 #: nothing an operator needs, at every try.
 _DROPPED = ("logging in using static token", "voice will NOT be supported")
-_RECONNECT = "Attempting a reconnect in"
+#: How discord.py's client and its shards begin a reconnect's line (at the start, a
+#: shard whose connection fails retries it too).
+_RECONNECT = ("Attempting a reconnect", "Failed to connect for shard_id")
 
 
 def in_a_few_words(error: BaseException) -> str:
@@ -63,7 +65,7 @@ def in_a_few_words(error: BaseException) -> str:
 
 
 class QuietReconnects(logging.Filter):
-    """discord.py's client logs each gateway reconnect as an error with the failure's
+    """discord.py's client (each shard) logs each gateway reconnect as an error with the failure's
     traceback, and each login in a line of its own: with the network gone that is a
     traceback at every try, for ever. A reconnect becomes one warning line with the
     failure in a few words; the login line and the warnings about voice support (the
@@ -85,10 +87,11 @@ class QuietReconnects(logging.Filter):
 
 
 def quiet_reconnects() -> None:
-    """Put :class:`QuietReconnects` on discord.py's client logger (once)."""
-    logger = logging.getLogger("discord.client")
-    if not any(isinstance(f, QuietReconnects) for f in logger.filters):
-        logger.addFilter(QuietReconnects())
+    """Put :class:`QuietReconnects` on discord.py's client and shards' loggers (once)."""
+    for name in ("discord.client", "discord.shard"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, QuietReconnects) for f in logger.filters):
+            logger.addFilter(QuietReconnects())
 
 
 class DiscordAdapter:

@@ -235,6 +235,9 @@ class FakeDiscord:
         self._held: dict[int, asyncio.Event] = {}  # shard id -> set when it may connect
         #: The held shards whose IDENTIFY or RESUME is waiting (see :meth:`hold_shard`).
         self.waiting: set[int] = set()
+        #: While true, a new gateway connection is refused (503, recorded as a GATEWAY
+        #: call REFUSED): the network between the bot and the gateway is down.
+        self.refuse_gateway = False
         self._runner: web.AppRunner | None = None
         self._patch: contextlib.ExitStack | None = None
         self.url = ""
@@ -724,7 +727,10 @@ class FakeDiscord:
         frame = {"op": 0, "t": event, "s": gateway.seq, "d": data}
         await gateway.ws.send_str(json.dumps(frame))
 
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if self.refuse_gateway:
+            await self._record(Call("GATEWAY", "REFUSED", {}, None, 503, time.monotonic()))
+            return web.Response(status=503)
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         self._sockets.add(ws)

@@ -6,6 +6,7 @@ played through DM hands, whose presses arrive on shard 0; ``/readyz`` and
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import socket
 from collections.abc import Callable
@@ -183,3 +184,34 @@ async def test_readyz_and_metrics_report_each_shard_and_a_dropped_one_until_it_r
             run.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await run
+
+
+async def test_a_shard_that_cannot_reconnect_says_one_line_a_try_and_is_down_until_it_is_back(
+    tr: Translator, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The sharded client logs a failed reconnect as discord.py's shard does (an
+    error with its traceback, at every try); it is one warning line, as the
+    unsharded client's was (issue 31, point 7)."""
+    async with FakeDiscord(shards=2, heartbeat_interval=0.05) as dc:
+        two_shards(dc)
+        h = Harness(dc, MemoryStorage(), tr)
+        await h.start()
+        try:
+            dc.refuse_gateway = True  # the network to the gateway is gone
+            await dc.drop_gateway(shard=1)
+            await dc.wait_for(lambda: any(c.path == "REFUSED" for c in dc.calls), timeout=30)
+            assert h.adapter.readiness() == {"discord shard 0": True, "discord shard 1": False}
+            dc.refuse_gateway = False
+            await dc.wait_for(lambda: h.adapter.ready, timeout=30)
+            assert [c.json["shard"] for c in dc.calls if c.path == "IDENTIFY"][-1] == [1, 2]
+        finally:
+            await h.stop()
+    tries = [r for r in caplog.records if r.name == "discord.shard"]
+    assert tries and all(
+        r.levelno == logging.WARNING
+        and r.exc_info is None
+        and r.getMessage().startswith("Attempting a reconnect for shard ID 1 in ")
+        and " after WSServerHandshakeError: 503, message='Invalid response status'"
+        in r.getMessage()
+        for r in tries
+    ), [r.getMessage() for r in tries]
