@@ -2,7 +2,8 @@
 
 - ``GET /healthz``: 200 while the process runs (its event loop answers);
 - ``GET /readyz``: 200 when the storage answers and every platform the process runs
-  is connected, else 503, with one ``name: ok|down`` line each;
+  is connected (on Discord: every shard of the process), else 503, with one
+  ``name: ok|down`` line each (``discord shard 0: ok``, one a shard);
 - ``GET /metrics``: :class:`bot.metrics.Metrics` in Prometheus' text format
   (prometheus-client's exposition).
 """
@@ -21,6 +22,9 @@ from bot.ports import Storage
 
 log = logging.getLogger(__name__)
 
+#: A platform's readiness: up or not, or its parts' by name (Discord's shards).
+Readiness = Callable[[], bool | Mapping[str, bool]]
+
 #: Seconds the storage has to answer ``/readyz``.
 STORAGE_TIMEOUT = 2.0
 
@@ -33,14 +37,15 @@ class HealthServer:
         self,
         metrics: Metrics,
         storage: Storage,
-        platforms: Mapping[str, Callable[[], bool]],
+        platforms: Mapping[str, Readiness],
         *,
         host: str = "127.0.0.1",
         port: int = 9090,
     ) -> None:
         self.metrics = metrics
         self.storage = storage
-        self.platforms = dict(platforms)
+        #: Read at each request: a platform's check is put in when its bot starts.
+        self.platforms = platforms
         self.host = host
         self.port = port
         self._runner: web.AppRunner | None = None
@@ -83,7 +88,9 @@ class HealthServer:
 
     async def _readyz(self, request: web.Request) -> web.Response:
         checks = {"storage": await self._storage_answers()}
-        checks.update((name, ready()) for name, ready in self.platforms.items())
+        for name, ready in self.platforms.items():
+            state = ready()
+            checks.update(state if isinstance(state, Mapping) else {name: state})
         text = "".join(f"{name}: {'ok' if up else 'down'}\n" for name, up in checks.items())
         return web.Response(text=text, status=200 if all(checks.values()) else 503)
 

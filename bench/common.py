@@ -1,8 +1,9 @@
-"""What the Telegram benchmarks (:mod:`bench.telegram`, :mod:`bench.telegram_floor`)
-share besides statistics: this process's peak memory and a free local port."""
+"""What the benchmarks share besides statistics: this process's memory and CPU time,
+and a free local port."""
 
 from __future__ import annotations
 
+import os
 import resource
 import socket
 
@@ -18,3 +19,18 @@ def free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
+
+
+def rss_kb() -> int:
+    """This process's resident memory now, in kB (``/proc/self/status``)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds() -> float:
+    """This process's CPU time so far: user + system."""
+    times = os.times()
+    return times.user + times.system

@@ -34,6 +34,7 @@ from typing import Any
 
 import aiohttp
 
+from bench.common import cpu_seconds, rss_kb
 from bench.stats import percentile
 from bot.loop import THRESHOLDS
 
@@ -84,27 +85,14 @@ async def _serve(conn: Connection, games: int) -> None:
         seats = [hub.link(game, seat) for seat in range(4)]
         made.append({"id": game.id, "players": seats, "spectator": hub.link(game, None)})
     loop.settle_heap()  # as python -m bot does once its games are restored
-    conn.send({"port": server.port, "games": made, "rss": _rss_kb(), "cpu": _cpu()})
+    conn.send({"port": server.port, "games": made, "rss": rss_kb(), "cpu": cpu_seconds()})
     while True:  # the parent asks for the figures, then says stop
         request = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
         if request == "stop":
             break
-        conn.send({"rss": _rss_kb(), "cpu": _cpu(), "sockets": hub.sockets})
+        conn.send({"rss": rss_kb(), "cpu": cpu_seconds(), "sockets": hub.sockets})
     await server.stop()
     await service.close()
-
-
-def _rss_kb() -> int:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-def _cpu() -> float:
-    times = os.times()
-    return times.user + times.system
 
 
 # --- The pages (this process) ---------------------------------------------------------------

@@ -19,7 +19,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from urllib.parse import unquote, urlsplit
 
@@ -72,7 +72,7 @@ async def run_platforms(
             metrics=metrics,
         )
         interactions = Interactions(service, tr, metrics, flood=flood_guard(settings))
-        ready: dict[str, Callable[[], bool]] = {}
+        ready: dict[str, Callable[[], bool | Mapping[str, bool]]] = {}
         runs: list[tuple[str, Run]] = []
         wanted = set(Platform) if platforms is None else set(platforms)
         if settings.telegram_bot_token is not None and Platform.TELEGRAM in wanted:
@@ -90,7 +90,7 @@ async def run_platforms(
 
             async def discord() -> None:
                 adapter = DiscordAdapter(settings, service, interactions, tr)
-                ready["discord"] = lambda: adapter.ready
+                ready["discord"] = lambda: adapter.readiness()
                 await adapter.run()
 
             ready["discord"] = lambda: False

@@ -14,17 +14,67 @@ bots in one process never share counters. Every series is named ``kozel_*``:
 - ``kozel_platform_requests_total{platform,method,status}``: requests to a platform's
   API by method and HTTP status (``error``: no answer), and
   ``kozel_rate_limited_total{platform}``: the 429s among them;
-- ``kozel_outbox_queued{platform}``: messages waiting in a platform's outbox.
+- ``kozel_outbox_queued{platform}``: messages waiting in a platform's outbox;
+- ``kozel_shard_connected{platform,shard}`` (1 or 0) and
+  ``kozel_shard_latency_seconds{platform,shard}`` (heartbeat to its answer; none until
+  the first heartbeat is answered): each gateway shard the process runs (Discord).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 #: Seconds: presses are answered in milliseconds; a slow one shows in the top buckets.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+
+@dataclass(frozen=True)
+class ShardState:
+    """One gateway shard: connected or not, and its last heartbeat's round trip in
+    seconds (not finite: none answered yet)."""
+
+    shard: int
+    connected: bool
+    latency: float
+
+
+class _Shards(Collector):
+    """The shard gauges, read from each platform's shards at every scrape (a shard
+    count is known only once the bot has asked Discord for it)."""
+
+    def __init__(self) -> None:
+        self.sources: dict[str, Callable[[], Iterable[ShardState]]] = {}
+
+    def describe(self) -> Iterable[Metric]:
+        return self._families()
+
+    def collect(self) -> Iterable[Metric]:
+        return self._families(self.sources.items())
+
+    def _families(
+        self, sources: Iterable[tuple[str, Callable[[], Iterable[ShardState]]]] = ()
+    ) -> Iterator[Metric]:
+        labels = ["platform", "shard"]
+        connected = GaugeMetricFamily(
+            "kozel_shard_connected", "Whether a gateway shard is connected", labels=labels
+        )
+        latency = GaugeMetricFamily(
+            "kozel_shard_latency_seconds", "A gateway shard's heartbeat round trip", labels=labels
+        )
+        for platform, shards in sources:
+            for state in shards():
+                named = [platform, str(state.shard)]
+                connected.add_metric(named, 1.0 if state.connected else 0.0)
+                if math.isfinite(state.latency):
+                    latency.add_metric(named, state.latency)
+        yield connected
+        yield latency
 
 
 class Metrics:
@@ -65,6 +115,9 @@ class Metrics:
             registry=r,
         )
 
+        self._shards = _Shards()
+        r.register(self._shards)
+
     def pressed(self, platform: str, seconds: float) -> None:
         self.presses.labels(platform).inc()
         self.press_seconds.labels(platform).observe(seconds)
@@ -87,6 +140,11 @@ class Metrics:
 
     def watch_queue(self, platform: str, length: Callable[[], int]) -> None:
         self.queued.labels(platform).set_function(length)
+
+    def watch_shards(self, platform: str, shards: Callable[[], Iterable[ShardState]]) -> None:
+        """Report ``shards()`` (the platform's bot's shards; a new bot replaces the
+        last one's)."""
+        self._shards.sources[platform] = shards
 
     def exposition(self) -> bytes:
         """The text format Prometheus scrapes."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import Callable, Iterator
 
 import aiohttp
@@ -21,6 +22,7 @@ from adapters.discord.publisher import DiscordPublisher
 from bot.errors import PlatformRefused, PlatformUnreachable
 from bot.i18n import Translator
 from bot.interactions import Interactions
+from bot.metrics import ShardState
 from bot.models import Platform
 from bot.service import GameService
 from bot.settings import Settings
@@ -50,7 +52,9 @@ _UNREACHED = (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.Dis
 #: What discord.py's client logs at each login, and about voice (the bot has none):
 #: nothing an operator needs, at every try.
 _DROPPED = ("logging in using static token", "voice will NOT be supported")
-_RECONNECT = "Attempting a reconnect in"
+#: How discord.py's client and its shards begin a reconnect's line (at the start, a
+#: shard whose connection fails retries it too).
+_RECONNECT = ("Attempting a reconnect", "Failed to connect for shard_id")
 
 
 def in_a_few_words(error: BaseException) -> str:
@@ -61,7 +65,7 @@ def in_a_few_words(error: BaseException) -> str:
 
 
 class QuietReconnects(logging.Filter):
-    """discord.py's client logs each gateway reconnect as an error with the failure's
+    """discord.py's client (each shard) logs each gateway reconnect as an error with the failure's
     traceback, and each login in a line of its own: with the network gone that is a
     traceback at every try, for ever. A reconnect becomes one warning line with the
     failure in a few words; the login line and the warnings about voice support (the
@@ -83,10 +87,11 @@ class QuietReconnects(logging.Filter):
 
 
 def quiet_reconnects() -> None:
-    """Put :class:`QuietReconnects` on discord.py's client logger (once)."""
-    logger = logging.getLogger("discord.client")
-    if not any(isinstance(f, QuietReconnects) for f in logger.filters):
-        logger.addFilter(QuietReconnects())
+    """Put :class:`QuietReconnects` on discord.py's client and shards' loggers (once)."""
+    for name in ("discord.client", "discord.shard"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, QuietReconnects) for f in logger.filters):
+            logger.addFilter(QuietReconnects())
 
 
 class DiscordAdapter:
@@ -123,6 +128,8 @@ class DiscordAdapter:
             interactions, self.publisher, tr, defer_after=defer_after, running=self.running
         )
         service.add_publisher(Platform.DISCORD, self.publisher)
+        if service.metrics is not None:
+            service.metrics.watch_shards(Platform.DISCORD.value, self.shards)
 
     async def run(self) -> None:
         """Run the bot with the token from the settings until cancelled or closed.
@@ -166,8 +173,28 @@ class DiscordAdapter:
 
     @property
     def ready(self) -> bool:
-        """Connected to the gateway (for ``/readyz``)."""
-        return self.started.is_set() and not self.bot.is_closed()
+        """Every shard of the process connected to the gateway."""
+        return all(self.readiness().values())
+
+    def readiness(self) -> dict[str, bool]:
+        """``/readyz``'s lines: each shard's (``discord shard 0``: connected), or one
+        ``discord`` line before the bot is ready (its shards are not known yet)."""
+        shards = self.bot.own_shards()
+        if not self.started.is_set() or self.bot.is_closed() or not shards:
+            return {"discord": False}
+        return {f"discord shard {shard}": self.bot.shard_up(shard) for shard in shards}
+
+    def shards(self) -> list[ShardState]:
+        """Each shard's state, for the metrics."""
+        closed = self.bot.is_closed()
+        return [
+            ShardState(shard, not closed and self.bot.shard_up(shard), self._latency(shard))
+            for shard in self.bot.own_shards()
+        ]
+
+    def _latency(self, shard_id: int) -> float:
+        shard = self.bot.get_shard(shard_id)
+        return math.inf if shard is None else shard.latency
 
     async def idle(self) -> None:
         """Wait until no press is being handled and every message is out."""

@@ -1,6 +1,11 @@
-"""The discord.py client: a ``commands.Bot`` whose ``setup_hook`` loads the commands'
-cog, registers the action buttons and syncs the slash commands with their
+"""The discord.py client: a ``commands.AutoShardedBot`` whose ``setup_hook`` loads the
+commands' cog, registers the action buttons and syncs the slash commands with their
 translations.
+
+It runs every shard Discord asks for (the count ``GET /gateway/bot`` recommends; one
+gateway connection a shard, required from 2,500 servers) in this process: a guild's
+events and interactions arrive on its shard ``(guild_id >> 22) % count``, DMs on shard
+0. Each shard is up from its READY (its guilds loaded) or RESUMED until it drops.
 
 Discord keeps the commands between runs, so a start first reads what is registered
 (one request) and overwrites it only when something differs: restarting the bot
@@ -8,6 +13,7 @@ does not re-register them every time."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -93,10 +99,24 @@ def request_trace(metrics: Metrics) -> aiohttp.TraceConfig:
     return trace
 
 
-class KozelBot(commands.Bot):
-    """The bot of one :class:`~adapters.discord.adapter.DiscordAdapter`."""
+#: Seconds between two shards' IDENTIFYs: Discord allows one a 5 seconds (a bot of
+#: 150,000 servers or more may start more at once, ``max_concurrency``).
+IDENTIFY_INTERVAL = 5.0
 
-    def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
+
+class KozelBot(commands.AutoShardedBot):
+    """The bot of one :class:`~adapters.discord.adapter.DiscordAdapter`.
+
+    ``identify_interval`` is the wait before each IDENTIFY but the first (tests, whose
+    fake gateway has no such limit, pass 0)."""
+
+    def __init__(
+        self,
+        adapter: DiscordAdapter,
+        *,
+        identify_interval: float = IDENTIFY_INTERVAL,
+        **options: Any,
+    ) -> None:
         metrics = adapter.service.metrics
         if metrics is not None and "http_trace" not in options:
             options["http_trace"] = request_trace(metrics)
@@ -109,6 +129,9 @@ class KozelBot(commands.Bot):
             **options,
         )
         self.adapter = adapter
+        self.identify_interval = identify_interval
+        #: The shards that are up: READY (with their guilds) or RESUMED, not dropped since.
+        self.shards_up: set[int] = set()
 
     @property
     def presses(self) -> PressHandler:
@@ -148,8 +171,35 @@ class KozelBot(commands.Bot):
         return True
 
     async def on_ready(self) -> None:
-        log.info("Discord: logged in as %s", self.user)
+        log.info("Discord: logged in as %s (%s)", self.user, _shards(self.shard_count))
         self.adapter.started.set()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if not initial:
+            await asyncio.sleep(self.identify_interval)
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self.shards_up.add(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        log.info("Discord: shard %s resumed", shard_id)
+        self.shards_up.add(shard_id)
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        if shard_id in self.shards_up:
+            log.warning("Discord: shard %s lost its gateway connection", shard_id)
+        self.shards_up.discard(shard_id)
+
+    def own_shards(self) -> list[int]:
+        """The shards this process runs (none before the count is known)."""
+        if self.shard_ids is not None:
+            return sorted(self.shard_ids)
+        return list(range(self.shard_count or 0))
+
+    def shard_up(self, shard_id: int) -> bool:
+        """Whether the shard is connected: up, and its websocket open."""
+        shard = self.get_shard(shard_id)
+        return shard_id in self.shards_up and shard is not None and not shard.is_closed()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A press that no :class:`ActionButton` takes is answered too: discord.py
@@ -161,6 +211,10 @@ class KozelBot(commands.Bot):
         custom_id = str(data.get("custom_id", ""))
         if not reaches_button(interaction, custom_id):
             await self.presses.handle_press(interaction, custom_id)
+
+
+def _shards(count: int | None) -> str:
+    return "1 shard" if count == 1 else f"{count} shards"
 
 
 _TOKEN = re.compile(TEMPLATE)

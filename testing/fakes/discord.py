@@ -5,6 +5,12 @@ server and points discord.py at it (``Route.BASE`` and ``DiscordWebSocket.DEFAUL
 restoring both on exit. Build the world (guilds, channels, users) before ``bot.start()``,
 then drive it with ``slash``/``click`` and inspect ``calls``, ``messages`` and ``responses``.
 Payloads are real Discord JSON shapes; every REST call and gateway op is recorded.
+
+Sharding: ``GET /gateway/bot`` recommends ``shards`` shards; each IDENTIFY with
+``shard: [id, count]`` is a connection of its own, which gets the guilds of that shard
+(``(guild_id >> 22) % count``) and their interactions; DMs go to shard 0.
+``drop_gateway(shard=...)`` closes one, ``hold_shard`` keeps it down until
+``release_shard``.
 """
 
 from __future__ import annotations
@@ -125,6 +131,7 @@ class FakeInteraction:
     callback_data: JSON | None = None
     original: JSON | None = None
     followups: list[JSON] = field(default_factory=list)
+    shard: int = 0  # the gateway shard it was sent on
 
     @property
     def content(self) -> str | None:
@@ -213,7 +220,10 @@ class FakeDiscord:
 
     def __init__(self, *, interaction_deadline: float = 3.0, token_ttl: float = 900.0,
                  bot_id: int = 900_000_000_000_000_001, bot_name: str = "Kozel",
-                 patch: bool = True, token: str | None = None) -> None:  # fmt: skip
+                 patch: bool = True, token: str | None = None, shards: int = 1,
+                 heartbeat_interval: float = 45.0) -> None:  # fmt: skip
+        #: Seconds between the bot's heartbeats (HELLO's ``heartbeat_interval``).
+        self.heartbeat_interval = heartbeat_interval
         #: The bot's token; when set, a REST call with another one is refused (401).
         self.token = token
         self.interaction_deadline = interaction_deadline  # seconds for the first callback
@@ -236,9 +246,15 @@ class FakeDiscord:
         self._ids = itertools.count(1 << 60)
         self._changed = asyncio.Condition()
         self._sockets: set[web.WebSocketResponse] = set()
-        self._ws: web.WebSocketResponse | None = None
-        self._session: str | None = None
-        self._seq = 0
+        #: The shard count ``GET /gateway/bot`` recommends.
+        self.shards = shards
+        self._gateways: dict[int, _Gateway] = {}  # shard id -> its connection
+        self._held: dict[int, asyncio.Event] = {}  # shard id -> set when it may connect
+        #: The held shards whose IDENTIFY or RESUME is waiting (see :meth:`hold_shard`).
+        self.waiting: set[int] = set()
+        #: While true, a new gateway connection is refused (503, recorded as a GATEWAY
+        #: call REFUSED): the network between the bot and the gateway is down.
+        self.refuse_gateway = False
         self._runner: web.AppRunner | None = None
         self._patch: contextlib.ExitStack | None = None
         self.url = ""
@@ -336,10 +352,33 @@ class FakeDiscord:
         """Pretend the interaction was created `seconds` earlier (deadline and token expiry)."""
         self.interactions[interaction_id].created -= seconds
 
-    async def drop_gateway(self, code: int = 4000) -> None:
-        """Close the bot's websocket; discord.py reconnects and RESUMEs."""
-        if self._ws is not None:
-            await self._ws.close(code=code)
+    async def drop_gateway(self, code: int = 4000, shard: int = 0) -> None:
+        """Close the bot's websocket of ``shard``; discord.py reconnects and RESUMEs."""
+        gateway = self._gateways.get(shard)
+        if gateway is not None and gateway.ws is not None:
+            await gateway.ws.close(code=code)
+
+    def hold_shard(self, shard: int) -> None:
+        """Keep ``shard`` down: its next IDENTIFY or RESUME is answered only once
+        :meth:`release_shard` is called (the connection itself is accepted)."""
+        self._held[shard] = asyncio.Event()
+
+    def release_shard(self, shard: int) -> None:
+        """Answer the held shard's IDENTIFY or RESUME (see :meth:`hold_shard`)."""
+        held = self._held.pop(shard, None)
+        if held is not None:
+            held.set()
+
+    def connected(self, shard: int = 0) -> bool:
+        """Whether the bot's websocket of ``shard`` is identified or resumed."""
+        gateway = self._gateways.get(shard)
+        return gateway is not None and gateway.ws is not None
+
+    @staticmethod
+    def shard_of(guild_id: int | None, count: int) -> int:
+        """The shard a guild's events go to (Discord's ``(guild_id >> 22) % count``);
+        a DM's (no guild) go to shard 0."""
+        return 0 if guild_id is None else (guild_id >> 22) % count
 
     # ----- inspection
     def command(self, name: str, guild_id: int | None = None) -> JSON:
@@ -446,7 +485,8 @@ class FakeDiscord:
             rec.message_id = int(message["id"])
             payload["message"] = copy.deepcopy(message)
         self.interactions[iid] = self._tokens[rec.token] = rec
-        await self._dispatch("INTERACTION_CREATE", payload)
+        rec.shard = self._shard_of_channel(ch)
+        await self._dispatch("INTERACTION_CREATE", payload, rec.shard)
         return iid
 
     # ----- payload helpers
@@ -638,7 +678,7 @@ class FakeDiscord:
 
     def _gateway_info(self, r: Request) -> JSON:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+        return {"url": self.gateway_url, "shards": self.shards, "session_start_limit": limit}
 
     def _app_info(self, r: Request) -> JSON:
         owner = FakeUser(1, "owner").payload()
@@ -783,45 +823,94 @@ class FakeDiscord:
         raise _error(404, 10008, "Unknown Message")
 
     # ----- gateway
-    async def _dispatch(self, event: str, data: JSON) -> None:
-        if self._ws is None:
-            raise RuntimeError("the bot is not connected to the fake gateway")
-        self._seq += 1
-        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+    def _shard_of_channel(self, channel: JSON) -> int:
+        count = max((g.count for g in self._gateways.values()), default=1)
+        guild = channel.get("guild_id")
+        return self.shard_of(None if guild is None else int(guild), count)
 
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def _dispatch(self, event: str, data: JSON, shard: int = 0) -> None:
+        gateway = self._gateways.get(shard)
+        if gateway is None or gateway.ws is None:
+            raise RuntimeError(f"the bot is not connected to the fake gateway's shard {shard}")
+        gateway.seq += 1
+        frame = {"op": 0, "t": event, "s": gateway.seq, "d": data}
+        await gateway.ws.send_str(json.dumps(frame))
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if self.refuse_gateway:
+            await self._record(Call("GATEWAY", "REFUSED", {}, None, 503, time.monotonic()))
+            return web.Response(status=503)
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         self._sockets.add(ws)
         try:
-            await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45_000}}))
+            hello = {"heartbeat_interval": round(self.heartbeat_interval * 1000)}
+            await ws.send_str(json.dumps({"op": 10, "d": hello}))
             async for frame in ws:
                 if frame.type is WSMsgType.TEXT:
                     await self._on_op(ws, json.loads(frame.data))
         finally:
             self._sockets.discard(ws)
-            if self._ws is ws:
-                self._ws = None
+            for gateway in self._gateways.values():
+                if gateway.ws is ws:
+                    gateway.ws = None
         return ws
 
     async def _on_op(self, ws: web.WebSocketResponse, msg: JSON) -> None:
         op, data = msg["op"], msg.get("d") or {}
         if op == 1:
             await ws.send_str(json.dumps({"op": 11}))
+            async with self._changed:
+                self._changed.notify_all()  # a shard's latency is measured
             return
-        names = {2: "IDENTIFY", 3: "PRESENCE_UPDATE", 6: "RESUME", 8: "REQUEST_GUILD_MEMBERS"}
         if op == 2:
-            self._ws, self._seq, self._session = ws, 0, f"session{next(self._ids)}"
-            await self._dispatch("READY", {
-                "v": 10, "user": self.bot_user.payload(), "session_id": self._session,
+            shard, count = data.get("shard") or (0, 1)
+            await self._wait_held(shard)
+            gateway = self._gateways[shard] = _Gateway(ws, count, f"session{next(self._ids)}")
+            ready: JSON = {
+                "v": 10, "user": self.bot_user.payload(), "session_id": gateway.session,
                 "resume_gateway_url": self.gateway_url, "private_channels": [],
-                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
-                "application": {"id": str(self.app_id), "flags": 0}})  # fmt: skip
+                "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds
+                           if self.shard_of(g, count) == shard],
+                "application": {"id": str(self.app_id), "flags": 0}}  # fmt: skip
+            if "shard" in data:
+                ready["shard"] = [shard, count]
+            await self._dispatch("READY", ready, shard)
             for guild in self.guilds.values():
-                await self._dispatch("GUILD_CREATE", self._guild_payload(guild))
-        elif op == 6 and data["session_id"] == self._session:
-            self._ws = ws
-            await self._dispatch("RESUMED", {})
-        elif op == 6:  # an unknown session: refuse, the client identifies afresh
-            await ws.send_str(json.dumps({"op": 9, "d": False}))
+                if self.shard_of(guild.id, count) == shard:
+                    await self._dispatch("GUILD_CREATE", self._guild_payload(guild), shard)
+        elif op == 6:
+            found = [s for s, g in self._gateways.items() if g.session == data["session_id"]]
+            if found:
+                await self._wait_held(found[0])
+                self._gateways[found[0]].ws = ws
+                await self._dispatch("RESUMED", {}, found[0])
+            else:  # an unknown session: refuse, the client identifies afresh
+                await ws.send_str(json.dumps({"op": 9, "d": False}))
+        names = {2: "IDENTIFY", 3: "PRESENCE_UPDATE", 6: "RESUME", 8: "REQUEST_GUILD_MEMBERS"}
         await self._record(Call("GATEWAY", names.get(op, str(op)), {}, data, 0, time.monotonic()))
+
+    async def _wait_held(self, shard: int) -> None:
+        """Wait while ``shard`` is held (:meth:`hold_shard`); :attr:`waiting` has it
+        meanwhile."""
+        held = self._held.get(shard)
+        if held is None:
+            return
+        self.waiting.add(shard)
+        async with self._changed:
+            self._changed.notify_all()
+        try:
+            await held.wait()
+        finally:
+            self.waiting.discard(shard)
+
+
+@dataclass
+class _Gateway:
+    """The bot's connection of one shard: its socket (None while it is down), the
+    shard count it identified with, its session and its last sequence number."""
+
+    ws: web.WebSocketResponse | None
+    count: int
+    session: str
+    seq: int = 0

@@ -8,7 +8,7 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from adapters.health import HealthServer
+from adapters.health import HealthServer, Readiness
 from bot.codec import Command, Verb, encode
 from bot.i18n import Translator
 from bot.interactions import Interactions
@@ -107,5 +107,29 @@ async def test_a_storage_that_does_not_answer_is_not_ready(http: aiohttp.ClientS
         async with http.get(f"http://127.0.0.1:{server.port}/readyz") as response:
             assert response.status == 503
             assert await response.text() == "storage: down\n"
+    finally:
+        await server.stop()
+
+
+async def test_readyz_reads_a_platform_check_put_in_after_the_server_started(
+    http: aiohttp.ClientSession,
+) -> None:
+    """``python -m bot`` puts a platform's check in once its bot runs, after the server
+    started; the server kept a copy of the checks and answered "down" for ever. A check
+    may also answer for each of its parts (Discord's shards)."""
+    ready: dict[str, Readiness] = {"telegram": lambda: False}
+    server = HealthServer(Metrics(), MemoryStorage(), ready, port=0)
+    await server.start()
+    try:
+        ready["telegram"] = lambda: True
+        ready["discord"] = lambda: {"discord shard 0": True, "discord shard 1": False}
+        async with http.get(f"http://127.0.0.1:{server.port}/readyz") as response:
+            assert response.status == 503
+            assert await response.text() == (
+                "storage: ok\ntelegram: ok\ndiscord shard 0: ok\ndiscord shard 1: down\n"
+            )
+        ready["discord"] = lambda: {"discord shard 0": True, "discord shard 1": True}
+        async with http.get(f"http://127.0.0.1:{server.port}/readyz") as response:
+            assert response.status == 200
     finally:
         await server.stop()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.postgres.local import LocalServer
-from bench import outbox_failures, pictures, storage, telegram, telegram_floor
+from bench import discord_shards, outbox_failures, pictures, storage, telegram, telegram_floor
 
 
 @pytest.mark.parametrize("webhook", [False, True])
@@ -40,6 +40,12 @@ async def test_the_floor_benchmark_counts_every_press() -> None:
     result = await telegram_floor.run_bot(games=3, presses=4, session_kind="lean")
     assert result["presses"] == 3 * 4
     assert 0 < result["p50_ms"] <= result["p99_ms"]
+
+
+async def test_the_discord_shards_benchmark_starts_every_shard_and_server() -> None:
+    result = await discord_shards.measure(guilds=20, shards=2, channels=1, guild_wait=0.05)
+    assert (result["guilds"], result["shards"]) == (20, 2)  # each shard's servers loaded
+    assert result["cpu"] > 0 and result["wall"] > 0
 
 
 async def test_the_outbox_failures_benchmark_counts_every_failure() -> None:

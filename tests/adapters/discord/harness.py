@@ -112,7 +112,7 @@ class Harness:
             await self.web_app.start()
 
         def client(adapter: DiscordAdapter) -> KozelBot:
-            return KozelBot(adapter, guild_ready_timeout=0.01)
+            return KozelBot(adapter, guild_ready_timeout=0.01, identify_interval=0)
 
         self.adapter = DiscordAdapter(
             settings,
