@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import re
 import shlex
 import subprocess
@@ -271,9 +272,13 @@ def test_make_run_takes_the_terminal_games_arguments_and_its_hints_name_it(
     )
     assert "The game is saved. To go on, run: make run ARGS='--lang en --delay 0'" in screen
     # The Makefile passes ARGS to python -m bot, and names itself.
+    # Not make's own words of an outer make (make test runs this suite): MAKELEVEL makes
+    # it say the folder it enters and leaves.
+    outer = ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")
     dry = subprocess.run(
-        ["make", "-n", "run", "ARGS=--lang en --delay 0 --new"],
+        ["make", "--no-print-directory", "-n", "run", "ARGS=--lang en --delay 0 --new"],
         cwd=ROOT,
+        env={name: value for name, value in os.environ.items() if name not in outer},
         capture_output=True,
         text=True,
         timeout=60,
