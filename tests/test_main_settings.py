@@ -14,6 +14,7 @@ import pytest
 
 from bot import __main__ as main
 from testing.fakes.bot_process import SETTING_NAMES, BotProcess, telegram_env
+from testing.fakes.discord import TOKEN as DISCORD_TOKEN
 from testing.fakes.telegram import FakeTelegram
 from tests.adapters.console.test_console_terminal import Terminal
 from tests.adapters.telegram.harness import free_port
@@ -158,7 +159,7 @@ def test_an_activity_without_its_secret_stops_the_start_in_one_line(tmp_path: Pa
     """Issue 32, part 1: DISCORD_CLIENT_ID alone cannot exchange a code; the bot says
     so and starts nothing, and never prints the secrets it was given."""
     env = {
-        "DISCORD_BOT_TOKEN": "bot-token-secret",
+        "DISCORD_BOT_TOKEN": DISCORD_TOKEN,
         "WEB_PORT": "8081",
         "WEB_PUBLIC_URL": "https://kozel.example.org/",
         "DISCORD_CLIENT_ID": "900000000000000001",
@@ -176,5 +177,5 @@ def test_an_activity_without_its_secret_stops_the_start_in_one_line(tmp_path: Pa
     (line,) = done.stderr.splitlines()
     assert "an Activity needs WEB_PUBLIC_URL to be an https:// address" in line
     assert "cs-secret" not in done.stderr + done.stdout
-    assert "bot-token-secret" not in done.stderr + done.stdout
+    assert DISCORD_TOKEN not in done.stderr + done.stdout
     assert not list(tmp_path.iterdir())
