@@ -14,7 +14,7 @@ import pytest
 
 from bot.codec import Verb
 from bot.errors import ErrorCode
-from bot.models import ChatRef, Game, GameStatus, Platform
+from bot.models import ChatRef, Game, GameStatus, Platform, UserRef
 from tests.adapters.telegram.harness import GROUP, Harness, button
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
@@ -209,14 +209,15 @@ WAIT = 30.0
 
 
 async def play_from_the_page(
-    h: Harness, game: Game, page: aiohttp.ClientWebSocketResponse, moves: int
+    h: Harness, game: Game, page: aiohttp.ClientWebSocketResponse, moves: int, seat: int = 0
 ) -> Game:
-    """Alice (seat 0) moves ``moves`` times from her page; Bob through his DM hand."""
+    """The player of ``seat`` (Alice's) moves ``moves`` times from his page; the other
+    person through his DM hand."""
     done = 0
-    view = (await hello(page, hand_token(h, game, 0)))["view"]
-    assert view["you"] == 0
+    view = (await hello(page, hand_token(h, game, seat)))["view"]
+    assert view["you"] == seat
     while done < moves:
-        game = await h.play_until(game.id, lambda g: g.play.turn == 0)
+        game = await h.play_until(game.id, lambda g: g.play.turn == seat)
         assert game.status is GameStatus.PLAYING
         view = await latest_state(page, view, game.version)
         action = next(a for a in view["actions"] if a["cards"])
@@ -275,3 +276,27 @@ async def test_a_dm_hand_press_while_its_page_is_open_is_checked_as_before(h: Ha
         await h.play_turn(game.id, random.Random(2))
         assert (await h.game(game.id)).version > version
         await page.close()
+
+
+@pytest.mark.parametrize("web", [PUBLIC_HTTP], indirect=True)
+async def test_a_spectators_page_or_another_seats_page_leaves_the_dm_hand_edited(
+    h: Harness,
+) -> None:
+    game = await started(h)
+    bob = game.seat_of(UserRef(Platform.TELEGRAM, "2"))
+    assert h.web_app is not None and h.web_app.hub is not None and bob is not None
+    spectators = h.web_app.hub.link(game, None)
+    assert spectators is not None
+    since = len(h.tg.calls)
+    async with aiohttp.ClientSession() as session:
+        address = f"http://127.0.0.1:{h.web_app.port}/ws"
+        watching = await session.ws_connect(address)
+        assert (await hello(watching, spectators))["view"]["you"] is None
+        page = await session.ws_connect(address)
+        game = await play_from_the_page(h, game, page, 4, seat=bob)  # Alice by her DM
+        game = await h.play_until(game.id, lambda g: g.play.turn == bob)
+        assert dm_writes(h, 1, since) > 0
+        hand = h.hand_message(game, 0)
+        assert hand is not None and hand.text == h.hand_text(game, 0, game.settings.locale)
+        for ws in (watching, page):
+            await ws.close()
