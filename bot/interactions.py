@@ -875,7 +875,8 @@ class Interactions:
     # A seat whose player has the web table open sees everything there: its hand, once
     # shown, is not redrawn while the page is open (each redraw is a write the platform
     # counts); its buttons stay as they are, a press of them checked as any other.
-    # When the seat's last page closes, the hand is shown again once (page_closed).
+    # When the seat's last page closes, its hand is shown again once, if it changed
+    # meanwhile (page_closed).
 
     def page_opened(self, game_id: int, seat: int) -> None:
         """An authenticated page of a seat's player opened (the web hub says so)."""
@@ -883,8 +884,9 @@ class Interactions:
 
     def page_closed(self, game_id: int, seat: int) -> bool:
         """A page that :meth:`page_opened` counted closed. True when it was the seat's
-        last one: its hand is then shown by the next change as one never shown (the
-        caller has it shown at once: :meth:`GameService.show_hands`)."""
+        last one: the caller then has the hands shown at once
+        (:meth:`GameService.show_hands`), the seat's among them if it is not as it was
+        last shown (a hand the same as then is true as it is)."""
         watched = self._watched.get(game_id)
         if watched is None or watched[seat] <= 0:
             return False
@@ -894,7 +896,6 @@ class Interactions:
         del watched[seat]
         if not watched:
             del self._watched[game_id]
-        self.hand_unshown(game_id, seat)
         return True
 
     def changed_hands(self, game: Game) -> list[tuple[int, Seat]]:
