@@ -17,6 +17,11 @@ thread of the bot's process, as before issue 13). Two processes, and the workers
   when it shows their turn, they press card buttons (SELECT) until an action button
   appears, then press it. No think time unless ``--think`` says so.
 
+``--on-page K`` (issue 32): the first K people of each table have the web table open
+(their seat watched, as the web hub tells :class:`Interactions` of a page's socket) and
+play from it (a watcher of the bot's, as the page's press: each human's move, after
+``--think``), so their private chats get no hand edits; needs ``--seconds``.
+
 ``--humans N`` seats N people a table (the rest computers). With more than one, or with
 ``--think``, the fake enforces Telegram's documented limits (one write a second inside a
 chat, 20 a minute into a group, ``--global-rate`` new private messages a second overall;
@@ -90,13 +95,14 @@ from adapters.telegram import Pacing, TelegramAdapter
 from bench.common import free_port, peak_rss_mb
 from bench.stats import percentile
 from bot.codec import CodecError, Verb, decode
+from bot.errors import ServiceError
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.loop import available, settle_heap
 from bot.loop import run as run_loop
 from bot.memory import MemoryStorage
-from bot.models import ChatRef, Platform, User, UserRef
-from bot.ports import Storage
+from bot.models import ChatRef, Game, GameStatus, Platform, User, UserRef
+from bot.ports import Change, ChangeKind, Storage
 from bot.service import GameService
 from bot.settings import Settings
 from bot.thinking import cpu_count
@@ -174,6 +180,7 @@ class Load:
     limits: bool = False  # the fake answers 429 past 20 a minute a group, 30 a second
     seconds: float = 0.0  # stop after this long (0: when the games are over)
     global_rate: int = 30  # with limits: writes a second overall, the fake's and the bot's
+    on_page: int = 0  # people a table who play from the web table, not their private chat
 
 
 def telegram_main(conn: Connection, load: Load) -> None:
@@ -328,9 +335,15 @@ async def _telegram(conn: Connection, load: Load) -> None:
         for event in changed.values():
             event.set()  # every hand is there: look at it
         seen.on = True
-        players = [asyncio.create_task(play(tg, human)) for human in humans]
+        by_hand = [human for human in humans if human.uid - user_of(human.index) >= load.on_page]
+        players = [asyncio.create_task(play(tg, human)) for human in by_hand]
         conn.send("go")
-        if load.seconds:
+        if load.on_page:  # some play from their page, unseen here: no stall to tell
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(all_done.wait(), load.seconds)
+            for table in tables:
+                table.done = True
+        elif load.seconds:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(_until_done(all_done, humans, stall), load.seconds)
             for table in tables:
@@ -361,6 +374,7 @@ async def _telegram(conn: Connection, load: Load) -> None:
             "stalled_games": len(stuck),
             "games": games,
             "humans_per_game": load.humans,
+            "on_page_per_game": load.on_page,
             "presses": presses,
             "updates_per_second": presses / elapsed,
         }
@@ -447,13 +461,14 @@ async def run_bot(
     database_url: str | None = None,
     gc_thresholds: tuple[int, int, int] | None = None,
     processes: int | None = None,
+    on_page: int = 0,
 ) -> dict[str, Any]:
     from aiogram import Bot
     from aiogram.client.telegram import TelegramAPIServer
 
     from adapters.telegram.session import LeanSession
 
-    load = Load(games, deals, think, webhook, humans, limits, seconds, global_rate)
+    load = Load(games, deals, think, webhook, humans, limits, seconds, global_rate, on_page)
     context = multiprocessing.get_context("spawn")
     conn, child_conn = context.Pipe()
     child = context.Process(target=telegram_main, args=(child_conn, load))
@@ -496,6 +511,7 @@ async def run_bot(
         adapter = TelegramAdapter(settings, service, interactions, tr, bot=bot, pacing=pacing)
         polling = asyncio.create_task(adapter.run())
         game_ids = []
+        pages = PagePlayers(service, think, random.Random(2))
         for index in range(games):  # the tables, started (not measured)
             people = [
                 User(UserRef(Platform.TELEGRAM, str(user_of(index, k))), f"Player {index}.{k}")
@@ -511,6 +527,13 @@ async def run_bot(
                     await service.add_computer(game.id, None, people[0].ref, team)
             await service.start(game.id, None, people[0].ref)
             game_ids.append(game.id)
+            for person in people[:on_page]:
+                place = (await service.game(game.id)).seat_of(person.ref)
+                assert place is not None
+                interactions.page_opened(game.id, place)  # as the hub does at a page's hello
+                pages.watched.add((game.id, place))
+        if on_page:
+            service.add_watcher(pages)
         await service.settle()
         await adapter.outbox.drain()
         thresholds = gc.get_threshold()
@@ -520,6 +543,8 @@ async def run_bot(
         moves_before = await _moves(storage, game_ids)
         conn.send("set")
         await loop.run_in_executor(None, conn.recv)  # the humans play
+        for game_id in game_ids:  # a page's player whose turn it is already moves
+            await pages.publish(await service.game(game_id), Change(ChangeKind.PLAYED))
         cpu_started, started = time.process_time(), time.monotonic()
         workers_started = _cpu_times(service.thinkers.workers)
         pauses = _GcPauses()
@@ -539,6 +564,8 @@ async def run_bot(
         result["moves_per_second"] = moves / result["seconds"]
         for name in [k for k in result if k.startswith("writes")]:
             result[name.replace("writes", "writes_per_move", 1)] = result[name] / max(moves, 1)
+        service.remove_watcher(pages)
+        await pages.stop()
         gc.set_threshold(*thresholds)  # a caller's own (a test's) again
         gc.unfreeze()
         await adapter.stop()
@@ -554,6 +581,45 @@ async def run_bot(
     result["updates"] = "webhook" if webhook else "polling"
     result["peak_rss_mb"] = peak_rss_mb()
     return result
+
+
+class PagePlayers:
+    """The people who play from the web table (``--on-page``): a watcher of every game
+    (as the web hub), moving for a ``watched`` seat (game id, seat) whose turn came,
+    after ``think`` (as a press on the page: the service's ``play`` with the version
+    the page shows)."""
+
+    def __init__(self, service: GameService, think: float, rng: random.Random) -> None:
+        self.service, self.think, self.rng = service, think, rng
+        self.watched: set[tuple[int, int]] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def publish(self, game: Game, change: Change) -> None:
+        turn = game.play.turn
+        if game.status is not GameStatus.PLAYING or turn is None:
+            return
+        player = game.seats[turn]
+        if player is None or player.user is None or (game.id, turn) not in self.watched:
+            return
+        task = asyncio.create_task(self._move(game.id, game.version, player.user, turn))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _move(self, game_id: int, version: int, user: UserRef, seat: int) -> None:
+        if self.think:
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+        game = await self.service.game(game_id)
+        if game.version != version or game.play.turn != seat:
+            return
+        with contextlib.suppress(ServiceError):
+            await self.service.play(
+                game_id, version, user, self.rng.choice(game.play.legal_actions(seat))
+            )
+
+    async def stop(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
 class _GcPauses:
@@ -619,6 +685,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seconds", type=float, default=0.0, help="stop after (0: games end)")
     parser.add_argument(
+        "--on-page", type=int, default=0, help="people a table playing from the web table"
+    )
+    parser.add_argument(
         "--global-rate",
         type=int,
         default=30,
@@ -650,6 +719,8 @@ def main(argv: list[str] | None = None) -> int:
         " 0: a worker thread of the bot's process)",
     )
     args = parser.parse_args(argv)
+    if args.on_page and (args.on_page > args.humans or not args.seconds):
+        parser.error("--on-page takes at most --humans people, and --seconds")
     limits = (args.humans > 1 or args.think > 0) if args.limits is None else args.limits
     logging.basicConfig(level=logging.WARNING)
     if args.runs == 1 and len(args.games) == 1:
@@ -668,6 +739,7 @@ def main(argv: list[str] | None = None) -> int:
                 database_url=args.database_url,
                 gc_thresholds=args.gc_thresholds,
                 processes=args.processes,
+                on_page=args.on_page,
             ),
             args.loop,
         )
@@ -686,7 +758,7 @@ def main(argv: list[str] | None = None) -> int:
                 command += ["--gc-thresholds", ",".join(map(str, args.gc_thresholds))]
             command += ["--humans", str(args.humans), "--seconds", str(args.seconds)]
             command += ["--limits" if limits else "--no-limits"]
-            command += ["--global-rate", str(args.global_rate)]
+            command += ["--global-rate", str(args.global_rate), "--on-page", str(args.on_page)]
             command += [] if args.processes is None else ["--processes", str(args.processes)]
             by_games[games] = fresh_runs(command, args.runs)
     results = [result for found in by_games.values() for result in found]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -128,6 +129,9 @@ class Interactions:
         #: What each seat's hand last showed, and from which game version on: by game
         #: id, then seat. A hand whose content did not change is not shown again.
         self._hands: dict[int, dict[int, _Shown]] = {}
+        #: The seats whose player has the web table open (authenticated pages, by game
+        #: id, then seat): their hands, once shown, are not redrawn meanwhile.
+        self._watched: dict[int, Counter[int]] = {}
         #: The web table, when the bot runs one: its buttons on tables and hands.
         self.web: WebLinks | None = None
         #: The platforms that share a game's result from the web table, as each
@@ -671,6 +675,8 @@ class Interactions:
             self._hands.pop(game.id, None)  # every hand is redrawn, whatever it showed
             return [*owed, *await self.outputs(game, redraw, hand_button=hand_button)]
         out: list[Output] = []
+        if change.kind is ChangeKind.HANDS:  # a seat's last web page closed
+            return await self._hand_outputs(game) if game.status is GameStatus.PLAYING else []
         if change.kind is ChangeKind.LOBBY or game.status is GameStatus.LOBBY:
             return [Output(Target.TABLE, presenters.lobby(game, tr, locale))]
         table = self._table_link(
@@ -688,14 +694,7 @@ class Interactions:
         out.append(Output(Target.TABLE, table))
         if change.kind is ChangeKind.CANCELLED:
             out.append(Output(Target.CHAT, presenters.cancelled(tr, locale)))
-        for seat, player in self.changed_hands(game):
-            assert player.user is not None
-            user_locale = await self.user_locale(player.user, locale)
-            if game.status is GameStatus.CANCELLED:
-                hand = presenters.cancelled(tr, user_locale)
-            else:
-                hand = self.hand_view(game, seat, 0, user_locale)
-            out.append(Output(Target.HAND, hand, seat, player.user))
+        out.extend(await self._hand_outputs(game))
         out.extend(owed)
         if change.seat is not None and change.kind is ChangeKind.REFUSED:
             reason = str(change.extra["reason"])
@@ -707,6 +706,19 @@ class Interactions:
                 presenters.Notice.AWAY if change.kind is ChangeKind.AWAY else presenters.Notice.BACK
             )
             out.append(Output(Target.CHAT, presenters.notice(kind, game, change.seat, tr, locale)))
+        return out
+
+    async def _hand_outputs(self, game: Game) -> list[Output]:
+        """The hands a change shows (:meth:`changed_hands`)."""
+        out: list[Output] = []
+        for seat, player in self.changed_hands(game):
+            assert player.user is not None
+            user_locale = await self.user_locale(player.user, game.settings.locale)
+            if game.status is GameStatus.CANCELLED:
+                hand = presenters.cancelled(self.tr, user_locale)
+            else:
+                hand = self.hand_view(game, seat, 0, user_locale)
+            out.append(Output(Target.HAND, hand, seat, player.user))
         return out
 
     async def owed_outputs(
@@ -841,11 +853,15 @@ class Interactions:
         ):
             return [(Target.TABLE, None, None)]
         plain = (ChangeKind.STARTED, ChangeKind.PLAYED, ChangeKind.DEALT, ChangeKind.RESTORED)
-        if change.kind not in plain:
+        if change.kind not in (*plain, ChangeKind.HANDS):
             return None
         if change.kind is ChangeKind.RESTORED:
             self._hands.pop(game.id, None)  # every hand is redrawn, whatever it showed
-        hands = [(Target.HAND, seat, player.user) for seat, player in self.changed_hands(game)]
+        hands: list[tuple[Target, int | None, UserRef | None]] = [
+            (Target.HAND, seat, player.user) for seat, player in self.changed_hands(game)
+        ]
+        if change.kind is ChangeKind.HANDS:
+            return hands if game.status is GameStatus.PLAYING else []
         return [(Target.TABLE, None, None), *hands]
 
     # --- Which hands a change shows ----------------------------------------------------
@@ -855,17 +871,48 @@ class Interactions:
     # molodka becomes his to declare). Its buttons then carry an older game version;
     # a press of them is as good as a current one while the hand's content is the same
     # (current_version).
+    #
+    # A seat whose player has the web table open sees everything there: its hand, once
+    # shown, is not redrawn while the page is open (each redraw is a write the platform
+    # counts); its buttons stay as they are, a press of them checked as any other.
+    # When the seat's last page closes, its hand is shown again once, if it changed
+    # meanwhile (page_closed).
+
+    def page_opened(self, game_id: int, seat: int) -> None:
+        """An authenticated page of a seat's player opened (the web hub says so)."""
+        self._watched.setdefault(game_id, Counter())[seat] += 1
+
+    def page_closed(self, game_id: int, seat: int) -> bool:
+        """A page that :meth:`page_opened` counted closed. True when it was the seat's
+        last one: the caller then has the hands shown at once
+        (:meth:`GameService.show_hands`), the seat's among them if it is not as it was
+        last shown (a hand the same as then is true as it is)."""
+        watched = self._watched.get(game_id)
+        if watched is None or watched[seat] <= 0:
+            return False
+        watched[seat] -= 1
+        if watched[seat] > 0:
+            return False
+        del watched[seat]
+        if not watched:
+            del self._watched[game_id]
+        return True
 
     def changed_hands(self, game: Game) -> list[tuple[int, Seat]]:
         """The human seats whose hand screen shows something new since it was last
         shown (every one the first time, e.g. after a restart), remembered as shown
-        now. Called when a change is published, so every platform shows the same."""
+        now. Called when a change is published, so every platform shows the same. A
+        hand shown once is not redrawn during play while its seat is watched on the
+        web (:meth:`page_opened`): what it was last shown with stays remembered."""
         shown = self._hands.setdefault(game.id, {})
         out: list[tuple[int, Seat]] = []
         playing = game.status is GameStatus.PLAYING
+        watched = self._watched.get(game.id, Counter[int]())
         for seat, player in game.humans:
             content = presenters.hand_content(game, seat) if playing else None
             before = shown.get(seat)
+            if playing and before is not None and watched.get(seat, 0) > 0:
+                continue
             if content is None or before is None or before.content != content:
                 shown[seat] = _Shown(content, game.version)
                 out.append((seat, player))

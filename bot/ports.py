@@ -269,6 +269,7 @@ class ChangeKind(StrEnum):
     FINISHED = "finished"  # the series is over
     CANCELLED = "cancelled"
     RESTORED = "restored"  # the bot started again: send what is owed, redraw the rest
+    HANDS = "hands"  # a seat's last web page closed: its hand is shown again (hands only)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ instance's channel, else a spectator.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -115,6 +116,9 @@ class WebHub:
         self.per_user: Counter[str] = Counter()
         #: States built and frames queued (for the benchmark and the metrics).
         self.states = 0
+        #: The hands being shown again because their seat's last page closed.
+        self._redraws: set[asyncio.Task[None]] = set()
+        self._closing = False
 
     # --- Links ---------------------------------------------------------------------
 
@@ -152,8 +156,17 @@ class WebHub:
     # --- Sockets -------------------------------------------------------------------
 
     def drop(self, conn: Connection) -> None:
-        """A socket closed: forget it."""
+        """A socket closed: forget it. The last page of a seat closed: its player's
+        hand on his platform is shown again (:meth:`Interactions.page_closed`)."""
         if conn.game_id is not None:
+            if conn.seat is not None and conn.user is not None:
+                last = self.interactions.page_closed(conn.game_id, conn.seat)
+                if last and not self._closing:  # a stopping bot's next run redraws all
+                    task = asyncio.get_running_loop().create_task(
+                        self.service.show_hands(conn.game_id)
+                    )
+                    self._redraws.add(task)
+                    task.add_done_callback(self._redraws.discard)
             conns = self.games.get(conn.game_id)
             if conns is not None:
                 conns.discard(conn)
@@ -238,6 +251,8 @@ class WebHub:
                 conn.locale = await self._locale(game, who, page_locale)
                 conn.game_id = game_id
                 self.games.setdefault(game_id, set()).add(conn)
+                if who.seat is not None and who.user is not None:
+                    self.interactions.page_opened(game_id, who.seat)
                 if who.user_key is not None:
                     self.per_user[who.user_key] += 1
                 conn.send_state(game.version, self.state(game, conn.seat, conn.locale))
@@ -445,6 +460,7 @@ class WebHub:
 
     async def close(self) -> None:
         """The bot stops: every page is closed (1012: it reconnects to the next run)."""
+        self._closing = True
         for conns in list(self.games.values()):
             for conn in list(conns):
                 await conn.close(1012)

@@ -127,6 +127,7 @@ class GameService:
         self.add_watcher = publishing.add_watcher
         self.remove_watcher = publishing.remove_watcher
         self.showing = publishing.showing
+        self.show_hands = publishing.show_hands
         self.owns = tables.owns
         self.set_message = publishing.set_message
         self.message_sent = publishing.message_sent

@@ -190,6 +190,16 @@ class Publishing:
         for watcher in self.watchers:
             await self._show(watcher, game, change)
 
+    async def show_hands(self, game_id: int) -> None:
+        """Show a game's hands again through its platform's publisher only (a seat's
+        last web page closed: :meth:`Interactions.page_closed`), in order with its
+        changes: the hands that are not as last shown, nothing else."""
+        with contextlib.suppress(ServiceError):
+            async with self.tables.locked(game_id) as game:
+                publisher = self.publishers.get(game.chat.platform)
+                if publisher is not None and game.status.is_open:
+                    await self._show(publisher, game, Change(ChangeKind.HANDS))
+
     async def _show(self, publisher: Publisher, game: Game, change: Change) -> None:
         try:
             with game_context(game.id, game.chat):

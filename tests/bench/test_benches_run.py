@@ -118,3 +118,16 @@ def test_the_pictures_benchmark_draws_plain_and_emoji_names() -> None:
     result = pictures.measure(2)
     assert 0 < result["plain_p50_ms"] <= result["plain_p99_ms"]
     assert 0 < result["emoji_p50_ms"] <= result["emoji_p99_ms"]
+
+
+async def test_the_telegram_benchmark_with_every_person_on_the_page_writes_only_the_table() -> None:
+    # Issue 32, part 2: the four people play from the web table: no hand edits during
+    # play (each hand is shown once more when its series ends, the game over).
+    result = await telegram.run_bot(
+        games=2, deals=1, storage_kind="memory", think=0.0, humans=4, limits=True, seconds=4.0,
+        on_page=4,
+    )  # fmt: skip
+    assert result["stalled_games"] == 0 and result["on_page_per_game"] == 4
+    assert result["moves"] > 0 and result["presses"] == 0
+    assert result.get("writes_into_private", 0) <= 4 * result["games"] < result["moves"]
+    assert 0 < result["writes_into_group"] <= result["moves"]

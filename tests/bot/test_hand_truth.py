@@ -22,7 +22,7 @@ from bot.interactions import Interactions
 from bot.memory import MemoryStorage
 from bot.models import Game, GameStatus
 from bot.outputs import Target
-from bot.ports import Change
+from bot.ports import Change, ChangeKind
 from bot.presenters import Screen, presenter_of
 from bot.presenters.web import web_view
 from bot.service import GameService
@@ -47,6 +47,8 @@ class Screens:
     table: Screen | None = None
     checked: int = 0
     lies: list[str] = field(default_factory=list)
+    #: The seats whose page is open: their hands are not shown meanwhile (issue 32).
+    watched: set[int] = field(default_factory=set)
 
     async def publish(self, game: Game, change: Change) -> None:
         for output in await self.ui.outputs(game, change):
@@ -61,6 +63,8 @@ class Screens:
         tr, locale = self.tr, game.settings.locale
         lies = []
         for seat, _ in game.humans:
+            if seat in self.watched:
+                continue
             lies += hand_lies(game, seat, self.hands[seat].text, tr, locale)
             lies += web_lies(game, seat, web_view(game, seat, tr, locale, 0.0), tr)
             lines = presenter_of(game).console_hand(game, seat, tr, locale)
@@ -95,10 +99,12 @@ async def _four_people(service: GameService, rule_set: str, seed: int) -> Game:
     return game
 
 
-async def _play_at_random(service: GameService, game_id: int, rng: random.Random) -> int:
+async def _play_at_random(
+    service: GameService, game_id: int, rng: random.Random, moves: int = MOVES
+) -> int:
     """The four people take random legal actions (the seat to act, now and then an
     optional one of another seat: a molodka, an offer, a redeal); the moves made."""
-    for move in range(MOVES):
+    for move in range(moves):
         game = await service.game(game_id)
         if game.status is not GameStatus.PLAYING:
             return move
@@ -107,7 +113,7 @@ async def _play_at_random(service: GameService, game_id: int, rng: random.Random
         mine = [a for a in actions if a.seat == turn]
         action = rng.choice(mine if mine and rng.random() < 0.8 else actions)
         await service.play(game.id, game.version, PLAYERS[action.seat].ref, action)
-    return MOVES
+    return moves
 
 
 @pytest.mark.parametrize("rule_set", ["yard", "classic"])
@@ -126,3 +132,36 @@ async def test_after_every_change_each_seats_screens_list_what_he_holds_and_the_
         screens.hands.clear()
     assert not screens.lies, screens.lies[:5]
     assert screens.checked > moves >= GAMES * 40
+
+
+@pytest.mark.parametrize("rule_set", ["yard", "classic"])
+async def test_a_hand_whose_last_page_closed_is_true_again_at_once(
+    service: GameService, tr: Translator, rule_set: str
+) -> None:
+    # Issue 32, part 2: a seat's page opens (its hand is left as it was), or its last
+    # page closes (its hand is shown again, as the web hub has it): at random.
+    ui = Interactions(service, tr)
+    screens = Screens(ui, tr)
+    service.add_publisher(CHAT.platform, screens)
+    closed = 0
+    for seed in range(GAMES // 3):
+        rng = random.Random(seed)
+        game = await _four_people(service, rule_set, seed)
+        while (await service.game(game.id)).status is GameStatus.PLAYING:
+            seat = rng.randrange(4)
+            if seat not in screens.watched:
+                ui.page_opened(game.id, seat)
+                screens.watched.add(seat)
+            elif ui.page_closed(game.id, seat):
+                screens.watched.discard(seat)
+                await service.show_hands(game.id)
+                screens.check(await service.game(game.id), Change(ChangeKind.HANDS))
+                closed += 1
+            if not await _play_at_random(service, game.id, rng, rng.randrange(1, 8)):
+                break
+        for seat in screens.watched:
+            ui.page_closed(game.id, seat)
+        screens.watched.clear()
+        screens.hands.clear()
+    assert not screens.lies, screens.lies[:5]
+    assert closed >= GAMES

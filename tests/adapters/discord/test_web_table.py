@@ -218,3 +218,53 @@ async def test_web_new_without_a_game_says_so(web_harness: Harness) -> None:
     rec = await h.slash(BOB, "kozel", {"set": "web new"})
     assert rec.ephemeral and rec.original is not None
     assert rec.original["content"] in (h.t("web-link-none", "ru"), h.t("web-link-none", "en"))
+
+
+# --- A seat watched on the web: its DM hand is not edited (issue 32, part 2) ----------
+
+
+def dm_writes(h: Harness, message_id: int, since: int) -> int:
+    """PATCHes of a DM hand message, and messages posted to its channel."""
+    channel = h.dc.message(message_id)["channel_id"]
+    return sum(
+        1
+        for c in h.dc.calls[since:]
+        if (c.method == "PATCH" and c.path.endswith(f"/messages/{message_id}"))
+        or (c.method == "POST" and c.path == f"/channels/{channel}/messages")
+    )
+
+
+async def test_a_seat_with_its_page_open_gets_no_dm_edits_and_one_redraw_when_it_closes(
+    web_harness: Harness, pages: Pages
+) -> None:
+    h = web_harness
+    game, _ = await h.start_two_with_computers()
+    alice = game.seat_of(ref(ALICE))
+    hand = h.hand_id(game, ALICE)
+    since = len(h.dc.calls)
+    page = await pages.open(hand_link(h, game, ALICE))
+    moves = 0
+    while moves < 6:
+        await h.settled()
+        game = await h.service.game(game.id)
+        assert game.status.is_open
+        if game.play.turn == alice:
+            view = (await page.state_at(game.version))["view"]
+            action = next(a for a in view["actions"] if a["cards"])
+            await page.send({"type": "press", "id": moves, "token": action["token"]})
+            assert (await page.answer(moves))["ok"]
+            moves += 1
+        elif game.play.turn == game.seat_of(ref(BOB)):
+            await h.play(game.id, BOB)
+        else:
+            await h.dc.wait_for(lambda g=game, v=game.version: g.version > v)  # a computer
+    await h.settled()
+    game = await h.service.game(game.id)
+    assert alice is not None
+    assert dm_writes(h, hand, since) == 0, "Alice's DM hand is left as it was"
+    assert not h.hand_is_current(game, h.dc.message(hand))
+    closed = len(h.dc.calls)
+    await page.ws.close()
+    await h.dc.wait_for(lambda: h.hand_is_current(game, h.dc.message(hand)))
+    await h.settled()
+    assert dm_writes(h, hand, closed) == 1, "redrawn once, with what she holds"

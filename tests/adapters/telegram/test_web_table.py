@@ -5,6 +5,7 @@ button with his own link; a move made on the page shows in the chat and the DMs.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -12,8 +13,9 @@ import aiohttp
 import pytest
 
 from bot.codec import Verb
-from bot.models import ChatRef, Game, Platform
-from tests.adapters.telegram.harness import GROUP, Harness
+from bot.errors import ErrorCode
+from bot.models import ChatRef, Game, GameStatus, Platform, UserRef
+from tests.adapters.telegram.harness import GROUP, Harness, button
 
 CHAT = ChatRef(Platform.TELEGRAM, str(GROUP))
 MINI_APP = {"web_public_url": "https://kozel.example.org/", "web_app_name": "table"}
@@ -178,3 +180,123 @@ async def test_hand_new_without_a_link_to_revoke_says_so_and_changes_nothing(
     await h.settle()
     after = await h.game(game.id)
     assert not any(key.startswith("web:") for key in after.messages)
+
+
+# --- A seat watched on the web: its DM hand is not edited (issue 32, part 2) ----------
+
+WRITES = ("sendMessage", "editMessageText")
+
+
+def dm_writes(h: Harness, chat: int, since: int) -> int:
+    return sum(
+        1 for c in h.tg.calls[since:] if c.method in WRITES and int(c.params["chat_id"]) == chat
+    )
+
+
+async def latest_state(
+    ws: aiohttp.ClientWebSocketResponse, view: dict[str, Any], version: int
+) -> dict[str, Any]:
+    """The page's view of the game's ``version``: ``view`` (the last one read) or a
+    state frame still to read."""
+    while view["version"] < version:
+        message = json.loads((await ws.receive(timeout=WAIT)).data)
+        if message["type"] == "state":
+            view = message["view"]
+    return view
+
+
+WAIT = 30.0
+
+
+async def play_from_the_page(
+    h: Harness, game: Game, page: aiohttp.ClientWebSocketResponse, moves: int, seat: int = 0
+) -> Game:
+    """The player of ``seat`` (Alice's) moves ``moves`` times from his page; the other
+    person through his DM hand."""
+    done = 0
+    view = (await hello(page, hand_token(h, game, seat)))["view"]
+    assert view["you"] == seat
+    while done < moves:
+        game = await h.play_until(game.id, lambda g: g.play.turn == seat)
+        assert game.status is GameStatus.PLAYING
+        view = await latest_state(page, view, game.version)
+        action = next(a for a in view["actions"] if a["cards"])
+        await page.send_str(json.dumps({"type": "press", "id": done, "token": action["token"]}))
+        while (message := json.loads((await page.receive(timeout=WAIT)).data))["type"] != "answer":
+            view = message["view"] if message["type"] == "state" else view
+        assert message == {"type": "answer", "id": done, "ok": True, "text": ""}
+        await h.settle()
+        done += 1
+    return game
+
+
+@pytest.mark.parametrize("web", [PUBLIC_HTTP], indirect=True)
+async def test_a_seat_with_its_page_open_gets_no_dm_edits_and_one_redraw_when_it_closes(
+    h: Harness,
+) -> None:
+    game = await started(h)
+    assert h.web_app is not None and h.web_app.port is not None
+    since = len(h.tg.calls)
+    async with aiohttp.ClientSession() as session:
+        page = await session.ws_connect(f"http://127.0.0.1:{h.web_app.port}/ws")
+        game = await play_from_the_page(h, game, page, 6)
+        assert dm_writes(h, 1, since) == 0, "Alice's DM hand is left as it was"
+        assert dm_writes(h, 2, since) > 0, "Bob (no page) sees his hand change"
+        hand = h.hand_message(game, 0)
+        assert hand is not None and hand.text != h.hand_text(game, 0, game.settings.locale)
+        closed = len(h.tg.calls)
+        await page.close()
+    await h.tg.wait_for(
+        lambda _: (
+            (m := h.hand_message(game, 0)) is not None
+            and m.text == h.hand_text(game, 0, game.settings.locale)
+        ),
+        timeout=WAIT,
+    )
+    await h.settle()
+    assert dm_writes(h, 1, closed) == 1, "redrawn once, with what she holds"
+
+
+@pytest.mark.parametrize("web", [PUBLIC_HTTP], indirect=True)
+async def test_a_dm_hand_press_while_its_page_is_open_is_checked_as_before(h: Harness) -> None:
+    game = await started(h)
+    assert h.web_app is not None and h.web_app.port is not None
+    async with aiohttp.ClientSession() as session:
+        page = await session.ws_connect(f"http://127.0.0.1:{h.web_app.port}/ws")
+        game = await play_from_the_page(h, game, page, 2)
+        game = await h.play_until(game.id, lambda g: g.play.turn == 0)
+        version = game.version
+        hand = h.hand_message(game, 0)
+        assert hand is not None  # as it was before the page opened: its buttons stale
+        query = await h.press(h.tg.users[1], hand, button(h.tg, hand, Verb.SELECT))
+        stale = {h.interactions.error_text(ErrorCode.STALE, locale) for locale in ("en", "ru")}
+        assert h.tg.callback_answers[query].get("text") in stale
+        assert (await h.game(game.id)).version == version, "a stale press changes nothing"
+        # The refusal shows his hand as it is (as before): its buttons now play.
+        await h.play_turn(game.id, random.Random(2))
+        assert (await h.game(game.id)).version > version
+        await page.close()
+
+
+@pytest.mark.parametrize("web", [PUBLIC_HTTP], indirect=True)
+async def test_a_spectators_page_or_another_seats_page_leaves_the_dm_hand_edited(
+    h: Harness,
+) -> None:
+    game = await started(h)
+    bob = game.seat_of(UserRef(Platform.TELEGRAM, "2"))
+    assert h.web_app is not None and h.web_app.hub is not None and bob is not None
+    spectators = h.web_app.hub.link(game, None)
+    assert spectators is not None
+    since = len(h.tg.calls)
+    async with aiohttp.ClientSession() as session:
+        address = f"http://127.0.0.1:{h.web_app.port}/ws"
+        watching = await session.ws_connect(address)
+        assert (await hello(watching, spectators))["view"]["you"] is None
+        page = await session.ws_connect(address)
+        game = await play_from_the_page(h, game, page, 4, seat=bob)  # Alice by her DM
+        game = await h.play_until(game.id, lambda g: g.play.turn == bob)
+        assert dm_writes(h, 1, since) > 0
+        hand = h.hand_message(game, 0)
+        assert hand is not None and hand.text == h.hand_text(game, 0, game.settings.locale)
+        for ws in (watching, page):
+            await ws.close()
