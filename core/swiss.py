@@ -340,24 +340,28 @@ def _improved(
     with an entrant it may go to (``allowed``), while each lowers (rematches, the
     bye's rank, score differences) in that order; :data:`PASSES` passes at most."""
 
-    def cost(*pairs: tuple[int, int]) -> tuple[int, float]:
-        return (
-            sum(b in blocked[a] for a, b in pairs),
-            sum(abs(scores[a] - scores[b]) for a, b in pairs),
-        )
+    spread = max(scores, default=0) - min(scores, default=0)
+    weight = 4 * spread + 1  # a rematch outweighs the score differences of two tables
+
+    def cost(a: int, b: int) -> float:
+        return weight * (b in blocked[a]) + abs(scores[a] - scores[b])
 
     for _ in range(PASSES):
         better = False
+        costs = [cost(a, b) for a, b in tables]
         for i in range(len(tables)):
-            for j in range(i + 1, len(tables)):
+            for j in range(len(tables)) if costs[i] else ():  # a table to mend, with any
                 (a, b), (c, d) = tables[i], tables[j]
-                swaps = [((a, c), (b, d)), ((a, d), (b, c))]
-                best = min(swaps, key=lambda swap: cost(*swap))
-                if cost(*best) < cost((a, b), (c, d)):
-                    tables[i], tables[j] = best
+                swap = min(
+                    (cost(a, c), cost(b, d), (a, c), (b, d)),
+                    (cost(a, d), cost(b, c), (a, d), (b, c)),
+                    key=lambda option: option[0] + option[1],
+                )
+                if i != j and swap[0] + swap[1] < costs[i] + costs[j]:
+                    costs[i], costs[j], tables[i], tables[j] = swap
                     better = True
         if bye is not None:
-            moved = _moved_bye(bye, tables, allowed, cost)
+            moved = _moved_bye(bye, tables, allowed, cost, weight)
             better = better or moved != bye
             bye = moved
         if not better:
@@ -369,7 +373,8 @@ def _moved_bye(
     bye: int,
     tables: list[tuple[int, int]],
     allowed: Collection[int],
-    cost: Callable[[tuple[int, int]], tuple[int, float]],
+    cost: Callable[[int, int], float],
+    weight: float,
 ) -> int:
     """The bye after giving it, table by table, to a player of the table it may go to
     (his partner then meets the bye's entrant) where that lowers (the table's
@@ -377,8 +382,8 @@ def _moved_bye(
     for i, table in enumerate(tables):
         for stays, goes in (table, table[::-1]):
             if goes in allowed:
-                now, then = cost((stays, goes)), cost((stays, bye))
-                if (then[0], -goes, then[1]) < (now[0], -bye, now[1]):
+                now, then = cost(stays, goes), cost(stays, bye)
+                if (then // weight, -goes, then) < (now // weight, -bye, now):
                     tables[i], bye = (stays, bye), goes
                     break
     return bye
