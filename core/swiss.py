@@ -38,6 +38,7 @@ Pairing(tables=(('a', 'b'), ('c', 'e')), bye='d', rematches=0)
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -191,9 +192,7 @@ class _Search:
         (the fold: with ``m`` in the group, the first meets the one ``m // 2`` below),
         then the top half upwards, then the lower scores down the list."""
         top = self.scores[free[0]]
-        group = 1
-        while group < len(free) and self.scores[free[group]] == top:
-            group += 1
+        group = bisect_right(free, -top, key=lambda n: -self.scores[n])  # free is ranked
         half = max(group // 2, 1)  # alone in its group (1): the lower scores at once
         yield from range(half, group)
         yield from range(half - 1, 0, -1)
