@@ -922,8 +922,9 @@ class Interactions:
 
     def hand_unshown(self, game_id: int, seat: int) -> None:
         """A hand that :meth:`changed_hands` gave out was not shown after all (a
-        platform that renders lazily found the game in the middle of its next change):
-        the next change shows it, as it shows a hand never shown."""
+        platform that renders lazily found the game in the middle of its next change,
+        or its edit failed for good): the next change shows it, as it shows a hand
+        never shown."""
         shown = self._hands.get(game_id)
         if shown is not None:
             shown.pop(seat, None)

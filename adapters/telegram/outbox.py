@@ -60,7 +60,8 @@ without (a result's picture, a question's deletion) on a Bot API server that lac
 method (404) is one warning line. A job that fails
 otherwise (a 5xx after its retries) is counted by the error's type and the last
 ``FAILURES_KEPT`` are kept with a short reason (``stats``), never the exception itself:
-a long outage costs a few counters, not every traceback.
+a long outage costs a few counters, not every traceback. A slot's screen that fails so
+is told to its caller (``show(failed=...)``): its message still shows the screen before.
 """
 
 from __future__ import annotations
@@ -180,6 +181,8 @@ class _Job:
     result: asyncio.Future[Message | None] | None = None
     #: Called once the job is done for good: sent, or refused by the chat.
     done: Callable[[], Awaitable[None]] | None = None
+    #: Called if the job failed for good (a 5xx after its retries): a slot's screen.
+    failed: Callable[[], None] | None = None
     dropped: bool = False  # replaced by a newer job of the same slot
     not_before: float = 0.0  # the loop's time before which it waits for newer screens
     urgent: bool = False  # goes before the others at the bot's overall pace
@@ -373,6 +376,7 @@ class Outbox:
         pressed: bool = False,
         urgent: bool = False,
         fresh: bool = False,
+        failed: Callable[[], None] | None = None,
     ) -> None:
         """Show ``screen`` in a slot's message: edit it in place, or send it the first
         time. ``screen`` may be a :data:`Render`, called only when the message is
@@ -393,6 +397,9 @@ class Outbox:
         ``fresh``: the screen goes out as a new message, which the slot shows from
         then on (a player asked for his hand: it comes at the bottom of the chat),
         unless it is older than the slot's state (then the slot's message stays).
+
+        ``failed`` is called if the screen fails for good (a 5xx after the retries; not
+        a chat's refusal): the message still shows what it showed before.
 
         Not urgent, the screen waits until ``pacing.refresh`` seconds after the slot's
         last write, unless something is queued behind it or an urgent screen of the
@@ -418,7 +425,7 @@ class Outbox:
             self.stats.coalesced += 1
             queue = self._queues.get(chat_id)
             if queue and queue[-1] is pending:
-                pending.screen, pending.thread = screen, thread
+                pending.screen, pending.thread, pending.failed = screen, thread, failed
                 pending.urgent = pending.urgent or urgent or pressed
                 if not_before < pending.not_before:
                     pending.not_before = not_before
@@ -431,6 +438,7 @@ class Outbox:
             self.stats.skipped += 1
             return
         job = _Job("show", screen, thread, slot=slot, quiet=quiet, not_before=not_before)
+        job.failed = failed
         job.urgent = urgent or pressed or (pending is not None and pending.urgent)
         state.pending = job
         self._put(chat_id, job)
@@ -614,20 +622,27 @@ class Outbox:
                         log.warning("a %s to chat %s was refused: %s", job.what, chat_id, error)
                         if job.done is not None:
                             await job.done()
-                    elif self.stats.failure(job.kind, chat_id, error):
-                        log.exception("a %s to chat %s failed", job.kind, chat_id)
-                    else:  # the traceback was logged with the first of its type
-                        failure = self.stats.failures[-1]
-                        log.error(
-                            "a %s to chat %s failed: %s: %s",
-                            job.kind, chat_id, failure.error, failure.reason,
-                        )  # fmt: skip
+                    else:
+                        self._failed(chat_id, job, error)
         finally:
             self._workers.pop(chat_id, None)
             if not self._queues.get(chat_id, True):
                 del self._queues[chat_id]
             if not self._answers.get(chat_id, True):
                 del self._answers[chat_id]
+
+    def _failed(self, chat_id: int, job: _Job, error: Exception) -> None:
+        """A job failed for good: counted, logged (the traceback with the first of its
+        type), and told to whoever queued it (``failed``)."""
+        if self.stats.failure(job.kind, chat_id, error):
+            log.exception("a %s to chat %s failed", job.kind, chat_id)
+        else:
+            failure = self.stats.failures[-1]
+            log.error(
+                "a %s to chat %s failed: %s: %s", job.kind, chat_id, failure.error, failure.reason
+            )
+        if job.failed is not None:
+            job.failed()
 
     async def _run(self, chat_id: int, job: _Job) -> None:
         if job.kind == "show":

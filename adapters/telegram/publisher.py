@@ -84,7 +84,7 @@ class TelegramPublisher:
                 slot, known = (game.id, key), game.messages.get(key)
                 outbox.show(
                     chat_id(user), slot, screen, version=version, known=known, quiet=True,
-                    linger=linger, urgent=True,
+                    linger=linger, urgent=True, failed=self._unshown(game.id, seat),
                 )  # fmt: skip
             elif target is Target.CHAT and isinstance(screen, Screen):
                 done = self._confirm(owed)
@@ -105,6 +105,12 @@ class TelegramPublisher:
                 log.exception("could not mark message %s of game %s sent", owed, owed.game_id)
 
         return confirm
+
+    def _unshown(self, game_id: int, seat: int) -> Callable[[], None]:
+        """What the outbox calls if a hand's edit failed for good (a 5xx after its
+        retries): the hand was not shown after all, so the next change shows it, changed
+        by it or not (else it would keep what it showed until its content changed)."""
+        return lambda: self.interactions.hand_unshown(game_id, seat)
 
     def _computer_next(self, game: Game) -> bool:
         """Whether a computer player moves next, before the table could be edited

@@ -16,7 +16,8 @@ its Bots FAQ states them, answered with 429 + retry_after: 20 messages a minute 
 group (sends and edits; always on), and if asked one message a second inside any chat
 (``chat_interval``) and an overall limit on bulk notifications, i.e. new messages into
 users' private chats (``global_limit``). A method named in ``missing`` is answered as the
-Bot API answers one it does not have (404 "Not Found: method not found"). Errors use real
+Bot API answers one it does not have (404 "Not Found: method not found"); a (method, chat)
+in ``failing`` is answered 500 "Internal Server Error" (the Bot API failing). Errors use real
 HTTP statuses, because aiogram picks its exception type from the status. ``getUpdates``
 calls are not recorded in ``calls`` (they would drown the interesting ones; ``polls``
 counts them); everything else is. Requests may come as JSON, a form or a query string
@@ -216,6 +217,9 @@ class FakeTelegram:
         #: Methods answered 404 "Not Found: method not found", as the Bot API answers
         #: one it does not have (an older server, a method Telegram dropped).
         self.missing: set[str] = set()
+        #: (method, chat id) answered 500 "Internal Server Error": the Bot API failing a
+        #: request into that chat (a client retries a 5xx, then gives it up).
+        self.failing: set[tuple[str, int]] = set()
         self.too_many_requests_by_chat: Counter[int] = Counter()
         self._messages: dict[int, dict[int, FakeMessage]] = {}
         self._pressed: dict[str, int] = {}  # callback id -> user id
@@ -305,6 +309,8 @@ class FakeTelegram:
         try:
             if name.lower() in {method.lower() for method in self.missing}:
                 raise ApiError(404, _NO_SUCH_METHOD)
+            if (name, params.get("chat_id")) in self.failing:
+                raise ApiError(500, "Internal Server Error")
             if name.lower() in _RECORD_ONLY:
                 result: Any = True
             elif (handler := getattr(self, f"_m_{name.lower()}", None)) is not None:
