@@ -25,7 +25,7 @@ import logging
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -191,11 +191,12 @@ class DiscordPublisher:
         self, game_id: int, user_id: int, interaction: discord.Interaction[Any], *, refresh: bool
     ) -> None:
         """The original message of ``interaction`` is the user's ephemeral hand: keep it
-        current while the token lives (``refresh``: show the latest hand in it now)."""
+        current while the token lives (``refresh``: show his hand as it is now in it)."""
         self._live[(game_id, user_id)] = _Live(interaction, self._clock())
         hand = self._hands.get((game_id, user_id))
         if refresh and hand is not None:
-            self._queue_hand(game_id, hand)
+            job = partial(self._refresh_live, game_id, user_id, hand)
+            self._queue((game_id, f"live:{user_id}"), job, coalesce=True)
 
     def shown_in_place(self, game_id: int, seat: int, message_id: int, screen: Screen) -> None:
         """A press was answered in the message ``message_id`` with ``screen``: if that
@@ -376,6 +377,24 @@ class DiscordPublisher:
         self._opened(user_id)
         self._shown[key] = hand.screen
         await self._remember(game_id, key[1], message.id)
+
+    async def _refresh_live(self, game_id: int, user_id: int, hand: _Hand) -> None:
+        """The user's ephemeral hand shows his hand as it is now, drawn from the game
+        while it is played (the hand last published may be older: a seat whose web
+        page is open gets none during play), else the last one published; his DM hand
+        is left to the changes."""
+        live = self._live.get((game_id, user_id))
+        if live is None:
+            return
+        screen = None
+        with contextlib.suppress(ServiceError):  # the game is gone
+            async with self.service.showing(game_id) as game:
+                if game.status is GameStatus.PLAYING:
+                    screen = await self.interactions.hand_screen(game, hand.seat)
+        latest = self._hands.get((game_id, user_id), hand)
+        if screen is not None:
+            latest = replace(latest, screen=screen)
+        await self._show_live_hand(game_id, user_id, live, latest)
 
     async def _show_live_hand(self, game_id: int, user_id: int, live: _Live, hand: _Hand) -> None:
         if self._clock() - live.since >= TOKEN_LIFETIME:

@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import aiohttp
 import pytest
 
+from bot import presenters
 from bot.i18n import Translator
 from bot.memory import MemoryStorage
 from bot.models import Game
@@ -268,3 +269,56 @@ async def test_a_seat_with_its_page_open_gets_no_dm_edits_and_one_redraw_when_it
     await h.dc.wait_for(lambda: h.hand_is_current(game, h.dc.message(hand)))
     await h.settled()
     assert dm_writes(h, hand, closed) == 1, "redrawn once, with what she holds"
+
+
+def hand_shows(h: Harness, game: Game, user: int, message: dict[str, object]) -> bool:
+    """Whether a hand message shows the user's hand as it is now: its text, and
+    buttons of the game's current version."""
+    seat = game.seat_of(ref(user))
+    assert seat is not None
+    now = presenters.hand(game, seat, 0, h.tr, "ru").text
+    return message["content"] == now and h.hand_is_current(game, message)
+
+
+async def test_my_hand_in_the_channel_shows_the_current_hand_while_the_page_is_open(
+    web_harness: Harness, pages: Pages
+) -> None:
+    """The quiet-hands rule keeps a seat's DM hand as it was while its page is open;
+    "My hand" pressed in the channel is an answer the player asked for: it shows his
+    hand as it is now, and so does it after he plays from it (not the hand last
+    published before the page opened)."""
+    h = web_harness
+    game, table = await h.start_two_with_computers()
+    alice = game.seat_of(ref(ALICE))
+    hand = h.hand_id(game, ALICE)
+    page = await pages.open(hand_link(h, game, ALICE))
+    await page.state_at(game.version)  # the page is open: the hub told Interactions
+    played = 0
+    while True:  # Alice plays from the page until her DM hand is an old one, her turn
+        await h.settled()
+        game = await h.service.game(game.id)
+        assert game.status.is_open
+        if game.play.turn == alice and played:
+            break
+        if game.play.turn == alice:
+            view = (await page.state_at(game.version))["view"]
+            action = next(a for a in view["actions"] if a["cards"])
+            await page.send({"type": "press", "id": played, "token": action["token"]})
+            assert (await page.answer(played))["ok"]
+            played += 1
+        elif game.play.turn == game.seat_of(ref(BOB)):
+            await h.play(game.id, BOB)
+        else:
+            await h.dc.wait_for(lambda g=game, v=game.version: g.version > v)  # a computer
+    assert not hand_shows(h, game, ALICE, h.dc.message(hand))  # the quiet DM hand
+
+    rec = await h.click(ALICE, table, h.t("table-hand-button"))
+    assert rec.ephemeral and rec.original is not None
+    mine = int(rec.original["id"])
+    assert hand_shows(h, game, ALICE, h.dc.message(mine))
+
+    await h.play(game.id, ALICE, message_id=mine)  # she plays from it
+    await h.settled()
+    game = await h.service.game(game.id)
+    assert hand_shows(h, game, ALICE, h.dc.message(mine))
+    assert not hand_shows(h, game, ALICE, h.dc.message(hand))  # the DM is left as it was
