@@ -115,10 +115,12 @@ def pair_round(
         raise ValueError("two entrants share an id")
     blocked: list[set[int]] = [set() for _ in ids]
     for pair in met:
-        if len(pair) == 2 and all(id_ in index for id_ in pair):
-            a, b = (index[id_] for id_ in pair)
-            blocked[a].add(b)
-            blocked[b].add(a)
+        if len(pair) == 2:
+            one, other = pair
+            a, b = index.get(one), index.get(other)
+            if a is not None and b is not None:
+                blocked[a].add(b)
+                blocked[b].add(a)
     scores = [e.score for e in order]
     everyone = range(len(ids))
     eligible: list[int | None] = [None]
