@@ -5,7 +5,7 @@ the web table neither is there."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
@@ -235,20 +235,18 @@ def dm_writes(h: Harness, message_id: int, since: int) -> int:
     )
 
 
-async def test_a_seat_with_its_page_open_gets_no_dm_edits_and_one_redraw_when_it_closes(
-    web_harness: Harness, pages: Pages
-) -> None:
-    h = web_harness
-    game, _ = await h.start_two_with_computers()
-    alice = game.seat_of(ref(ALICE))
-    hand = h.hand_id(game, ALICE)
-    since = len(h.dc.calls)
-    page = await pages.open(hand_link(h, game, ALICE))
-    moves = 0
-    while moves < 6:
+async def alice_plays_from_the_page(
+    h: Harness, page: Page, game: Game, done: Callable[[Game, int], bool]
+) -> Game:
+    """Alice plays from her page, Bob from his DM hand, the computers by themselves,
+    until ``done(game, Alice's moves)``; the game then, every message out."""
+    alice, moves = game.seat_of(ref(ALICE)), 0
+    while True:
         await h.settled()
         game = await h.service.game(game.id)
         assert game.status.is_open
+        if done(game, moves):
+            return game
         if game.play.turn == alice:
             view = (await page.state_at(game.version))["view"]
             action = next(a for a in view["actions"] if a["cards"])
@@ -259,8 +257,18 @@ async def test_a_seat_with_its_page_open_gets_no_dm_edits_and_one_redraw_when_it
             await h.play(game.id, BOB)
         else:
             await h.dc.wait_for(lambda g=game, v=game.version: g.version > v)  # a computer
-    await h.settled()
-    game = await h.service.game(game.id)
+
+
+async def test_a_seat_with_its_page_open_gets_no_dm_edits_and_one_redraw_when_it_closes(
+    web_harness: Harness, pages: Pages
+) -> None:
+    h = web_harness
+    game, _ = await h.start_two_with_computers()
+    alice = game.seat_of(ref(ALICE))
+    hand = h.hand_id(game, ALICE)
+    since = len(h.dc.calls)
+    page = await pages.open(hand_link(h, game, ALICE))
+    game = await alice_plays_from_the_page(h, page, game, lambda _, moves: moves == 6)
     assert alice is not None
     assert dm_writes(h, hand, since) == 0, "Alice's DM hand is left as it was"
     assert not h.hand_is_current(game, h.dc.message(hand))
@@ -293,23 +301,10 @@ async def test_my_hand_in_the_channel_shows_the_current_hand_while_the_page_is_o
     hand = h.hand_id(game, ALICE)
     page = await pages.open(hand_link(h, game, ALICE))
     await page.state_at(game.version)  # the page is open: the hub told Interactions
-    played = 0
-    while True:  # Alice plays from the page until her DM hand is an old one, her turn
-        await h.settled()
-        game = await h.service.game(game.id)
-        assert game.status.is_open
-        if game.play.turn == alice and played:
-            break
-        if game.play.turn == alice:
-            view = (await page.state_at(game.version))["view"]
-            action = next(a for a in view["actions"] if a["cards"])
-            await page.send({"type": "press", "id": played, "token": action["token"]})
-            assert (await page.answer(played))["ok"]
-            played += 1
-        elif game.play.turn == game.seat_of(ref(BOB)):
-            await h.play(game.id, BOB)
-        else:
-            await h.dc.wait_for(lambda g=game, v=game.version: g.version > v)  # a computer
+    # She plays from the page until her DM hand is an old one and her turn came again.
+    game = await alice_plays_from_the_page(
+        h, page, game, lambda g, moves: moves > 0 and g.play.turn == alice
+    )
     assert not hand_shows(h, game, ALICE, h.dc.message(hand))  # the quiet DM hand
 
     rec = await h.click(ALICE, table, h.t("table-hand-button"))
