@@ -9,6 +9,9 @@ each round of ``--rounds`` (default 1, 5 and 10) the pairing of that round's fie
 is timed ``--runs`` times (default 10) in each event: wall time and this process's
 CPU time (the machine is shared).
 
+``--search-steps 0`` pairs every round by the matching alone (what a round costs whose
+search runs out of steps).
+
 Prints ``name: value`` lines per round: the p50, p99 and max of a pairing in
 milliseconds (over every run of every event), the rematches and the rounds whose
 search ran out of steps (paired by the matching instead), in all events.
@@ -124,7 +127,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10, help="timed pairings of each round")
     parser.add_argument("--events", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--search-steps",
+        type=int,
+        default=swiss.SEARCH_STEPS,
+        help="the search's steps (0: every round paired by the matching alone)",
+    )
     args = parser.parse_args()
+    swiss.SEARCH_STEPS = args.search_steps
     entrants = args.entrants + args.odd
     figures = run(entrants, sorted(args.rounds), args.runs, args.events, args.seed)
     print(f"entrants: {entrants}")
