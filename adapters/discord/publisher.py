@@ -374,6 +374,11 @@ class DiscordPublisher:
             self._closed(user_id, error)
             await self._tell_closed(game_id, hand)
             return
+        except Exception:
+            # Failed for good (a 5xx...): the DM still shows what it showed, so the
+            # next change shows this hand, changed by it or not, as one never shown.
+            self.interactions.hand_unshown(game_id, hand.seat)
+            raise
         self._opened(user_id)
         self._shown[key] = hand.screen
         await self._remember(game_id, key[1], message.id)

@@ -243,6 +243,7 @@ class FakeDiscord:
         self._hidden: set[tuple[int, int]] = set()  # (channel, user): he does not see it
         self._tokens: dict[str, FakeInteraction] = {}
         self._rate_limits: list[list[Any]] = []  # [pattern, times left, retry_after]
+        self._failing: list[list[Any]] = []  # [pattern, times left]
         self._ids = itertools.count(1 << 60)
         self._changed = asyncio.Condition()
         self._sockets: set[web.WebSocketResponse] = set()
@@ -347,6 +348,11 @@ class FakeDiscord:
     def clear_rate_limits(self) -> None:
         """Answer every call normally again."""
         self._rate_limits.clear()
+
+    def fail(self, route: str, times: int = 1) -> None:
+        """Answer the next ``times`` calls matching e.g. "PATCH /channels/*/messages/1"
+        with a 503: Discord failing them (discord.py gives a 503 up at once)."""
+        self._failing.append([route, times])
 
     def age_interaction(self, interaction_id: int, seconds: float) -> None:
         """Pretend the interaction was created `seconds` earlier (deadline and token expiry)."""
@@ -593,6 +599,7 @@ class FakeDiscord:
             try:
                 self._check_auth(request)
                 self._check_rate_limit(f"{request.method} {path}")
+                self._check_failing(f"{request.method} {path}")
                 out = handler(req)
                 status = 200 if out is not None else 204
             except ApiError as e:
@@ -621,6 +628,12 @@ class FakeDiscord:
             return  # a user's OAuth2 token: the route checks it
         if request.headers.get("Authorization") != f"Bot {self.token}":
             raise _error(401, 0, "401: Unauthorized")
+
+    def _check_failing(self, route: str) -> None:
+        for rule in self._failing:
+            if rule[1] > 0 and fnmatch.fnmatchcase(route, rule[0]):
+                rule[1] -= 1
+                raise _error(503, 0, "503: Service Unavailable")
 
     def _check_rate_limit(self, route: str) -> None:
         for rule in self._rate_limits:
