@@ -276,6 +276,18 @@ async def test_rate_limited_route_is_retried_by_discord_py(dc: FakeDiscord) -> N
         assert [c.status for c in dc.calls if c.path.endswith("/callback")] == [429, 200]
 
 
+async def test_a_failed_route_answers_503_as_often_as_told(dc: FakeDiscord) -> None:
+    dc.fail("POST /channels/*/messages", times=1)
+    async with running(make_bot()) as bot:
+        channel = bot.get_channel(CHANNEL)
+        assert isinstance(channel, discord.TextChannel)
+        with pytest.raises(discord.DiscordServerError):
+            await channel.send("hello")  # a 503 is given up at once
+        await channel.send("hello")
+        statuses = [c.status for c in dc.calls if c.path == f"/channels/{CHANNEL}/messages"]
+        assert statuses == [503, 200]
+
+
 async def test_limits_are_enforced(dc: FakeDiscord) -> None:
     async with running(make_bot()) as bot:
         channel = bot.get_channel(CHANNEL)

@@ -17,6 +17,7 @@ from aiogram.exceptions import (
     TelegramForbiddenError,
     TelegramMigrateToChat,
     TelegramRetryAfter,
+    TelegramServerError,
 )
 from aiogram.filters import Command, CommandStart
 from aiogram.types import (
@@ -175,6 +176,19 @@ async def test_forbidden_until_the_user_starts_the_bot(tg: FakeTelegram, bot: Bo
     tg.user_starts(bob)
     assert (await bot.send_message(bob.id, "Your hand")).text == "Your hand"
     assert [c.status for c in tg.calls_of("sendMessage")] == [403, 200]
+
+
+async def test_a_failing_method_into_a_chat_answers_500(
+    tg: FakeTelegram, bot: Bot, alice: FakeUser
+) -> None:
+    sent = await bot.send_message(GROUP, "table")
+    tg.failing.add(("editMessageText", GROUP))
+    with pytest.raises(TelegramServerError):
+        await bot.edit_message_text("edited", chat_id=GROUP, message_id=sent.message_id)
+    await bot.send_message(GROUP, "other methods and chats answer as before")
+    tg.failing.clear()
+    await bot.edit_message_text("edited", chat_id=GROUP, message_id=sent.message_id)
+    assert [c.status for c in tg.calls_of("editMessageText")] == [500, 200]
 
 
 @pytest.mark.parametrize("tg", [{"group_limit": 5, "window": 1.0, "retry_after": 1}], indirect=True)
