@@ -316,6 +316,7 @@ PHRASES: list[tuple[str, str, Callable[[str], object], object]] = [
     ),
     ("docs/operations.md", r"keeps the latest ([\d,]+) users", _number, REACHABLE_KEPT),
     ("docs/tournaments.md", r"his last \*\*(\d+)\*\* ended rated games", _number, WINDOW),
+    ("README.md", r"rated games completed of your last (\d+)", _number, WINDOW),
     (
         "docs/operations.md",
         r"storage answers within (\d+) s",
