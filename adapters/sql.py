@@ -341,6 +341,19 @@ def four_users(users: Sequence[UserRef]) -> list[dict[str, Any]]:
     return asked
 
 
+# --- Reliability (migration 0010, bot/reliability.py) -----------------------------------------
+
+ENDING_COLUMNS = ("platform", "user_id", "game_id", "walked_out", "at")
+#: A player's row of a rated game that ended is kept once: a repeat changes nothing.
+INSERT_ENDING = insert("reliability", ENDING_COLUMNS, ignore=True)
+#: A player's last ``:last`` rows (by the moment they ended): how many, how many he
+#: walked out of (the rows whose ``walked_out`` is not NULL).
+RELIABILITY = Sql.of(
+    "SELECT COUNT(*) AS games, COUNT(walked_out) AS walked_out FROM ("
+    " SELECT walked_out FROM reliability WHERE platform = :platform AND user_id = :user_id"
+    " ORDER BY at DESC, game_id DESC LIMIT :last) AS latest"
+)
+
 # --- Secrets ----------------------------------------------------------------------------------
 
 #: The first caller's random bytes are kept, so every process reads the same.

@@ -27,6 +27,7 @@ from bot.outputs import Output, PressReply, Target
 from bot.ports import Change, ChangeKind, Owed, OwedKind
 from bot.presenters import Button, Screen
 from bot.presenters import achievements as achievement_words
+from bot.presenters import reliability as reliability_words
 from bot.presses import PRESSES, CanMessage, ChatCheck, Press, Pressed, place_refusal, refused
 from bot.ratings import (
     BadSeason,
@@ -568,13 +569,15 @@ class Interactions:
         """A player's statistics, for each rule set he played."""
         # Independent reads, asked at once: the answer waits for the slowest, not
         # for their sum (each waits its turn for a read connection).
-        locale, found, rated, earned = await asyncio.gather(
+        locale, found, rated, earned, reliable = await asyncio.gather(
             self.chat_locale(chat),
             self.service.stats_by_rules(user),
             self.service.player_ratings(user),
             self.service.achievements_of(user),
+            self.service.reliability(user),
         )
         more = presenters.rating.stats_more(rated, self.tr, locale)
+        more[""] += reliability_words.stats_lines(reliable, self.tr, locale)
         screen = presenters.stats_by_rules(
             found, self.tr, locale, platform=chat.platform, more=more
         )

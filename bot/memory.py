@@ -17,6 +17,7 @@ from bot import ratings
 from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, SeatKind, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
+from bot.reliability import WINDOW, Ending, EndingRow, Reliability, ending_rows
 from bot.rows import (
     COUNTED_STATUSES,
     OPEN_STATUSES,
@@ -75,6 +76,9 @@ class MemoryStorage:
         #: Achievements by (platform, user id, achievement); progress by player.
         self._achievements: dict[tuple[str, str, str], AchievementRow] = {}
         self._progress: dict[_Key, ProgressRow] = {}
+        #: Each player's rows of the rated games that ended (reliability), by
+        #: ``(platform, user_id, game_id)``.
+        self._endings: dict[tuple[str, str, int], EndingRow] = {}
         self._send_times: dict[_Key, str] = {}
         self._alive: dict[Platform, float] = {}
         self._last_id = 0
@@ -131,10 +135,11 @@ class MemoryStorage:
         owed: Sequence[Owed] = (),
         base: int | None = None,
         awards: Awards | None = None,
+        endings: Sequence[Ending] = (),
     ) -> None:
         """Replace the game's row and seats, append its new actions, keep the results
-        it reached, their achievements and the messages it owes, all or nothing; only
-        from version ``base`` if it is given."""
+        it reached, their achievements, its players' endings and the messages it
+        owes, all or nothing; only from version ``base`` if it is given."""
         new = check_actions(game, actions)
         owed_rows = check_owed(game, owed)
         earned_rows, progress_rows = achievement_rows(game, awards)
@@ -169,6 +174,10 @@ class MemoryStorage:
             )
         for progress in progress_rows:
             self._progress[progress["platform"], progress["user_id"]] = progress
+        for ending in ending_rows(game, endings):
+            self._endings.setdefault(
+                (ending["platform"], ending["user_id"], ending["game_id"]), ending
+            )
 
     async def owed_messages(self) -> list[Owed]:
         return [owed_from_row(self._owed[key]) for key in sorted(self._owed)]
@@ -388,6 +397,13 @@ class MemoryStorage:
         progress = [row for key, row in self._progress.items() if key in keys]
         earned = [row for key, row in self._achievements.items() if key[:2] in keys]
         return progress_from_rows(users, progress, earned)
+
+    async def reliability(self, user: UserRef, last: int = WINDOW) -> Reliability:
+        key = (user.platform.value, user.id)
+        mine = [row for k, row in self._endings.items() if k[:2] == key]
+        mine.sort(key=lambda row: (row["at"], row["game_id"]), reverse=True)
+        latest = mine[: max(last, 0)]
+        return Reliability(len(latest), sum(row["walked_out"] is not None for row in latest))
 
     async def achievements_of(self, user: UserRef) -> list[Earned]:
         key = (user.platform.value, user.id)

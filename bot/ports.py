@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ratings import Board, BoardRow, PlayerRating, RatingChange
+from bot.reliability import WINDOW, Ending, Reliability
 from core.ruleset import DealOutcome, GameOutcome
 
 
@@ -122,11 +123,14 @@ class Storage(Protocol):
         owed: Sequence[Owed] = (),
         base: int | None = None,
         awards: Awards | None = None,
+        endings: Sequence[Ending] = (),
     ) -> None:
         """Save the game, append its new actions, keep the deal and series results
         it reached (each kept once), the achievements they earned (each kept once per
         player and achievement: one a player has is not kept again) with the players'
-        new progress (``awards``) and the messages it owes, in one transaction.
+        new progress (``awards``), the players' rows of a rated game that ends
+        (``endings``, :mod:`bot.reliability`: each kept once per game and player, at
+        the game's ``updated_at``) and the messages it owes, in one transaction.
 
         ``base`` fences the write: the version the stored game must still have (the
         one the change was made from). If another writer moved it on, the save raises
@@ -217,6 +221,12 @@ class Storage(Protocol):
     async def achievements_earned(self, game_id: int, version: int) -> list[Earned]:
         """The achievements kept for the first time by the save of the game's
         ``version`` (what its ACHIEVEMENTS message announces)."""
+        ...
+
+    async def reliability(self, user: UserRef, last: int = WINDOW) -> Reliability:
+        """Of a user's ``last`` latest ended rated games (by the moment they ended),
+        how many there were and how many he walked out of (:mod:`bot.reliability`).
+        Read apart from the saves, as :meth:`user_stats`."""
         ...
 
     async def rating_board(

@@ -221,7 +221,10 @@ async def cancel(press: Press) -> PressReply:
     # the game moved on is stale (a repeated press finds it over).
     command, service = press.command, press.service
     game = await service.game(command.game_id)
-    admin = press.ref != game.creator and await press.admin(game)
+    # The creator's stop of a started game counts against him unless he is an admin
+    # of the chat (bot.reliability): asked then too.
+    asked = press.ref != game.creator or game.status is GameStatus.PLAYING
+    admin = asked and await press.admin(game)
     game = await service.cancel(command.game_id, command.version, press.ref, is_admin=admin)
     return press.closing(game)
 

@@ -173,7 +173,19 @@ def rated_game(game: Game, loser: int, at: float) -> RatedGame | None:
     """The rated game a finished ``game`` is (its losing team ``loser``), or None
     when it is unrated: not finished, a computer at a seat, an empty seat, or one
     user at two seats."""
-    if game.status is not GameStatus.FINISHED or len(game.seats) != 4:
+    players = four_players(game)
+    if game.status is not GameStatus.FINISHED or players is None:
+        return None
+    return RatedGame(
+        game.id, game.chat.platform.value, game.chat.id, game.settings.rule_set, at, players, loser
+    )
+
+
+def four_players(game: Game) -> tuple[str, str, str, str] | None:
+    """The user ids, by seat, of a game whose four seats are four different humans of
+    its platform (the seats of a rated game, whether it is finished or not); None
+    for any other game."""
+    if len(game.seats) != 4:
         return None
     players: list[str] = []
     for seat in game.seats:
@@ -184,15 +196,7 @@ def rated_game(game: Game, loser: int, at: float) -> RatedGame | None:
         players.append(seat.user.id)
     if len(set(players)) != 4:
         return None
-    return RatedGame(
-        game.id,
-        game.chat.platform.value,
-        game.chat.id,
-        game.settings.rule_set,
-        at,
-        (players[0], players[1], players[2], players[3]),
-        loser,
-    )
+    return (players[0], players[1], players[2], players[3])
 
 
 #: A rating row's key: the season's ``(chat_id, season)`` (None: all-time), the

@@ -29,6 +29,7 @@ from bot import presenters
 from bot.i18n import Translator
 from bot.models import TURN_TIMEOUTS
 from bot.presenters.common import COMMANDS
+from bot.reliability import WINDOW
 from bot.service import GameService
 from bot.settings import Settings
 from bot.supervise import Backoff
@@ -314,6 +315,8 @@ PHRASES: list[tuple[str, str, Callable[[str], object], object]] = [
         inspect.signature(GameService).parameters["user_cache"].default,
     ),
     ("docs/operations.md", r"keeps the latest ([\d,]+) users", _number, REACHABLE_KEPT),
+    ("docs/tournaments.md", r"his last \*\*(\d+)\*\* ended rated games", _number, WINDOW),
+    ("README.md", r"rated games completed of your last (\d+)", _number, WINDOW),
     (
         "docs/operations.md",
         r"storage answers within (\d+) s",

@@ -47,6 +47,14 @@ from bot import ratings
 from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
+from bot.reliability import (
+    WINDOW,
+    Ending,
+    EndingRow,
+    Reliability,
+    ending_rows,
+    reliability_from_row,
+)
 from bot.rows import (
     CorruptGame,
     DuplicateAction,
@@ -276,11 +284,12 @@ class PostgresStorage:
         owed: Sequence[Owed] = (),
         base: int | None = None,
         awards: Awards | None = None,
+        endings: Sequence[Ending] = (),
     ) -> None:
         """Update the game's row (only from version ``base`` if given, else
         :class:`~bot.rows.StaleGame`), replace its seats, append its new actions, keep
-        the results it reached, their achievements and the messages it owes, in one
-        transaction: on any error nothing of it is kept."""
+        the results it reached, their achievements, its players' endings and the
+        messages it owes, in one transaction: on any error nothing of it is kept."""
         new = check_actions(game, actions)
         owed_rows = check_owed(game, owed)
         earned_rows, progress_rows = achievement_rows(game, awards)
@@ -297,8 +306,9 @@ class PostgresStorage:
             "progress": progress_rows,
         }
         rated = None if series is None else ratings.rated_game(game, series.loser, game.updated_at)
-        if rated is not None:
-            outcome = await self._save_rated(save, rated, base)
+        ended = ending_rows(game, endings)
+        if rated is not None or ended:
+            outcome = await self._save_ending(save, rated, ended, base)
         else:
             done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             self._queue.append((save, done))
@@ -321,17 +331,26 @@ class PostgresStorage:
         if base is not None and outcome["stored"] != base:
             raise StaleGame(game.id, base, outcome["stored"])
 
-    async def _save_rated(
-        self, save: dict[str, Any], rated: ratings.RatedGame, base: int | None
+    async def _save_ending(
+        self,
+        save: dict[str, Any],
+        rated: ratings.RatedGame | None,
+        ended: list[EndingRow],
+        base: int | None,
     ) -> dict[str, Any]:
-        """The save that keeps a rated game's result, in a transaction of its own with
-        its players' new ratings (the ratings are computed here, in Python): both are
-        kept or neither. Rare (once a game), so it skips the group commit."""
+        """The save that ends a rated game, in a transaction of its own with its
+        players' new ratings (the ratings are computed here, in Python) and their
+        endings (:mod:`bot.reliability`): all are kept or none. Rare (once a game), so
+        it skips the group commit."""
         async with self._pool.acquire() as conn, conn.transaction():
             outcome: dict[str, Any] = json.loads(await conn.fetchval(_SAVE_GAMES, _json([save])))[0]
             kept = not {"missing", "duplicate", "error"} & set(outcome)
             if kept and (base is None or outcome["stored"] == base):
-                await rate_game(conn, rated)
+                if rated is not None:
+                    await rate_game(conn, rated)
+                if ended:
+                    insert = sql.INSERT_ENDING
+                    await conn.executemany(insert.postgres, [insert.args(row) for row in ended])
         return outcome
 
     async def _write_queued(self) -> None:
@@ -484,6 +503,12 @@ class PostgresStorage:
         return [earned_from_row(dict(row)) for row in rows]
 
     # --- Statistics -----------------------------------------------------------------------
+
+    async def reliability(self, user: UserRef, last: int = WINDOW) -> Reliability:
+        """Read on the read pool, apart from the saves, as :meth:`user_stats`."""
+        parameters = {"platform": user.platform.value, "user_id": user.id, "last": last}
+        rows = await self._read(sql.RELIABILITY, parameters)
+        return reliability_from_row(rows[0])
 
     async def user_stats(self, user: UserRef, rule_set: str | None = None) -> UserStats | None:
         """The user's totals over the human seats he took in playing or finished games

@@ -56,7 +56,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from types import TracebackType
@@ -77,6 +77,14 @@ from bot import ratings
 from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
+from bot.reliability import (
+    WINDOW,
+    Ending,
+    EndingRow,
+    Reliability,
+    ending_rows,
+    reliability_from_row,
+)
 from bot.rows import (
     AchievementRow,
     ActionRow,
@@ -198,6 +206,8 @@ class _Save:
     progress: list[ProgressRow]
     #: The series' result rates its players (four humans), in its transaction.
     rated: ratings.RatedGame | None = None
+    #: Its players' rows of a rated game that ends (:mod:`bot.reliability`).
+    endings: list[EndingRow] = field(default_factory=list)
 
     def write(self, db: sqlite3.Connection) -> None:
         _write_save(db, self)
@@ -261,6 +271,8 @@ def _write_save(db: sqlite3.Connection, save: _Save) -> None:
         db.executemany(sql.INSERT_ACHIEVEMENT.sqlite, save.achievements)
     if save.progress:
         db.executemany(sql.SAVE_PROGRESS.sqlite, save.progress)
+    if save.endings:
+        db.executemany(sql.INSERT_ENDING.sqlite, save.endings)
 
 
 def _rate(db: sqlite3.Connection, game: ratings.RatedGame) -> None:
@@ -687,13 +699,14 @@ class SqliteStorage:
         owed: Sequence[Owed] = (),
         base: int | None = None,
         awards: Awards | None = None,
+        endings: Sequence[Ending] = (),
     ) -> None:
         """Update the game's row (only from version ``base`` if given, else
         :class:`~bot.rows.StaleGame`), replace its seats, append its new actions, keep
-        the results it reached, their achievements and the messages it owes, in one
-        transaction: on any error nothing of it is kept. Concurrent saves share a
-        transaction (see the module's docstring); the game is saved as it is when
-        this is called."""
+        the results it reached, their achievements, its players' endings and the
+        messages it owes, in one transaction: on any error nothing of it is kept.
+        Concurrent saves share a transaction (see the module's docstring); the game
+        is saved as it is when this is called."""
         new = check_actions(game, actions)
         owed_rows = check_owed(game, owed)
         earned_rows, progress_rows = achievement_rows(game, awards)
@@ -709,6 +722,7 @@ class SqliteStorage:
             earned_rows,
             progress_rows,
             None if series is None else ratings.rated_game(game, series.loser, game.updated_at),
+            ending_rows(game, endings),
         )
         await self._commit(save)
 
@@ -877,6 +891,12 @@ class SqliteStorage:
         return [earned_from_row(row) for row in rows]
 
     # --- Statistics -----------------------------------------------------------------------
+
+    async def reliability(self, user: UserRef, last: int = WINDOW) -> Reliability:
+        """Read apart from the saves, as :meth:`user_stats`."""
+        parameters = {"platform": user.platform.value, "user_id": user.id, "last": last}
+        rows = await self._read(sql.RELIABILITY, parameters)
+        return reliability_from_row(rows[0])
 
     async def user_stats(self, user: UserRef, rule_set: str | None = None) -> UserStats | None:
         """The user's totals over the human seats he took in playing or finished games

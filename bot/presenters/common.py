@@ -656,12 +656,15 @@ def stats_by_rules(
     more: Mapping[str, Sequence[str]] | None = None,
 ) -> Screen:
     """A player's statistics, a part for each rule set he played (or "no series yet");
-    ``more``: lines to add under the title (key ``""``) and to each rule set's part
-    (by its id), such as the ratings' (:mod:`bot.presenters.rating`)."""
+    ``more``: lines to add under the title, or under "no series yet" (key ``""``),
+    and to each rule set's part (by its id), such as the ratings'
+    (:mod:`bot.presenters.rating`) and the reliability's (a player whose rated games
+    were all stopped has no statistics, but has it)."""
+    more = more or {}
     played = [(rule_set, s) for rule_set, s in found if s.series_played or s.deals_played]
     if not played:
-        return stats(None, tr, locale, platform=platform)
-    more = more or {}
+        empty = stats(None, tr, locale, platform=platform)
+        return text_screen([empty.text, *more.get("", ())])
     first = played[0][1]
     lines = [tr.t(locale, "stats-title", name=display_name(first.name, first.user))]
     lines.extend(more.get("", ()))

@@ -153,6 +153,7 @@ class GameService:
         self.rating_board = queries.rating_board
         self.player_ratings = queries.player_ratings
         self.game_ratings = queries.game_ratings
+        self.reliability = queries.reliability
         self.record = queries.record
         self.open_table = lobby.open_table
         self.join = lobby.join

@@ -21,6 +21,7 @@ from bot.models import (
 )
 from bot.options import option_pages, parse_option_arg, parse_preset_arg, with_option
 from bot.ports import Change, ChangeKind, ChatInfo
+from bot.reliability import endings
 from bot.service.people import LOCALES, People
 from bot.service.publishing import Publishing
 from bot.service.steps import Event, Outcome, Steps
@@ -263,17 +264,21 @@ class Lobby:
     async def cancel(
         self, game_id: int, version: int | None, user: UserRef, *, is_admin: bool = False
     ) -> Game:
-        """The creator or a chat admin ends a lobby or a running game."""
+        """The creator or a chat admin ends a lobby or a running game. A running
+        rated game keeps its players' rows (:mod:`bot.reliability`): the creator's
+        stop counts against him unless ``is_admin`` says he is an admin of the chat."""
         async with self.tables.locked(game_id, version) as game:
             if not game.status.is_open:
                 raise ServiceError(ErrorCode.GAME_OVER, game.id)
             check_version(game, version)
             if user != game.creator and not is_admin:
                 raise ServiceError(ErrorCode.NOT_ALLOWED, game.id)
+            started = game.status is GameStatus.PLAYING
             game.status = GameStatus.CANCELLED
             game.turn_deadline = None
             game.version += 1
-            await self.tables.save(game, base=game.version - 1)
+            ended = endings(game, stopped_by=None if is_admin else user) if started else ()
+            await self.tables.save(game, base=game.version - 1, endings=ended)
             self.tables.forget(game.id)
             await self.publishing.publish(game, Change(ChangeKind.CANCELLED))
         return game

@@ -14,6 +14,7 @@ from bot.achievements import Earned
 from bot.models import ChatRef, Game, GameStatus, UserRef
 from bot.ports import LeaderboardRow, UserStats
 from bot.readcache import ReadCache
+from bot.reliability import Reliability
 from bot.service.tables import Tables
 from core.ruleset import rule_set_ids
 
@@ -97,6 +98,14 @@ class Queries:
         """A user's ratings (kept a few seconds, as :meth:`stats`)."""
         return await self.read_cache.get(
             ("ratings", user), partial(self.storage.player_ratings, user)
+        )
+
+    async def reliability(self, user: UserRef) -> Reliability:
+        """Of a user's last ended rated games (:data:`bot.reliability.WINDOW`), how many
+        he completed; empty without rated games (kept a few seconds, as
+        :meth:`stats`, and read again once a game of his ends)."""
+        return await self.read_cache.get(
+            ("stats", user, "reliability"), partial(self.storage.reliability, user)
         )
 
     async def game_ratings(self, game_id: int) -> tuple[ratings.RatingChange, ...]:

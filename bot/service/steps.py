@@ -13,6 +13,7 @@ from bot.achievements import Moment
 from bot.errors import ServiceError
 from bot.models import Game, GameStatus, UserRef
 from bot.ports import Change, ChangeKind, LoggedAction, Owed, OwedKind
+from bot.reliability import endings
 from bot.service.awards import Awarding, owed_after
 from bot.service.publishing import Publishing
 from bot.service.tables import Tables
@@ -121,6 +122,7 @@ class Steps:
                 owed=owed,
                 base=game.version - len(steps),  # each step moved the version on by one
                 awards=awards,
+                endings=endings(game),  # its players' rows, if a rated game finished
             )
         except ServiceError:  # a stale save: another process moved the game on first
             raise

@@ -24,6 +24,7 @@ from bot.logs import game_context
 from bot.metrics import Metrics
 from bot.models import ChatRef, Game, Platform
 from bot.ports import Clock, LoggedAction, Owed, Storage
+from bot.reliability import Ending
 from bot.rows import DuplicateAction, StaleGame
 from core.ruleset import DealOutcome, GameOutcome
 
@@ -185,11 +186,19 @@ class Tables:
         owed: Sequence[Owed] = (),
         base: int,
         awards: Awards | None = None,
+        endings: Sequence[Ending] = (),
     ) -> None:
         """Save a change of the game (the moment it changed: now); see :meth:`store`."""
         game.updated_at = self.clock.now()
         await self.store(
-            game, actions or (), deals=deals, series=series, owed=owed, base=base, awards=awards
+            game,
+            actions or (),
+            deals=deals,
+            series=series,
+            owed=owed,
+            base=base,
+            awards=awards,
+            endings=endings,
         )
 
     async def store(
@@ -202,9 +211,11 @@ class Tables:
         owed: Sequence[Owed] = (),
         base: int,
         awards: Awards | None = None,
+        endings: Sequence[Ending] = (),
     ) -> None:
-        """Save the game (the messages it owes, the achievements it earned) only if the
-        stored one is still at version ``base``, the one the change started from. If
+        """Save the game (the messages it owes, the achievements it earned, its
+        players' rows if it is a rated game ending: ``endings``) only if the stored
+        one is still at version ``base``, the one the change started from. If
         another process saved it first, the change is dropped (the game here is
         forgotten: the next request loads the stored one) and refused as a stale
         press. So is a save whose action the log already has at that version (its
@@ -213,7 +224,14 @@ class Tables:
         outcome = "error"
         try:
             await self.storage.save_game(
-                game, actions, deals=deals, series=series, owed=owed, base=base, awards=awards
+                game,
+                actions,
+                deals=deals,
+                series=series,
+                owed=owed,
+                base=base,
+                awards=awards,
+                endings=endings,
             )
             outcome = "ok"
             if deals or series is not None or not game.status.is_open:

@@ -170,6 +170,18 @@ def rated_games(database: Path) -> dict[str, int]:
     return {f"{row['user_id']}:{row['rule_set']}": int(row["games"]) for row in rows}
 
 
+def game_endings(database: Path, game_id: int) -> list[tuple[str, str | None]]:
+    """Each player's row of a rated game that ended, as kept (bot.reliability): his
+    user id and how he walked out (None: he completed it), by user id, repeats
+    included."""
+    rows = _read(
+        database,
+        "SELECT user_id, walked_out FROM reliability WHERE game_id = ? ORDER BY user_id",
+        (game_id,),
+    )
+    return [(row["user_id"], row["walked_out"]) for row in rows]
+
+
 def fast_pacing() -> Pacing:
     """The outbox's pacing for tests: every limit far away, no refresh held back, but
     the pacing code runs (the order and coalescing of a chat's messages stay)."""

@@ -87,7 +87,7 @@ async def reads_stuck(storage: Storage) -> AsyncIterator[None]:
     try:
         async with blocker.transaction():
             await blocker.execute(
-                "LOCK TABLE platform_board, user_results IN ACCESS EXCLUSIVE MODE"
+                "LOCK TABLE platform_board, user_results, reliability IN ACCESS EXCLUSIVE MODE"
             )
             yield
     finally:
@@ -142,6 +142,19 @@ async def test_top_all_never_holds_the_writer(storage: Storage) -> None:
     assert all(answer is not None for answer in answers[::2])
     loaded = await storage.load_game(game.id)
     assert loaded is not None and loaded.version == 2
+
+
+async def test_reliability_is_read_apart_too(storage: Storage) -> None:
+    """/stats' reliability line (docs/tournaments.md) reads as the statistics do:
+    with every read connection busy, a move is saved before any is answered."""
+    game = await storage.create_game(table("-2"))
+    async with reads_stuck(storage):
+        reads = [asyncio.create_task(storage.reliability(PLAYERS[n % 4])) for n in range(READS)]
+        await wait_until_reads_wait_in_the_server(storage)
+        await asyncio.wait_for(a_move(storage, game), TIMEOUT)
+        assert not any(read.done() for read in reads)  # the save went first
+    answers = await asyncio.wait_for(asyncio.gather(*reads), TIMEOUT)
+    assert all(not answer for answer in answers)  # nobody has rated games here
 
 
 async def test_top_all_never_waits_for_the_writer(

@@ -219,9 +219,11 @@ async def assert_same_answers(storage: Storage, reference: FullCount) -> None:
                     assert answer == expected, (platform, chat, rule_set, min_series, limit)
 
 
-#: The tables of the migrations after 0007 (0008's achievements, 0009's ratings).
+#: The tables of the migrations after 0007 (0008's achievements, 0009's ratings,
+#: 0010's reliability).
 LATER_TABLES = ("achievements", "achievement_progress")
 LATER_TABLES += ("ratings", "season_ratings", "rating_changes", "partners")
+LATER_TABLES += ("reliability",)
 
 
 def migration_objects(dialect: str) -> tuple[list[str], list[str]]:

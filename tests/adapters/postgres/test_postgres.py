@@ -61,6 +61,8 @@ TABLES = {
     "season_ratings",
     "rating_changes",
     "partners",
+    # 0010: reliability
+    "reliability",
 }
 
 
@@ -134,6 +136,7 @@ async def test_migrations_are_applied_once_and_the_version_is_visible(new_databa
         (7, "alive"),
         (8, "achievements"),
         (9, "ratings"),
+        (10, "reliability"),
     ]
 
 

@@ -29,6 +29,7 @@ from core.yard.events import DealScored, SeriesFinished
 from testing.fakes.bot_process import (
     BotProcess,
     achievements_earned,
+    game_endings,
     last_game_id,
     owed_messages,
     rated_games,
@@ -335,6 +336,9 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         assert [change.user_id for change in changes] == [str(SEATS[s]) for s in range(4)]
         rated = rated_games(table.database)
         assert set(rated.values()) == {1} and len(rated) == 8  # yard and every rule set
+        # So was each player's reliability row: all four completed it.
+        completed = [(str(user), None) for user in sorted(SEATS.values())]
+        assert game_endings(table.database, game.id) == completed
         result_screen = presenters.game_result(game, tr, LOCALE, changes)
         assert result_screen is not None
         texts = [
@@ -365,5 +369,6 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         # The restart rated nothing again.
         assert rating_changes(table.database, game.id) == changes
         assert rated_games(table.database) == rated
+        assert game_endings(table.database, game.id) == completed
     finally:
         await table.bot.kill()
