@@ -12,6 +12,7 @@ from bot.metrics import Metrics
 from bot.models import Game, Platform
 from bot.ports import Clock, Storage
 from bot.readcache import ReadCache
+from bot.service.challenges import Challenges
 from bot.service.computers import Computers, Sleep
 from bot.service.lobby import Lobby
 from bot.service.moves import Moves
@@ -121,6 +122,7 @@ class GameService:
             default_rule_set=default_rule_set,
         )
         self.moves = moves = Moves(tables, steps, publishing)
+        self.challenges = Challenges(tables, steps, publishing, people, lobby)
         # The adapters' calls, each answered by its job.
         self.add_publisher = publishing.add_publisher
         self.remove_publisher = publishing.remove_publisher
