@@ -146,7 +146,7 @@ async def standings(
     counted = (await read(PLACE, {**base, "above": above}))[0]
     own = _standing(mine[0], int(counted["above"]) + 1) if mine else None
     entrants = int(counted["entrants"])
-    return Standings(challenge, tuple(top), own, entrants)
+    return Standings(challenge, tuple(top), own, entrants, totals)
 
 
 def _standing(row: Mapping[str, Any], place: int) -> Standing:

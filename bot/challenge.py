@@ -131,6 +131,8 @@ class Standings:
     top: tuple[Standing, ...]
     own: Standing | None
     entrants: int
+    #: Each deal's field (deals nobody finished are left out).
+    totals: Mapping[int, DealTotal] = field(default_factory=dict, hash=False)
 
 
 class DealTaken(Exception):
@@ -283,4 +285,4 @@ def table(
         same = lines and abs(lines[-1].score - points) <= 1e-9
         lines.append(Standing(lines[-1].place if same else index + 1, who, name, points, deals))
     own = next((line for line in lines if line.user == user), None)
-    return Standings(challenge, tuple(lines[:limit]), own, len(lines))
+    return Standings(challenge, tuple(lines[:limit]), own, len(lines), totals)

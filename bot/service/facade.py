@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Collection
+from functools import partial
 from typing import Generic, TypeVar, overload
 
 from bot.metrics import Metrics
@@ -122,7 +123,7 @@ class GameService:
             default_rule_set=default_rule_set,
         )
         self.moves = moves = Moves(tables, steps, publishing)
-        self.challenges = Challenges(tables, steps, publishing, people, lobby)
+        self.challenges = challenges = Challenges(tables, steps, publishing, people, lobby)
         # The adapters' calls, each answered by its job.
         self.add_publisher = publishing.add_publisher
         self.remove_publisher = publishing.remove_publisher
@@ -156,6 +157,7 @@ class GameService:
         self.player_ratings = queries.player_ratings
         self.game_ratings = queries.game_ratings
         self.record = queries.record
+        self.challenge_standings = partial(queries.challenge_standings, challenges)
         self.open_table = lobby.open_table
         self.join = lobby.join
         self.leave = lobby.leave
