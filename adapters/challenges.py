@@ -47,28 +47,28 @@ KEEP_ENTRANT = Sql.of(
 DEAL_TOTALS = Sql.of(
     "SELECT deal, plays, loss FROM challenge_deal_totals WHERE challenge_id = :challenge_id"
 )
+#: Scores are ranked in millionths (sums of averages in floating point: two equal
+#: scores may differ in their last bits).
+_RANK = f"ROUND({_SCORE} * 1000000)"
 TOP = Sql.of(
-    f"SELECT platform, user_id, name, deals, {_SCORE} AS score FROM challenge_entrants"
-    " WHERE challenge_id = :challenge_id AND deals > 0"
-    " ORDER BY score DESC, name{by_code_point}, user_id{by_code_point} LIMIT :limit",
+    f"SELECT platform, user_id, name, deals, {_SCORE} AS score, {_RANK} AS rank_key"
+    " FROM challenge_entrants WHERE challenge_id = :challenge_id AND deals > 0"
+    " ORDER BY rank_key DESC, name{by_code_point}, user_id{by_code_point} LIMIT :limit",
     casts=_AVERAGES,
 )
 OWN = Sql.of(
-    f"SELECT platform, user_id, name, deals, {_SCORE} AS score FROM challenge_entrants"
-    " WHERE challenge_id = :challenge_id AND platform = :platform AND user_id = :user_id"
-    " AND deals > 0",
+    f"SELECT platform, user_id, name, deals, {_SCORE} AS score, {_RANK} AS rank_key"
+    " FROM challenge_entrants WHERE challenge_id = :challenge_id AND platform = :platform"
+    " AND user_id = :user_id AND deals > 0",
     casts=_AVERAGES,
 )
-#: How many finished a deal, and how many of them scored more than ``:above``.
+#: How many finished a deal, and how many of them ranked above ``:above``.
 PLACE = Sql.of(
-    f"SELECT COUNT(*) AS entrants, COALESCE(SUM(CASE WHEN {_SCORE} > :above THEN 1 ELSE 0"
+    f"SELECT COUNT(*) AS entrants, COALESCE(SUM(CASE WHEN {_RANK} > :above THEN 1 ELSE 0"
     " END), 0) AS above FROM challenge_entrants WHERE challenge_id = :challenge_id"
     " AND deals > 0",
     casts={**_AVERAGES, "above": "float8"},
 )
-
-#: Scores closer than this are the same (sums of averages in floating point).
-EPSILON = 1e-9
 
 
 def challenge_row(challenge: Challenge) -> dict[str, Any]:
@@ -136,13 +136,13 @@ async def standings(
     top: list[Standing] = []
     for index, row in enumerate(rows):
         place = index + 1
-        if top and abs(top[-1].score - row["score"]) <= EPSILON:
+        if top and rows[index - 1]["rank_key"] == row["rank_key"]:
             place = top[-1].place
         top.append(_standing(row, place))
     mine: list[dict[str, Any]] = []
     if user is not None:
         mine = await read(OWN, {**base, "platform": user.platform.value, "user_id": user.id})
-    above = mine[0]["score"] + EPSILON if mine else float("inf")
+    above = mine[0]["rank_key"] if mine else float("inf")
     counted = (await read(PLACE, {**base, "above": above}))[0]
     own = _standing(mine[0], int(counted["above"]) + 1) if mine else None
     entrants = int(counted["entrants"])

@@ -248,6 +248,12 @@ def next_deal(challenge: Challenge, plays: list[Play]) -> Play | int | None:
     return None
 
 
+def rank_key(points: float) -> int:
+    """A score as the table ranks it: in millionths (a sum of averages in floating
+    point: two equal scores may differ in their last bits)."""
+    return round(points * 1_000_000)
+
+
 def table(
     challenge: Challenge,
     entrants: Mapping[UserRef, tuple[str, Mapping[int, int]]],
@@ -278,11 +284,11 @@ def table(
             for who, (name, losses) in entrants.items()
             if losses
         ),
-        key=lambda line: (-line[0], line[1], line[2]),
+        key=lambda line: (-rank_key(line[0]), line[1], line[2]),
     )
     lines: list[Standing] = []
     for index, (points, name, _, who, deals) in enumerate(scored):
-        same = lines and abs(lines[-1].score - points) <= 1e-9
+        same = lines and rank_key(lines[-1].score) == rank_key(points)
         lines.append(Standing(lines[-1].place if same else index + 1, who, name, points, deals))
     own = next((line for line in lines if line.user == user), None)
     return Standings(challenge, tuple(lines[:limit]), own, len(lines), totals)
