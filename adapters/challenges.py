@@ -1,13 +1,14 @@
 """The duplicate challenges' SQL (:mod:`bot.challenge`), shared by the SQLite and
 PostgreSQL storages: the tables of migration ``0010_challenges.sql``.
 
-A challenge's table is read from two small tables a trigger keeps in the transaction
+A challenge's table is read from small tables a trigger keeps in the transaction
 that keeps a challenge deal's result: one row per deal (how many played it to its
-end, their losses' sum: the field's average) and one per entrant (his deals over as
-bits, his losses' sum). An entrant's score is then an expression of his row and the
-deals' averages, bound as parameters: the best ten are one scan of the challenge's
-entrants (12,500 rows for 100,000 deals played), and the asker's place another
-(docs/benchmarks.md, ``bench/challenge.py``).
+end, their losses' sum: the field's average), one per entrant (his deals over as
+bits, his losses' sum) and one per score group: entrants with the same deals over and
+the same losses' sum have the same score, so the table ranks the groups (a few dozen
+rows, whatever the number of entrants), counts the places from them, and reads only
+the lines it shows, a group's by name through an index (docs/benchmarks.md,
+``bench/challenge.py``).
 """
 
 from __future__ import annotations
@@ -17,18 +18,11 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from adapters.sql import Sql, insert
-from bot.challenge import MAX_DEALS, Challenge, DealTotal, Play, Standing, Standings
+from bot.challenge import MAX_DEALS, Challenge, DealTotal, Play, Standing, Standings, rank_key
 from bot.models import Game, Platform, UserRef
 
 #: A read of one statement's rows (each storage's own read connection).
 Read = Callable[[Sql, Mapping[str, Any]], Awaitable[list[dict[str, Any]]]]
-
-#: An entrant's score: each deal he played, its field's average (``:a<k>``), less the
-#: sum of his losses.
-_SCORE = (
-    "(" + " + ".join(f"((mask >> {deal}) & 1) * :a{deal}" for deal in range(MAX_DEALS)) + " - loss)"
-)
-_AVERAGES = {f"a{deal}": "float8" for deal in range(MAX_DEALS)}
 
 GET_CHALLENGE = Sql.of("SELECT * FROM challenges WHERE id = :id")
 KEEP_CHALLENGE = insert(
@@ -47,27 +41,21 @@ KEEP_ENTRANT = Sql.of(
 DEAL_TOTALS = Sql.of(
     "SELECT deal, plays, loss FROM challenge_deal_totals WHERE challenge_id = :challenge_id"
 )
-#: Scores are ranked in millionths (sums of averages in floating point: two equal
-#: scores may differ in their last bits).
-_RANK = f"ROUND({_SCORE} * 1000000)"
-TOP = Sql.of(
-    f"SELECT platform, user_id, name, deals, {_SCORE} AS score, {_RANK} AS rank_key"
-    " FROM challenge_entrants WHERE challenge_id = :challenge_id AND deals > 0"
-    " ORDER BY rank_key DESC, name{by_code_point}, user_id{by_code_point} LIMIT :limit",
-    casts=_AVERAGES,
+#: Each (deals over, losses' sum) some entrants have, and how many have it.
+SCORE_GROUPS = Sql.of(
+    "SELECT mask, loss, entrants FROM challenge_scores"
+    " WHERE challenge_id = :challenge_id AND entrants > 0"
+)
+#: One group's entrants by name (the index ``challenge_entrants_by_score``).
+GROUP_LINES = Sql.of(
+    "SELECT platform, user_id, name, deals FROM challenge_entrants"
+    " WHERE challenge_id = :challenge_id AND mask = :mask AND loss = :loss"
+    " ORDER BY name{by_code_point}, user_id{by_code_point} LIMIT :limit"
 )
 OWN = Sql.of(
-    f"SELECT platform, user_id, name, deals, {_SCORE} AS score, {_RANK} AS rank_key"
-    " FROM challenge_entrants WHERE challenge_id = :challenge_id AND platform = :platform"
-    " AND user_id = :user_id AND deals > 0",
-    casts=_AVERAGES,
-)
-#: How many finished a deal, and how many of them ranked above ``:above``.
-PLACE = Sql.of(
-    f"SELECT COUNT(*) AS entrants, COALESCE(SUM(CASE WHEN {_RANK} > :above THEN 1 ELSE 0"
-    " END), 0) AS above FROM challenge_entrants WHERE challenge_id = :challenge_id"
-    " AND deals > 0",
-    casts={**_AVERAGES, "above": "float8"},
+    "SELECT platform, user_id, name, deals, mask, loss FROM challenge_entrants"
+    " WHERE challenge_id = :challenge_id AND platform = :platform AND user_id = :user_id"
+    " AND deals > 0"
 )
 
 
@@ -123,32 +111,52 @@ async def standings(
     read: Read, challenge: Challenge, user: UserRef | None, limit: int = 10
 ) -> Standings:
     """A challenge's table as the storage keeps it: its best ``limit`` entrants, the
-    asker's own line and place, and how many entrants finished a deal."""
+    asker's own line and place, and how many entrants finished a deal.
+
+    Entrants with the same deals over and the same losses' sum have the same score:
+    the groups (a few dozen) are ranked here, then only the lines shown are read, a
+    group's by name through its index."""
+    base = {"challenge_id": challenge.id}
     totals = {
-        row["deal"]: DealTotal(row["plays"], row["loss"])
-        for row in await read(DEAL_TOTALS, {"challenge_id": challenge.id})
+        row["deal"]: DealTotal(row["plays"], row["loss"]) for row in await read(DEAL_TOTALS, base)
     }
-    averages = {
-        f"a{deal}": totals[deal].average if deal in totals else 0.0 for deal in range(MAX_DEALS)
-    }
-    base = {"challenge_id": challenge.id, **averages}
-    rows = await read(TOP, {**base, "limit": limit})
+    levels: dict[int, list[tuple[int, int, int]]] = {}  # rank key -> groups
+    for row in await read(SCORE_GROUPS, base):
+        key = rank_key(group_score(row["mask"], row["loss"], totals))
+        levels.setdefault(key, []).append((row["mask"], row["loss"], row["entrants"]))
+    above: dict[int, int] = {}  # rank key -> entrants ranked above it
+    count = 0
+    for key in sorted(levels, reverse=True):
+        above[key] = count
+        count += sum(entrants for _, _, entrants in levels[key])
     top: list[Standing] = []
-    for index, row in enumerate(rows):
-        place = index + 1
-        if top and rows[index - 1]["rank_key"] == row["rank_key"]:
-            place = top[-1].place
-        top.append(_standing(row, place))
-    mine: list[dict[str, Any]] = []
+    for key in sorted(levels, reverse=True):
+        if len(top) >= limit:
+            break
+        lines: list[dict[str, Any]] = []
+        for mask, lost, _ in levels[key]:
+            wanted = {**base, "mask": mask, "loss": lost, "limit": limit - len(top)}
+            lines += [
+                {**row, "mask": mask, "loss": lost} for row in await read(GROUP_LINES, wanted)
+            ]
+        lines.sort(key=lambda row: (row["name"], row["user_id"]))
+        for row in lines[: limit - len(top)]:
+            top.append(_standing(row, above[key] + 1, totals))
+    own = None
     if user is not None:
         mine = await read(OWN, {**base, "platform": user.platform.value, "user_id": user.id})
-    above = mine[0]["rank_key"] if mine else float("inf")
-    counted = (await read(PLACE, {**base, "above": above}))[0]
-    own = _standing(mine[0], int(counted["above"]) + 1) if mine else None
-    entrants = int(counted["entrants"])
-    return Standings(challenge, tuple(top), own, entrants, totals)
+        if mine:
+            key = rank_key(group_score(mine[0]["mask"], mine[0]["loss"], totals))
+            own = _standing(mine[0], above.get(key, 0) + 1, totals)
+    return Standings(challenge, tuple(top), own, count, totals)
 
 
-def _standing(row: Mapping[str, Any], place: int) -> Standing:
+def group_score(mask: int, lost: int, totals: Mapping[int, DealTotal]) -> float:
+    """The score of every entrant with these deals over (bits) and losses' sum."""
+    return sum(totals[deal].average for deal in range(MAX_DEALS) if mask >> deal & 1) - lost
+
+
+def _standing(row: Mapping[str, Any], place: int, totals: Mapping[int, DealTotal]) -> Standing:
     user = UserRef(Platform(row["platform"]), row["user_id"])
-    return Standing(place, user, row["name"], float(row["score"]), row["deals"])
+    score = group_score(row["mask"], row["loss"], totals)
+    return Standing(place, user, row["name"], score, row["deals"])

@@ -152,6 +152,18 @@ async def rate_game(conn: Connection, game: ratings.RatedGame) -> None:
     await conn.execute(kept_ratings.KEPT, *(_json(rows) for _, rows in statements))
 
 
+async def _insert_game(conn: Connection, game: Game, row: GameRow) -> int:
+    """Insert a new game's row and its seats (the caller holds a transaction); its id."""
+    game_id = int(await conn.fetchval(*_INSERT_GAME.bind(row)))
+    seats = participant_rows(game)
+    if seats:
+        await conn.executemany(
+            sql.INSERT_PARTICIPANT.postgres,
+            [sql.INSERT_PARTICIPANT.args({**s, "game_id": game_id}) for s in seats],
+        )
+    return game_id
+
+
 class PostgresStorage:
     """A :class:`~bot.ports.Storage` in a PostgreSQL database. Open it with :meth:`open`."""
 
@@ -257,15 +269,8 @@ class PostgresStorage:
         """Store a new game; return a copy of it with the id the database gave it (the
         ``id`` passed in is ignored)."""
         row = game_to_row(game)
-        seats = participant_rows(game)
         async with self._pool.acquire() as conn, conn.transaction():
-            game_id = await conn.fetchval(*_INSERT_GAME.bind(row))
-            if seats:
-                await conn.executemany(
-                    sql.INSERT_PARTICIPANT.postgres,
-                    [sql.INSERT_PARTICIPANT.args({**s, "game_id": game_id}) for s in seats],
-                )
-        row["id"] = int(game_id)
+            row["id"] = await _insert_game(conn, game, row)
         return game_from_row(row)
 
     async def save_game(
@@ -602,14 +607,7 @@ class PostgresStorage:
         row = game_to_row(game, self._snapshots)
         user = kept_challenges.player(game)
         async with self._pool.acquire() as conn, conn.transaction():
-            game_id = int(await conn.fetchval(*_INSERT_GAME.bind(row)))
-            await conn.executemany(
-                sql.INSERT_PARTICIPANT.postgres,
-                [
-                    sql.INSERT_PARTICIPANT.args({**s, "game_id": game_id})
-                    for s in participant_rows(game)
-                ],
-            )
+            game_id = await _insert_game(conn, game, row)
             try:
                 await conn.execute(
                     *kept_challenges.INSERT_PLAY.bind(

@@ -667,17 +667,23 @@ class SqliteStorage:
         """Store a new game; return a copy of it with the id the database gave it (the
         ``id`` passed in is ignored)."""
         row = game_to_row(game)
-        seats = participant_rows(game)
         async with self._transaction() as db:
-            async with db.execute(sql.INSERT_GAME.sqlite, row) as cursor:
-                game_id = cursor.lastrowid
-            if game_id is None:  # pragma: no cover - an INSERT always sets it
-                raise RuntimeError("SQLite gave the new game no id")
-            await db.executemany(
-                sql.INSERT_PARTICIPANT.sqlite, [{**s, "game_id": game_id} for s in seats]
-            )
-        row["id"] = game_id
+            row["id"] = await self._insert_game(db, game, row)
         return game_from_row(row)
+
+    @staticmethod
+    async def _insert_game(db: aiosqlite.Connection, game: Game, row: GameRow) -> int:
+        """Insert a new game's row and its seats (the caller holds a transaction); its
+        id."""
+        async with db.execute(sql.INSERT_GAME.sqlite, row) as cursor:
+            game_id = cursor.lastrowid
+        if game_id is None:  # pragma: no cover - an INSERT always sets it
+            raise RuntimeError("SQLite gave the new game no id")
+        await db.executemany(
+            sql.INSERT_PARTICIPANT.sqlite,
+            [{**s, "game_id": game_id} for s in participant_rows(game)],
+        )
+        return game_id
 
     async def save_game(
         self,
@@ -990,14 +996,7 @@ class SqliteStorage:
         row = game_to_row(game, self._snapshots)
         user = kept_challenges.player(game)
         async with self._transaction() as db:
-            async with db.execute(sql.INSERT_GAME.sqlite, row) as cursor:
-                game_id = cursor.lastrowid
-            if game_id is None:  # pragma: no cover - an INSERT always sets it
-                raise RuntimeError("SQLite gave the new game no id")
-            await db.executemany(
-                sql.INSERT_PARTICIPANT.sqlite,
-                [{**s, "game_id": game_id} for s in participant_rows(game)],
-            )
+            game_id = await self._insert_game(db, game, row)
             try:
                 await db.execute(
                     kept_challenges.INSERT_PLAY.sqlite,

@@ -33,6 +33,17 @@ CREATE TABLE challenge_entrants (
     PRIMARY KEY (challenge_id, platform, user_id)
 );
 
+CREATE TABLE challenge_scores (
+    challenge_id TEXT NOT NULL REFERENCES challenges (id),
+    mask         INTEGER NOT NULL,
+    loss         INTEGER NOT NULL,
+    entrants     INTEGER NOT NULL,
+    PRIMARY KEY (challenge_id, mask, loss)
+);
+
+CREATE INDEX challenge_entrants_by_score
+    ON challenge_entrants (challenge_id, mask, loss, name COLLATE "C", user_id COLLATE "C");
+
 CREATE TABLE challenge_deal_totals (
     challenge_id TEXT NOT NULL REFERENCES challenges (id),
     deal         INTEGER NOT NULL,
@@ -44,6 +55,8 @@ CREATE TABLE challenge_deal_totals (
 CREATE FUNCTION challenge_deal_scored() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     play challenge_plays%ROWTYPE;
+    entrant_mask INTEGER;
+    entrant_loss INTEGER;
 BEGIN
     UPDATE challenge_plays AS p
     SET loss = c.loss_sign * (NEW.loss_a - NEW.loss_b)
@@ -58,10 +71,21 @@ BEGIN
     ON CONFLICT (challenge_id, deal) DO UPDATE SET
         plays = challenge_deal_totals.plays + 1,
         loss = challenge_deal_totals.loss + excluded.loss;
+    UPDATE challenge_scores AS s
+    SET entrants = s.entrants - 1
+    FROM challenge_entrants AS e
+    WHERE e.challenge_id = play.challenge_id AND e.platform = play.platform
+        AND e.user_id = play.user_id
+        AND s.challenge_id = e.challenge_id AND s.mask = e.mask AND s.loss = e.loss;
     UPDATE challenge_entrants
     SET deals = deals + 1, mask = mask | (1 << play.deal), loss = loss + play.loss
     WHERE challenge_id = play.challenge_id AND platform = play.platform
-        AND user_id = play.user_id;
+        AND user_id = play.user_id
+    RETURNING mask, loss INTO entrant_mask, entrant_loss;
+    INSERT INTO challenge_scores (challenge_id, mask, loss, entrants)
+    VALUES (play.challenge_id, entrant_mask, entrant_loss, 1)
+    ON CONFLICT (challenge_id, mask, loss) DO UPDATE SET
+        entrants = challenge_scores.entrants + 1;
     RETURN NULL;
 END;
 $$;

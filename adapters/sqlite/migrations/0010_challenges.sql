@@ -35,6 +35,20 @@ CREATE TABLE challenge_entrants (
     PRIMARY KEY (challenge_id, platform, user_id)
 );
 
+-- How many entrants have each (deals over, losses' sum): their score is the same, so
+-- a table ranks these groups (a few dozen rows) instead of every entrant.
+CREATE TABLE challenge_scores (
+    challenge_id TEXT NOT NULL REFERENCES challenges (id),
+    mask         INTEGER NOT NULL,
+    loss         INTEGER NOT NULL,
+    entrants     INTEGER NOT NULL,
+    PRIMARY KEY (challenge_id, mask, loss)
+);
+
+-- A group's entrants by name, for the table's lines.
+CREATE INDEX challenge_entrants_by_score
+    ON challenge_entrants (challenge_id, mask, loss, name, user_id);
+
 -- Each deal's field: how many played it to its end, and their losses' sum.
 CREATE TABLE challenge_deal_totals (
     challenge_id TEXT NOT NULL REFERENCES challenges (id),
@@ -56,6 +70,16 @@ BEGIN
     ON CONFLICT (challenge_id, deal) DO UPDATE SET
         plays = plays + 1,
         loss = loss + excluded.loss;
+    UPDATE challenge_scores
+    SET entrants = entrants - 1
+    WHERE (challenge_id, mask, loss) = (
+        SELECT e.challenge_id, e.mask, e.loss
+        FROM challenge_plays AS p
+        JOIN challenge_entrants AS e
+            ON e.challenge_id = p.challenge_id AND e.platform = p.platform
+            AND e.user_id = p.user_id
+        WHERE p.game_id = NEW.game_id
+    );
     UPDATE challenge_entrants
     SET deals = deals + 1,
         mask = mask | (1 << p.deal),
@@ -65,4 +89,12 @@ BEGIN
         AND challenge_entrants.challenge_id = p.challenge_id
         AND challenge_entrants.platform = p.platform
         AND challenge_entrants.user_id = p.user_id;
+    INSERT INTO challenge_scores (challenge_id, mask, loss, entrants)
+    SELECT e.challenge_id, e.mask, e.loss, 1
+    FROM challenge_plays AS p
+    JOIN challenge_entrants AS e
+        ON e.challenge_id = p.challenge_id AND e.platform = p.platform
+        AND e.user_id = p.user_id
+    WHERE p.game_id = NEW.game_id
+    ON CONFLICT (challenge_id, mask, loss) DO UPDATE SET entrants = entrants + 1;
 END;
