@@ -17,7 +17,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from adapters.migrations import Migration
+from adapters.migrations import Migration, load
 from adapters.postgres import (
     SCHEMA_VERSION,
     PostgresStorage,
@@ -61,6 +61,12 @@ TABLES = {
     "season_ratings",
     "rating_changes",
     "partners",
+    # challenges (docs/tournaments.md)
+    "challenges",
+    "challenge_plays",
+    "challenge_entrants",
+    "challenge_scores",
+    "challenge_deal_totals",
 }
 
 
@@ -134,6 +140,8 @@ async def test_migrations_are_applied_once_and_the_version_is_visible(new_databa
         (7, "alive"),
         (8, "achievements"),
         (9, "ratings"),
+        # Then every later one, in order (numbered at merge).
+        *[(m.version, m.name) for m in load("adapters.postgres.migrations")[9:]],
     ]
 
 
