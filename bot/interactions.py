@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot import pictures, presenters
+from bot.challenge import DEALS as CHALLENGE_DEALS
+from bot.challenge import NEW_WORDS as NEW_CHALLENGE_WORDS
+from bot.challenge import Challenge, ChallengeError
 from bot.codec import CodecError, decode, join_payload, parse_join_payload
 from bot.errors import ErrorCode, ServiceError
 from bot.flood import Admission, FloodGuard
@@ -27,6 +30,7 @@ from bot.outputs import Output, PressReply, Target
 from bot.ports import Change, ChangeKind, Owed, OwedKind
 from bot.presenters import Button, Screen
 from bot.presenters import achievements as achievement_words
+from bot.presenters import challenge as challenge_words
 from bot.presenters import reliability as reliability_words
 from bot.presses import PRESSES, CanMessage, ChatCheck, Press, Pressed, place_refusal, refused
 from bot.ratings import (
@@ -416,6 +420,9 @@ class Interactions:
         running game. In a private chat it starts a solo game against three computer
         players at once. Words that name no rules open nothing: the answer says so,
         with the help."""
+        challenge_words = self._challenge_words(rules)
+        if challenge_words is not None:
+            return await self.challenge(chat, user, challenge_words, private=private)
         locale = await self.chat_locale(chat)
         rule_set = None
         options: dict[str, Any] = {}
@@ -439,6 +446,87 @@ class Interactions:
                 game = await self.service.add_computer(game.id, None, user.ref, team)
             game = (await self.service.start(game.id, None, user.ref)).game
         return Reply(game=game)
+
+    # --- Duplicate challenges (bot.challenge) --------------------------------------------
+
+    def _challenge_words(self, words: str | None) -> str | None:
+        """The words after ``challenge`` (``вызов``) when a command's words begin with
+        it (``""`` for none); None when they do not."""
+        head, _, rest = (words or "").strip().partition(" ")
+        names = {"challenge", *(self.tr.t(locale, "challenge-word") for locale in LOCALES)}
+        return rest.strip() if head and _folded(head) in names else None
+
+    async def challenge(
+        self, chat: ChatRef, user: User, words: str, *, private: bool = False
+    ) -> Reply:
+        """``/kozel challenge [ID|yard|classic|new] [preset]`` in the private chat with
+        the bot: the user's next deal of the challenge named (none: the day's of the
+        default rules; a rule set: the day's of it; rules with a preset, or ``new``
+        and rules: a new custom challenge), started, or his deal begun resumed. In
+        a group the answer points to the private chat (a deal shown there would be
+        seen by those who have not played it). Every refusal is one line."""
+        locale = await self.chat_locale(chat)
+        if not private:
+            return Reply(alert=self.error_text(ChallengeError.IN_GROUP, locale))
+        challenges = self.service.challenges
+        try:
+            found = await self._challenge_named(words)
+            resumed = bool([p for p in await challenges.plays(found, user.ref) if p.loss is None])
+            game = await challenges.play(found, chat, user)
+        except ServiceError as error:
+            return Reply(alert=self.error_text(error.code, locale))
+        if resumed:
+            deal = (game.settings.challenge_deal or 0) + 1
+            text = self.tr.t(locale, "challenge-resumed", id=found.id, deal=deal)
+            return Reply(alert=text, game=game)
+        return Reply(game=game)
+
+    async def _challenge_named(self, words: str) -> Challenge:
+        """The challenge a command's words name (see :meth:`challenge`), a new custom
+        one made for ``new`` or a preset."""
+        challenges = self.service.challenges
+        head, _, rest = words.strip().partition(" ")
+        new = _folded(head) in NEW_CHALLENGE_WORDS
+        if new:
+            words = rest
+        named = self.rules_of(words) if words.strip() else None
+        if named is not None and (new or named[1]):
+            return await challenges.create(*named)
+        if new:
+            return await challenges.create(self.service.default_rule_set, {})
+        if named is not None:
+            return await challenges.find(named[0])
+        return await challenges.find(words)
+
+    async def challenge_next(self, game: Game, user: User) -> Game:
+        """ "Next deal" under a challenge deal's result: the user's next deal of its
+        challenge in the same chat (his deal begun, if he began it already)."""
+        found = await self.service.challenges.challenge_of(game)
+        if found is None:
+            raise ServiceError(ErrorCode.UNKNOWN_GAME, game.id)
+        return await self.service.challenges.play(found, game.chat, user)
+
+    async def challenge_top(self, chat: ChatRef, user: UserRef | None, words: str) -> Reply:
+        """``/top challenge [ID|yard|classic]``: a challenge's table (none named: the
+        day's of the default rules) and the asker's place."""
+        locale = await self.chat_locale(chat)
+        try:
+            found = await self.service.challenges.find(words)
+        except ServiceError as error:
+            return Reply(alert=self.error_text(error.code, locale))
+        standings = await self.service.challenge_standings(found, user)
+        return Reply(screen=challenge_words.table(standings, self.tr, locale))
+
+    async def challenge_over(self, game: Game, user: UserRef) -> Screen | None:
+        """What a challenge deal's end shows its entrant: his loss, the field's, his
+        score and place, the way to his next deal."""
+        found = await self.service.challenges.challenge_of(game)
+        if found is None:
+            return None
+        plays = await self.service.challenges.plays(found, user)
+        standings = await self.service.challenges.standings(found, user)
+        locale = await self.user_locale(user, game.settings.locale)
+        return challenge_words.deal_over(game, found, plays, standings, self.tr, locale)
 
     async def web_table(self, chat: ChatRef, user: UserRef, *, renew: bool = False) -> Reply:
         """``/kozel web``: the user's own link to the chat's open game on the web table
@@ -533,11 +621,17 @@ class Interactions:
         )
         return Reply(screen=screen)
 
-    async def top_command(self, chat: ChatRef, words: str | None) -> Reply:
+    async def top_command(
+        self, chat: ChatRef, words: str | None, user: UserRef | None = None
+    ) -> Reply:
         """``/top [classic|yard] [all] [season] [YYYY-MM|last]``, the words in any
         order; a month (a word of digits like ``2026-11``, or ``last``) asks that
         month's season. A word that is none of them, or a second month, gets the
-        command's usage and no leaderboard."""
+        command's usage and no leaderboard. ``/top challenge [ID]``: a challenge's
+        table, with ``user``'s place (:meth:`challenge_top`)."""
+        challenge = self._challenge_words(words)
+        if challenge is not None:
+            return await self.challenge_top(chat, user, challenge)
         tokens = (words or "").split()
         every, season, last = self._all_words(), self._season_words(), _LAST_WORDS
         months = [w for w in tokens if looks_like_month(w) or _folded(w) in last]
@@ -695,6 +789,13 @@ class Interactions:
             screen = presenters.reminder(game, seat, tr, user_locale, now)
             return [Output(Target.TABLE, table), Output(Target.PRIVATE, screen, seat, player.user)]
         out.append(Output(Target.TABLE, table))
+        if change.kind is ChangeKind.FINISHED and game.settings.challenge is not None:
+            entrant = game.seats[0]
+            over = None
+            if entrant is not None and entrant.user is not None:
+                over = await self.challenge_over(game, entrant.user)
+            if over is not None:
+                out.append(Output(Target.CHAT, over))
         if change.kind is ChangeKind.CANCELLED:
             out.append(Output(Target.CHAT, presenters.cancelled(tr, locale)))
         out.extend(await self._hand_outputs(game))
@@ -837,7 +938,18 @@ class Interactions:
         return _with_button(game, screen, self.web.hand_button(game, seat, locale))
 
     def _table_link(self, game: Game, screen: Screen, locale: str) -> Screen:
-        """A started game's table, with the way to the web table when there is one."""
+        """A started game's table, with the way to the web table when there is one (a
+        challenge deal's says which first)."""
+        settings = game.settings
+        if settings.challenge is not None and settings.challenge_deal is not None:
+            header = self.tr.t(
+                locale,
+                "challenge-table-header",
+                id=settings.challenge,
+                deal=settings.challenge_deal + 1,
+                deals=challenge_deals(settings.rule_set),
+            )
+            screen = Screen(f"{header}\n{screen.text}", screen.rows)
         if self.web is None or game.status is not GameStatus.PLAYING:
             return screen
         return _with_button(game, screen, self.web.table_button(game, locale))
@@ -965,6 +1077,11 @@ _NEW_WORDS = frozenset({"new", "новая", "новые", "новую", "нов
 
 #: The words of ``/top`` for the previous month's season (``/top last``), folded.
 _LAST_WORDS = frozenset({"last", "previous", "прошлый", "предыдущий"})
+
+
+def challenge_deals(rule_set: str) -> int:
+    """How many deals a challenge of a rule set has."""
+    return CHALLENGE_DEALS.get(rule_set, 0)
 
 
 def _folded(word: str) -> str:

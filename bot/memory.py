@@ -13,6 +13,7 @@ import logging
 import secrets
 from collections.abc import Collection, Iterator, Sequence
 
+from bot import challenge as challenges
 from bot import ratings
 from bot.achievements import Awards, Earned, Progress
 from bot.models import ChatRef, Game, Platform, SeatKind, User, UserRef
@@ -93,6 +94,12 @@ class MemoryStorage:
         self._ratings: dict[tuple[str, ratings.Key], ratings.Skill] = {}
         self._rating_changes: dict[int, tuple[str, str, tuple[ratings.RatingChange, ...]]] = {}
         self._partners: dict[tuple[str, str, str, str], tuple[int, int]] = {}
+        #: Challenges by id; the deals their entrants started, by (challenge, user),
+        #: then deal; entrants' names; the (challenge, user, deal) of each deal's game.
+        self._challenges: dict[str, challenges.Challenge] = {}
+        self._challenge_plays: dict[tuple[str, UserRef], dict[int, challenges.Play]] = {}
+        self._challenge_names: dict[tuple[str, UserRef], str] = {}
+        self._challenge_games: dict[int, tuple[str, UserRef, int]] = {}
 
     # --- Users and chats -------------------------------------------------------------
 
@@ -162,6 +169,8 @@ class MemoryStorage:
             self._deals.setdefault(game.id, {}).setdefault(
                 outcome.number, deal_row(game, outcome, game.updated_at)
             )
+        for outcome in deals:
+            self._challenge_scored(game.id, outcome)
         if series is not None:
             self._series.setdefault(game.id, series_row(game, series, game.updated_at))
             self._rate(ratings.rated_game(game, series.loser, game.updated_at))
@@ -529,3 +538,58 @@ class MemoryStorage:
 
     async def secret(self, name: str) -> bytes:
         return self._secrets.setdefault(name, secrets.token_bytes(32))
+
+    # --- Duplicate challenges ---------------------------------------------------------
+
+    async def challenge(self, challenge_id: str) -> challenges.Challenge | None:
+        return self._challenges.get(challenge_id)
+
+    async def keep_challenge(self, challenge: challenges.Challenge) -> challenges.Challenge:
+        return self._challenges.setdefault(challenge.id, challenge)
+
+    async def challenge_plays(self, challenge_id: str, user: UserRef) -> list[challenges.Play]:
+        plays = self._challenge_plays.get((challenge_id, user), {})
+        return [plays[deal] for deal in sorted(plays)]
+
+    async def start_challenge_deal(
+        self, game: Game, challenge: challenges.Challenge, deal: int, name: str
+    ) -> Game:
+        seat = game.seats[0]
+        assert seat is not None and seat.user is not None
+        key = (challenge.id, seat.user)
+        if deal in self._challenge_plays.get(key, {}):
+            raise challenges.DealTaken(challenge.id, deal)
+        row = game_to_row(game, self._snapshots)
+        self._last_id += 1
+        row["id"] = self._last_id
+        stored = game_from_row(row)
+        self._games[stored.id] = row
+        self._participants[stored.id] = participant_rows(stored)
+        self._challenge_plays.setdefault(key, {})[deal] = challenges.Play(deal, stored.id)
+        self._challenge_names[key] = name
+        self._challenge_games[stored.id] = (challenge.id, seat.user, deal)
+        return stored
+
+    def _challenge_scored(self, game_id: int, outcome: DealOutcome) -> None:
+        """A challenge deal's result: the entrant's loss, kept once."""
+        found = self._challenge_games.get(game_id)
+        if found is None:
+            return
+        challenge_id, user, deal = found
+        plays = self._challenge_plays[challenge_id, user]
+        if plays[deal].loss is None:
+            lost = challenges.loss(self._challenges[challenge_id], outcome)
+            plays[deal] = challenges.Play(deal, game_id, lost)
+
+    async def challenge_standings(
+        self, challenge: challenges.Challenge, user: UserRef | None, limit: int = 10
+    ) -> challenges.Standings:
+        entrants = {
+            who: (
+                self._challenge_names[challenge_id, who],
+                {deal: p.loss for deal, p in plays.items() if p.loss is not None},
+            )
+            for (challenge_id, who), plays in self._challenge_plays.items()
+            if challenge_id == challenge.id
+        }
+        return challenges.table(challenge, entrants, user, limit)

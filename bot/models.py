@@ -113,6 +113,10 @@ class TableSettings:
     #: Which page the lobby shows: "" its seats, "o" the rule set's options (kept with
     #: the game, so every process and a restart show the same page).
     lobby_page: str = ""
+    #: The duplicate challenge (its id) and its deal (from 0) the table plays, if any
+    #: (:mod:`bot.challenge`): its game ends with that deal.
+    challenge: str | None = None
+    challenge_deal: int | None = None
 
     def rule_options(self) -> RuleOptions:
         """The options, validated by the rule set (raises

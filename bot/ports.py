@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.achievements import Awards, Earned, Progress
+from bot.challenge import Challenge, Play, Standings
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ratings import Board, BoardRow, PlayerRating, RatingChange
 from bot.reliability import WINDOW, Ending, Reliability
@@ -258,6 +259,38 @@ class Storage(Protocol):
     async def secret(self, name: str) -> bytes:
         """The named secret key (32 random bytes), made on first use and kept: every
         later call, also from another process on the same database, returns it."""
+        ...
+
+    # --- Duplicate challenges (bot.challenge) -------------------------------------------
+
+    async def challenge(self, challenge_id: str) -> Challenge | None:
+        """The challenge kept under this id, if any."""
+        ...
+
+    async def keep_challenge(self, challenge: Challenge) -> Challenge:
+        """Keep a new challenge; one kept under its id already (another request made
+        the day's first) stays, and is returned."""
+        ...
+
+    async def challenge_plays(self, challenge_id: str, user: UserRef) -> list[Play]:
+        """The deals of a challenge a user started, by deal number."""
+        ...
+
+    async def start_challenge_deal(
+        self, game: Game, challenge: Challenge, deal: int, name: str
+    ) -> Game:
+        """Store a challenge deal's new game (dealt) as the user at its seat 0 started
+        it, with his entry (``name``), in one transaction; return it with its id. A
+        deal he started already raises :class:`bot.challenge.DealTaken` and keeps
+        nothing. The deal's result (his loss) is kept in the transaction of the save
+        that keeps the game's deal result, and the challenge's totals with it."""
+        ...
+
+    async def challenge_standings(
+        self, challenge: Challenge, user: UserRef | None, limit: int = 10
+    ) -> Standings:
+        """A challenge's table: its best entrants and ``user``'s line. Read apart from
+        the saves, as :meth:`leaderboard`."""
         ...
 
 

@@ -230,6 +230,10 @@ async def cancel(press: Press) -> PressReply:
 
 
 async def rematch(press: Press) -> PressReply:
+    """A rematch; under a challenge deal's result, "Next deal"."""
+    game = await press.service.game(press.command.game_id)
+    if game.settings.challenge is not None:
+        return PressReply(game=await press.ui.challenge_next(game, press.user))
     outcome = await press.service.rematch(press.command.game_id, press.ref)
     return PressReply(game=outcome.game)
 

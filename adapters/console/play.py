@@ -664,6 +664,10 @@ async def _run(
         try:
             if table is not None and not await start_web_table(table, out, tr, locale):
                 return 1
+            if args.challenge is not None:
+                from adapters.console.challenge import play_challenge
+
+                return await play_challenge(service, console, publisher, args.challenge, out)
             game = await console.set_up(
                 chat,
                 seats,
@@ -890,6 +894,7 @@ def add_arguments(parser: Parser) -> None:
         help=say("cli-help-level", level=DEFAULT_LEVEL),
     )
     parser.add_argument("--new", action="store_true", help=say("cli-help-new"))
+    parser.add_argument("--challenge", metavar="ID", default=None, help=say("cli-help-challenge"))
     parser.add_argument(
         "--log", metavar="FILE", default=None, help=say("cli-help-log", file=DEFAULT_LOG_NAME)
     )

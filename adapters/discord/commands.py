@@ -44,6 +44,9 @@ ACTIVITY_CHOICE = "activity"
 #: ``/top``'s month option (``2026-11``, ``last``, ``прошлый``...): a longer word is
 #: none of them, and Discord refuses it in the client.
 MONTH_LENGTH = 16
+#: The challenge option of ``/kozel`` and ``/top`` (an id, ``daily``, a rule set and a
+#: preset): a longer word is no challenge.
+CHALLENGE_LENGTH = 40
 
 
 class KozelCommands(commands.Cog):
@@ -91,10 +94,22 @@ class KozelCommands(commands.Cog):
                 app_commands.Choice(name=text(tr, "web-activity-choice"), value=ACTIVITY_CHOICE)
             )
 
-        @app_commands.rename(rule_set=text(tr, "cmd-option-rules"))
-        @app_commands.describe(rule_set=text(tr, "cmd-option-rules-about"))
+        @app_commands.rename(
+            rule_set=text(tr, "cmd-option-rules"), challenge=text(tr, "cmd-option-challenge")
+        )
+        @app_commands.describe(
+            rule_set=text(tr, "cmd-option-rules-about"),
+            challenge=text(tr, "cmd-option-challenge-about"),
+        )
         @app_commands.choices(rule_set=kozel_choices)
-        async def kozel(interaction: discord.Interaction[Any], rule_set: str | None = None) -> None:
+        async def kozel(
+            interaction: discord.Interaction[Any],
+            rule_set: str | None = None,
+            challenge: app_commands.Range[str, 1, CHALLENGE_LENGTH] | None = None,
+        ) -> None:
+            if challenge is not None:  # /kozel challenge:<ID|daily|yard|classic [preset]>
+                await self.kozel(interaction, f"challenge {challenge}")
+                return
             if rule_set == ACTIVITY_CHOICE and self.adapter.settings.discord_activity:
                 await self.launch_activity(interaction)
                 return
@@ -117,12 +132,14 @@ class KozelCommands(commands.Cog):
             rule_set=text(tr, "cmd-option-rules"),
             season=text(tr, "cmd-option-season"),
             month=text(tr, "cmd-option-month"),
+            challenge=text(tr, "cmd-option-challenge"),
         )
         @app_commands.describe(
             everywhere=text(tr, "cmd-option-all-about"),
             rule_set=text(tr, "cmd-option-rules-about"),
             season=text(tr, "cmd-option-season-about"),
             month=text(tr, "cmd-option-month-about"),
+            challenge=text(tr, "cmd-option-challenge-top-about"),
         )
         @app_commands.choices(rule_set=rule_set_choices)
         async def top(
@@ -131,7 +148,13 @@ class KozelCommands(commands.Cog):
             rule_set: str | None = None,
             season: bool = False,
             month: app_commands.Range[str, 1, MONTH_LENGTH] | None = None,
+            challenge: app_commands.Range[str, 1, CHALLENGE_LENGTH] | None = None,
         ) -> None:
+            if challenge is not None:  # /top challenge:<ID|daily|yard|classic>
+                asker, chat = user_ref(interaction.user), chat_of(interaction)
+                work = self.interactions.challenge_top(chat, asker, challenge)
+                await self._answer(interaction, work)
+                return
             work = self.interactions.top(
                 chat_of(interaction),
                 everywhere=everywhere,

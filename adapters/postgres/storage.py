@@ -40,11 +40,13 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
+from adapters import challenges as kept_challenges
 from adapters import ratings as kept_ratings
 from adapters import sql
 from adapters.postgres.migrations import migrate
 from bot import ratings
 from bot.achievements import Awards, Earned, Progress
+from bot.challenge import Challenge, DealTaken, Play, Standings
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.reliability import (
@@ -158,6 +160,18 @@ async def rate_game(conn: Connection, game: ratings.RatedGame) -> None:
     await conn.execute(kept_ratings.KEPT, *(_json(rows) for _, rows in statements))
 
 
+async def _insert_game(conn: Connection, game: Game, row: GameRow) -> int:
+    """Insert a new game's row and its seats (the caller holds a transaction); its id."""
+    game_id = int(await conn.fetchval(*_INSERT_GAME.bind(row)))
+    seats = participant_rows(game)
+    if seats:
+        await conn.executemany(
+            sql.INSERT_PARTICIPANT.postgres,
+            [sql.INSERT_PARTICIPANT.args({**s, "game_id": game_id}) for s in seats],
+        )
+    return game_id
+
+
 class PostgresStorage:
     """A :class:`~bot.ports.Storage` in a PostgreSQL database. Open it with :meth:`open`."""
 
@@ -263,15 +277,8 @@ class PostgresStorage:
         """Store a new game; return a copy of it with the id the database gave it (the
         ``id`` passed in is ignored)."""
         row = game_to_row(game)
-        seats = participant_rows(game)
         async with self._pool.acquire() as conn, conn.transaction():
-            game_id = await conn.fetchval(*_INSERT_GAME.bind(row))
-            if seats:
-                await conn.executemany(
-                    sql.INSERT_PARTICIPANT.postgres,
-                    [sql.INSERT_PARTICIPANT.args({**s, "game_id": game_id}) for s in seats],
-                )
-        row["id"] = int(game_id)
+            row["id"] = await _insert_game(conn, game, row)
         return game_from_row(row)
 
     async def save_game(
@@ -596,3 +603,53 @@ class PostgresStorage:
         if value is None:  # pragma: no cover - the row was just inserted or was there
             raise RuntimeError(f"secret {name!r} was not kept")
         return bytes(value)
+
+    # --- Duplicate challenges (adapters.challenges) -------------------------------------
+
+    async def challenge(self, challenge_id: str) -> Challenge | None:
+        rows = await self._read(kept_challenges.GET_CHALLENGE, {"id": challenge_id})
+        return kept_challenges.challenge_from_row(rows[0]) if rows else None
+
+    async def keep_challenge(self, challenge: Challenge) -> Challenge:
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                *kept_challenges.KEEP_CHALLENGE.bind(kept_challenges.challenge_row(challenge))
+            )
+            row = await conn.fetchrow(*kept_challenges.GET_CHALLENGE.bind({"id": challenge.id}))
+        if row is None:  # pragma: no cover - the row was just inserted or was there
+            raise RuntimeError(f"challenge {challenge.id!r} was not kept")
+        return kept_challenges.challenge_from_row(dict(row))
+
+    async def challenge_plays(self, challenge_id: str, user: UserRef) -> list[Play]:
+        values = {"challenge_id": challenge_id, "platform": user.platform.value}
+        rows = await self._pool.fetch(*kept_challenges.PLAYS.bind({**values, "user_id": user.id}))
+        return kept_challenges.plays_from_rows([dict(row) for row in rows])
+
+    async def start_challenge_deal(
+        self, game: Game, challenge: Challenge, deal: int, name: str
+    ) -> Game:
+        """The game, its seats, the entrant's deal and his entry, in one transaction."""
+        row = game_to_row(game, self._snapshots)
+        user = kept_challenges.player(game)
+        async with self._pool.acquire() as conn, conn.transaction():
+            game_id = await _insert_game(conn, game, row)
+            try:
+                await conn.execute(
+                    *kept_challenges.INSERT_PLAY.bind(
+                        kept_challenges.play_row(challenge, user, deal, game_id)
+                    )
+                )
+            except asyncpg.UniqueViolationError:
+                raise DealTaken(challenge.id, deal) from None
+            await conn.execute(
+                *kept_challenges.KEEP_ENTRANT.bind(
+                    kept_challenges.entrant_row(challenge, user, name)
+                )
+            )
+        row["id"] = game_id
+        return game_from_row(row)
+
+    async def challenge_standings(
+        self, challenge: Challenge, user: UserRef | None, limit: int = 10
+    ) -> Standings:
+        return await kept_challenges.standings(self._read, challenge, user, limit)

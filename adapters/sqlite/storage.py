@@ -70,11 +70,13 @@ try:
 except ImportError:  # pragma: no cover - Windows: no lock on the database
     fcntl = None  # type: ignore[assignment]
 
+from adapters import challenges as kept_challenges
 from adapters import ratings as kept_ratings
 from adapters import sql
 from adapters.sqlite.migrations import SCHEMA_VERSION, migrate
 from bot import ratings
 from bot.achievements import Awards, Earned, Progress
+from bot.challenge import Challenge, DealTaken, Play, Standings
 from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.reliability import (
@@ -677,17 +679,23 @@ class SqliteStorage:
         """Store a new game; return a copy of it with the id the database gave it (the
         ``id`` passed in is ignored)."""
         row = game_to_row(game)
-        seats = participant_rows(game)
         async with self._transaction() as db:
-            async with db.execute(sql.INSERT_GAME.sqlite, row) as cursor:
-                game_id = cursor.lastrowid
-            if game_id is None:  # pragma: no cover - an INSERT always sets it
-                raise RuntimeError("SQLite gave the new game no id")
-            await db.executemany(
-                sql.INSERT_PARTICIPANT.sqlite, [{**s, "game_id": game_id} for s in seats]
-            )
-        row["id"] = game_id
+            row["id"] = await self._insert_game(db, game, row)
         return game_from_row(row)
+
+    @staticmethod
+    async def _insert_game(db: aiosqlite.Connection, game: Game, row: GameRow) -> int:
+        """Insert a new game's row and its seats (the caller holds a transaction); its
+        id."""
+        async with db.execute(sql.INSERT_GAME.sqlite, row) as cursor:
+            game_id = cursor.lastrowid
+        if game_id is None:  # pragma: no cover - an INSERT always sets it
+            raise RuntimeError("SQLite gave the new game no id")
+        await db.executemany(
+            sql.INSERT_PARTICIPANT.sqlite,
+            [{**s, "game_id": game_id} for s in participant_rows(game)],
+        )
+        return game_id
 
     async def save_game(
         self,
@@ -979,3 +987,51 @@ class SqliteStorage:
         if row is None:  # pragma: no cover - the row was just inserted or was there
             raise RuntimeError(f"secret {name!r} was not kept")
         return bytes(row[0])
+
+    # --- Duplicate challenges (adapters.challenges) -------------------------------------
+
+    async def challenge(self, challenge_id: str) -> Challenge | None:
+        row = await self._lookup(kept_challenges.GET_CHALLENGE, {"id": challenge_id})
+        return None if row is None else kept_challenges.challenge_from_row(row)
+
+    async def keep_challenge(self, challenge: Challenge) -> Challenge:
+        async with self._transaction() as db:
+            await db.execute(
+                kept_challenges.KEEP_CHALLENGE.sqlite, kept_challenges.challenge_row(challenge)
+            )
+            rows = await db.execute_fetchall(
+                kept_challenges.GET_CHALLENGE.sqlite, {"id": challenge.id}
+            )
+        return kept_challenges.challenge_from_row(dict(next(iter(rows))))
+
+    async def challenge_plays(self, challenge_id: str, user: UserRef) -> list[Play]:
+        parameters = {"challenge_id": challenge_id, "platform": user.platform.value}
+        rows = await self._fetchall(kept_challenges.PLAYS, {**parameters, "user_id": user.id})
+        return kept_challenges.plays_from_rows(rows)
+
+    async def start_challenge_deal(
+        self, game: Game, challenge: Challenge, deal: int, name: str
+    ) -> Game:
+        """The game, its seats, the entrant's deal and his entry, in one transaction."""
+        row = game_to_row(game, self._snapshots)
+        user = kept_challenges.player(game)
+        async with self._transaction() as db:
+            game_id = await self._insert_game(db, game, row)
+            try:
+                await db.execute(
+                    kept_challenges.INSERT_PLAY.sqlite,
+                    kept_challenges.play_row(challenge, user, deal, game_id),
+                )
+            except sqlite3.IntegrityError:
+                raise DealTaken(challenge.id, deal) from None
+            await db.execute(
+                kept_challenges.KEEP_ENTRANT.sqlite,
+                kept_challenges.entrant_row(challenge, user, name),
+            )
+        row["id"] = game_id
+        return game_from_row(row)
+
+    async def challenge_standings(
+        self, challenge: Challenge, user: UserRef | None, limit: int = 10
+    ) -> Standings:
+        return await kept_challenges.standings(self._read, challenge, user, limit)

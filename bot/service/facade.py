@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Collection
+from functools import partial
 from typing import Generic, TypeVar, overload
 
 from bot.metrics import Metrics
 from bot.models import Game, Platform
 from bot.ports import Clock, Storage
 from bot.readcache import ReadCache
+from bot.service.challenges import Challenges
 from bot.service.computers import Computers, Sleep
 from bot.service.lobby import Lobby
 from bot.service.moves import Moves
@@ -121,6 +123,7 @@ class GameService:
             default_rule_set=default_rule_set,
         )
         self.moves = moves = Moves(tables, steps, publishing)
+        self.challenges = challenges = Challenges(tables, steps, publishing, people, lobby)
         # The adapters' calls, each answered by its job.
         self.add_publisher = publishing.add_publisher
         self.remove_publisher = publishing.remove_publisher
@@ -155,6 +158,7 @@ class GameService:
         self.game_ratings = queries.game_ratings
         self.reliability = queries.reliability
         self.record = queries.record
+        self.challenge_standings = partial(queries.challenge_standings, challenges)
         self.open_table = lobby.open_table
         self.join = lobby.join
         self.leave = lobby.leave

@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
+from bot.challenge import ChallengeError
 from bot.errors import ErrorCode, ServiceError
 from bot.models import (
     TURN_TIMEOUTS,
@@ -273,6 +274,8 @@ class Lobby:
             check_version(game, version)
             if user != game.creator and not is_admin:
                 raise ServiceError(ErrorCode.NOT_ALLOWED, game.id)
+            if game.settings.challenge is not None:  # played out, never dealt again
+                raise ServiceError(ChallengeError.NO_STOP, game.id)
             started = game.status is GameStatus.PLAYING
             game.status = GameStatus.CANCELLED
             game.turn_deadline = None
@@ -289,6 +292,8 @@ class Lobby:
         old = await tables.game(game_id)
         if old.status is not GameStatus.FINISHED:
             raise ServiceError(ErrorCode.GAME_RUNNING, old.id)
+        if old.settings.challenge is not None:
+            raise ServiceError(ChallengeError.NO_REMATCH, old.id)
         if old.seat_of(user) is None and user != old.creator:
             raise ServiceError(ErrorCode.NOT_SEATED, old.id)
         async with tables.chat_lock(old.chat):

@@ -8,14 +8,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Hashable
 from functools import partial
+from typing import TYPE_CHECKING
 
 from bot import ratings
 from bot.achievements import Earned
+from bot.challenge import Challenge, Standings
 from bot.models import ChatRef, Game, GameStatus, UserRef
 from bot.ports import LeaderboardRow, UserStats
 from bot.readcache import ReadCache
 from bot.reliability import Reliability
 from bot.service.tables import Tables
+
+if TYPE_CHECKING:
+    from bot.service.challenges import Challenges
 from core.ruleset import rule_set_ids
 
 
@@ -148,3 +153,13 @@ class Queries:
         with, if it was given one."""
         game = await self.tables.game(game_id)
         return game.play.record(seed=game.settings.seed)
+
+    async def challenge_standings(
+        self, challenges: Challenges, challenge: Challenge, user: UserRef | None
+    ) -> Standings:
+        """A challenge's table (``/top challenge``), kept a few seconds as the other
+        boards: a burst of it is one read, on a read connection, apart from the
+        saves."""
+        return await self.read_cache.get(
+            ("challenge", challenge.id, user), partial(challenges.standings, challenge, user)
+        )

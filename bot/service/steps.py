@@ -90,8 +90,8 @@ class Steps:
         finished = [o for o in outcomes if isinstance(o, GameOutcome)]
         moments = self.awarding.moments(game, events, scored, finished)  # before a new deal
         dealt: list[Event] = []
-        if finished or play.is_over:
-            game.status = GameStatus.FINISHED
+        if finished or play.is_over or (scored and game.settings.challenge is not None):
+            game.status = GameStatus.FINISHED  # a challenge's game is one deal
         elif play.needs_deal:
             dealt = list(play.deal(self.tables.rng))
         self.set_deadline(game)
@@ -132,14 +132,15 @@ class Steps:
             raise
         # One change for the lot: a publisher shows the state they led to once.
         last = steps[-1]
-        kind = ChangeKind.FINISHED if finished else ChangeKind.PLAYED
+        over = bool(finished) or game.status is GameStatus.FINISHED
+        kind = ChangeKind.FINISHED if over else ChangeKind.PLAYED
         events = tuple(event for step in steps for event in step.events)
         change = Change(kind, events, seat=last.action.seat, auto=last.auto, owed=owed)
         await self.publishing.publish(game, change)
         dealt = tuple(event for step in steps for event in step.dealt)
         if dealt:
             await self.publishing.publish(game, Change(ChangeKind.DEALT, dealt))
-        if finished:
+        if over:
             self.tables.forget(game.id)
 
     def set_deadline(self, game: Game) -> None:

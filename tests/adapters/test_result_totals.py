@@ -224,6 +224,9 @@ async def assert_same_answers(storage: Storage, reference: FullCount) -> None:
 LATER_TABLES = ("achievements", "achievement_progress")
 LATER_TABLES += ("ratings", "season_ratings", "rating_changes", "partners")
 LATER_TABLES += ("reliability",)
+#: The challenges' (docs/tournaments.md), with the trigger on deal_results that keeps them.
+LATER_TABLES += ("challenge_plays", "challenge_entrants", "challenge_scores")
+LATER_TABLES += ("challenge_deal_totals", "challenges")
 
 
 def migration_objects(dialect: str) -> tuple[list[str], list[str]]:
@@ -246,6 +249,7 @@ async def back_to_schema_5_sqlite(path: Path) -> None:
     await db.execute("DROP INDEX participants_by_user")
     await db.execute("CREATE INDEX participants_by_user ON participants (platform, user_id)")
     await db.execute("DROP TABLE alive")  # 0007's, made after 0006
+    await db.execute("DROP TRIGGER challenge_deal_scored")
     for table in LATER_TABLES:
         await db.execute(f"DROP TABLE {table}")
     await db.execute("ALTER TABLE chats DROP COLUMN pictures")  # 0008's
@@ -260,6 +264,7 @@ async def back_to_schema_5_postgres(url: str) -> None:
         functions = [name for name in routines if name.startswith("kozel_")]
         await conn.execute(f"DROP FUNCTION {', '.join(functions)} CASCADE")
         await conn.execute(f"DROP TABLE {', '.join(tables)}, alive")  # and 0007's
+        await conn.execute("DROP FUNCTION challenge_deal_scored CASCADE")
         await conn.execute(f"DROP TABLE {', '.join(LATER_TABLES)}")
         await conn.execute("ALTER TABLE chats DROP COLUMN pictures")  # 0008's
         await conn.execute("DROP INDEX participants_by_user")

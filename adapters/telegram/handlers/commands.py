@@ -47,8 +47,10 @@ async def top(
     message: Message, command: CommandObject, interactions: Interactions, outbox: Outbox
 ) -> None:
     """This chat's best players; ``/top all``: every chat's; ``/top classic``: in one
-    rule set's games (the words in any order)."""
-    reply = await interactions.top_command(chat_of(message), command.args)
+    rule set's games (the words in any order); ``/top challenge [ID]``: a challenge's
+    table with the asker's place."""
+    asker = None if message.from_user is None else user_of(message.from_user).ref
+    reply = await interactions.top_command(chat_of(message), command.args, asker)
     answer(outbox, interactions, message, reply)
 
 

@@ -28,6 +28,7 @@ from bot.presenters import SELECTED_MARK, card_label
 from bot.presenters.yard import action_arg
 from bot.service import GameService
 from bot.settings import Settings
+from core.ruleset import Computer
 from core.yard.actions import Action, ActionKind
 from core.yard.ai import safe_move
 from testing.fakes.discord import JSON, TOKEN, FakeDiscord, FakeInteraction
@@ -72,6 +73,9 @@ class Harness:
     #: The service's random source; None: seeded with ``seed``.
     rng: random.Random | None = None
     clock: FixedClock = field(default_factory=FixedClock)
+    #: The computer players the service makes by level (None: the rule set's own);
+    #: a test of challenges (whose seats are strong) makes them quick with it.
+    players: Callable[[str], Computer] | None = None
     service: GameService = field(init=False)
     interactions: Interactions = field(init=False)
     adapter: DiscordAdapter = field(init=False)
@@ -91,6 +95,7 @@ class Harness:
             rng=self.rng or random.Random(self.seed),
             computer_delay=0,
             computer_level="normal",  # quick; the strong level has its own tests
+            players=self.players,
         )
         # The real command limits; the simulated players press at machine speed (a
         # person's presses are limited by bot.flood.PRESSES: tests/bot/test_flood.py).

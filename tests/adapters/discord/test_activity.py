@@ -29,7 +29,7 @@ async def activity_harness(dc: FakeDiscord, tr: Translator) -> AsyncIterator[Har
 
 
 def choices(dc: FakeDiscord) -> list[str]:
-    [option] = dc.command("kozel")["options"]
+    option, _challenge = dc.command("kozel")["options"]
     return [choice["value"] for choice in option["choices"]]
 
 

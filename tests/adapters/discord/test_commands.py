@@ -46,7 +46,10 @@ async def test_commands_are_registered_with_localized_names_and_descriptions(
         for localized in names.values():
             assert NAME.match(localized) and localized == localized.lower()
     assert dc.command("kozel")["name_localizations"]["ru"] == "козёл"
-    everywhere, rule_set, season, month = dc.command("top")["options"]
+    everywhere, rule_set, season, month, challenge = dc.command("top")["options"]
+    # A duplicate challenge's table (docs/tournaments.md): its id or a word.
+    assert challenge["name"] == "challenge" and challenge["type"] == 3
+    assert challenge["name_localizations"]["ru"] == "вызов" and not challenge["required"]
     assert season["name"] == "season" and season["type"] == 5
     assert season["name_localizations"]["ru"] == "сезон"
     # A past month's season (issue 25): a short string, YYYY-MM or "last".

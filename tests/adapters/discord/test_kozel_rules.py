@@ -12,7 +12,8 @@ DISCORD = Platform.DISCORD
 
 async def test_kozel_has_a_localized_rules_choice(harness: Harness, dc: FakeDiscord) -> None:
     tr = harness.tr
-    (rule_set,) = dc.command("kozel")["options"]
+    rule_set, challenge = dc.command("kozel")["options"]
+    assert challenge["name"] == "challenge" and not challenge.get("required", False)
     assert rule_set["name"] == tr.t("en", "cmd-option-rules")
     assert rule_set["name_localizations"]["ru"] == tr.t("ru", "cmd-option-rules")
     assert not rule_set.get("required", False)

@@ -134,7 +134,7 @@ async def test_kozel_web_and_web_new_are_offered_among_the_choices(web_harness: 
     """The presets' choices once replaced the web table's: ``/kozel web`` was offered
     to nobody (a test that sends a value Discord's client would not could not see it)."""
     h = web_harness
-    [option] = h.dc.command("kozel")["options"]
+    option, _challenge = h.dc.command("kozel")["options"]
     values = [choice["value"] for choice in option["choices"]]
     assert "web" in values and "web new" in values
     assert "classic 001" in values and len(values) <= 25

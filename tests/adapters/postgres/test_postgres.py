@@ -17,7 +17,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from adapters.migrations import Migration
+from adapters.migrations import Migration, load
 from adapters.postgres import (
     SCHEMA_VERSION,
     PostgresStorage,
@@ -63,6 +63,12 @@ TABLES = {
     "partners",
     # 0010: reliability
     "reliability",
+    # challenges (docs/tournaments.md)
+    "challenges",
+    "challenge_plays",
+    "challenge_entrants",
+    "challenge_scores",
+    "challenge_deal_totals",
 }
 
 
@@ -137,6 +143,8 @@ async def test_migrations_are_applied_once_and_the_version_is_visible(new_databa
         (8, "achievements"),
         (9, "ratings"),
         (10, "reliability"),
+        # Then every later one, in order (numbered at merge).
+        *[(m.version, m.name) for m in load("adapters.postgres.migrations")[10:]],
     ]
 
 

@@ -35,6 +35,7 @@ from bot.models import ChatRef, Game, GameStatus, Platform
 from bot.ports import Storage
 from bot.service import GameService
 from bot.settings import Settings
+from core.ruleset import Computer
 from testing.fakes.bot_process import fast_pacing
 from testing.fakes.telegram import FakeMessage, FakeTelegram, FakeUser
 
@@ -76,6 +77,9 @@ class Harness:
     #: The service's random source (kept over restarts); None: seeded with ``seed``.
     rng: random.Random | None = None
     errors: list[BaseException] = field(default_factory=list)
+    #: The computer players the service makes by level (None: the rule set's own);
+    #: a test of challenges (whose seats are strong) makes them quick with it.
+    players: Callable[[str], Computer] | None = None
     #: The web table's settings (``web_public_url``, ``web_app_name``...), or None:
     #: no web table (the bot as it runs without ``WEB_PORT``).
     web: dict[str, Any] | None = None
@@ -94,6 +98,7 @@ class Harness:
             rng=self.rng or random.Random(self.seed),
             computer_delay=0,
             computer_level="normal",  # quick; the strong level has its own tests
+            players=self.players,
         )
         # The real command limits; the simulated players press at machine speed (a
         # person's presses are limited by bot.flood.PRESSES: tests/bot/test_flood.py).
