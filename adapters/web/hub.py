@@ -53,6 +53,7 @@ CLOSE_CODES = {
     "too-many": 4429,
     "not-participant": 4403,
     "no-game": 4404,
+    "challenge": 4403,
     "unavailable": 1013,  # Discord did not answer: the page tries again
 }
 
@@ -244,6 +245,9 @@ class WebHub:
             async with self.service.showing(game_id) as game:
                 if who.seat is not None and not _sits(game, who.seat, who.user):
                     raise Refused("auth")  # he left the seat meanwhile
+                if who.seat is None and game.settings.challenge is not None:
+                    # A challenge deal is watched by nobody: others play the same cards.
+                    raise Refused("challenge")
                 if who.claim is not None and _revoked(self, game, who.claim):
                     raise Refused("revoked")  # revoked meanwhile
                 conn.seat, conn.user, conn.user_key = who.seat, who.user, who.user_key

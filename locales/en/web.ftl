@@ -35,6 +35,7 @@ web-link-off = The table in the browser is not on for this bot.
 web-link-none = You are not seated at any table now.
 web-error-not-participant = You are not in this Activity. Join it in Discord, then open it again.
 web-error-no-game = There is no game in this channel. Start one with /kozel here, then open the Activity again.
+web-error-challenge = This table is a challenge deal: only the player who plays it may open it (others play the same cards).
 web-error-unavailable = Discord does not answer now. Trying again…
 web-activity-choice = 🃏 Table in Discord (an Activity in this channel)
 web-activity-refused = Discord did not start the table here as an Activity. Open it with “🃏 Table in the browser” instead.

@@ -18,6 +18,7 @@ const FINAL_ERRORS = new Set([
   "too-many",
   "not-participant",
   "no-game",
+  "challenge",
 ]);
 const BACKOFF_FIRST = 500;
 const BACKOFF_LAST = 8000;

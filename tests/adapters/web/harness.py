@@ -111,13 +111,14 @@ class Web:
         init_data: InitDataCheck | None = None,
         clock: Clock | None = None,
         activity: DiscordActivity | None = None,
+        players: Callable[[str], Any] | None = None,
     ) -> None:
         self.clock = clock or Clock()
         self.storage = storage or MemoryStorage()
         self.tr = Translator.from_dir()
         self.service = GameService(
             self.storage, clock=self.clock, rng=random.Random(7), computer_delay=0.0,
-            turn_timeout=0,
+            turn_timeout=0, players=players,
         )  # fmt: skip
         self.interactions = Interactions(self.service, self.tr)
         check = None if activity is None else activity.participant
