@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from adapters.postgres import PostgresStorage
 from adapters.postgres.local import LocalServer, ServerUnavailable
+from tests.in_process import Ran, python_m_bot
 
 #: The database the storage tests share, emptied before each test.
 DATABASE = "kozel_test"
@@ -71,3 +73,15 @@ def _collector_as_it_was() -> Iterator[None]:
     if gc.get_threshold() != thresholds or gc.get_freeze_count():
         gc.set_threshold(*thresholds)
         gc.unfreeze()
+
+
+@pytest.fixture
+def bot_here(tmp_path: Path) -> Callable[..., Ran]:
+    """``python -m bot`` run in this process (see :mod:`tests.in_process`) in
+    ``tmp_path``, with only the settings given as keywords and no terminal
+    (``stdin=None``: standard input closed)."""
+
+    def run(*, stdin: str | None = "", **env: str) -> Ran:
+        return python_m_bot(tmp_path, stdin=stdin, **env)
+
+    return run

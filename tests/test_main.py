@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import types
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from testing.fakes.discord import TOKEN as DISCORD_TOKEN
 from testing.fakes.telegram import FakeTelegram
 from tests.adapters.telegram.test_kill import wait_until
 from tests.bot.conftest import ALICE, CHAT
+from tests.in_process import Ran
 
 
 class FakeAdapter:
@@ -128,11 +130,13 @@ def run_bot(
 
 
 @pytest.mark.parametrize("name", ["TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"])
-def test_garbage_token_stops_with_one_line(tmp_path: Path, name: str) -> None:
+def test_garbage_token_stops_with_one_line(
+    tmp_path: Path, bot_here: Callable[..., Ran], name: str
+) -> None:
     """Regression: ``TELEGRAM_BOT_TOKEN=garbage`` was tried again and again for ever,
     with aiogram's "Token is invalid!" traceback each time; ``DISCORD_BOT_TOKEN`` was
     tried against the network (issue 31, point 7)."""
-    done = run_bot(tmp_path, **{name: "garbage"})
+    done = bot_here(**{name: "garbage"})
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"Kozel cannot start: {name}: not a bot token")
@@ -150,11 +154,11 @@ def test_garbage_token_stops_with_one_line(tmp_path: Path, name: str) -> None:
     ],
 )
 def test_database_url_with_one_slash_is_refused_without_the_password(
-    tmp_path: Path, url: str
+    tmp_path: Path, bot_here: Callable[..., Ran], url: str
 ) -> None:
     """Regression: ``nonsense`` made an SQLite file ./nonsense; one slash after
     ``postgresql:`` made a local SQLite file, and the log printed the password."""
-    done = run_bot(tmp_path, TELEGRAM_BOT_TOKEN="123:not-used", DATABASE_URL=url)
+    done = bot_here(TELEGRAM_BOT_TOKEN="123:not-used", DATABASE_URL=url)
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert line.startswith("Kozel cannot start: DATABASE_URL: ")
@@ -162,7 +166,9 @@ def test_database_url_with_one_slash_is_refused_without_the_password(
     assert not list(tmp_path.iterdir())  # no file, no folder
 
 
-def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(tmp_path: Path) -> None:
+def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(
+    tmp_path: Path, bot_here: Callable[..., Ran]
+) -> None:
     """A folder, a path under a file, a PostgreSQL server that refuses: one line, no
     traceback, never the password."""
     (tmp_path / "folder").mkdir()
@@ -175,8 +181,7 @@ def test_a_database_that_cannot_be_opened_stops_the_start_in_one_line(tmp_path: 
         ("sqlite:///file/kozel.sqlite3", "cannot be opened"),
         (f"postgresql://kozel:hunter2@127.0.0.1:{port}/kozel", "cannot be used"),
     ):
-        done = run_bot(
-            tmp_path,
+        done = bot_here(
             TELEGRAM_BOT_TOKEN="123:not-used",
             TELEGRAM_API_URL="http://127.0.0.1:9",
             DATABASE_URL=url,
@@ -341,15 +346,14 @@ def listening_socket() -> socket.socket:
     ids=["metrics-port-in-use", "web-port-in-use", "web-host-unknown", "metrics-host-elsewhere"],
 )
 def test_a_server_that_cannot_listen_stops_the_start_in_one_line(
-    tmp_path: Path, settings: dict[str, str], said: str
+    bot_here: Callable[..., Ran], settings: dict[str, str], said: str
 ) -> None:
     """Regression (issue 31, point 4): WEB_PORT or METRICS_PORT in use, or a WEB_HOST
     that is no address of this machine, ended in a 30-line traceback. One line naming
     the setting and its value, exit status 1 (as a database that cannot be opened)."""
     with listening_socket() as taken:
         port = str(taken.getsockname()[1])
-        done = run_bot(
-            tmp_path,
+        done = bot_here(
             TELEGRAM_BOT_TOKEN="123:not-used",
             TELEGRAM_API_URL="http://127.0.0.1:9",
             **{name: value.format(taken=port) for name, value in settings.items()},
@@ -363,13 +367,12 @@ def test_a_server_that_cannot_listen_stops_the_start_in_one_line(
 
 @pytest.mark.parametrize("other", ["METRICS_PORT", "TELEGRAM_WEBHOOK_PORT"])
 def test_two_servers_of_the_bot_on_one_port_are_refused_by_the_settings(
-    tmp_path: Path, other: str
+    tmp_path: Path, bot_here: Callable[..., Ran], other: str
 ) -> None:
     """METRICS_PORT equal to WEB_PORT (or the webhook's port) could only fail once
     started: refused with the settings, one line, exit status 2, nothing opened."""
     webhook = {"TELEGRAM_WEBHOOK_URL": "https://kozel.example.org/hook"}
-    done = run_bot(
-        tmp_path,
+    done = bot_here(
         TELEGRAM_BOT_TOKEN="123:not-used",
         WEB_PORT="8123",
         **{other: "8123"},

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ from testing.fakes.discord import TOKEN as DISCORD_TOKEN
 from testing.fakes.telegram import FakeTelegram
 from tests.adapters.console.test_console_terminal import Terminal
 from tests.adapters.telegram.harness import free_port
-from tests.test_main import ROOT, run_bot
+from tests.in_process import Ran
+from tests.test_main import ROOT
 
 TOKEN = "123:not-used"
 #: A process's start (importing aiogram alone takes seconds on a busy machine).
@@ -41,11 +43,11 @@ START = 300.0
     ],
 )
 def test_settings_that_cannot_work_stop_the_start_in_one_line(
-    tmp_path: Path, env: dict[str, str], said: str
+    tmp_path: Path, bot_here: Callable[..., Ran], env: dict[str, str], said: str
 ) -> None:
     """Regression: each was taken silently, and the web table, the Mini App or the
     webhook just did not work."""
-    done = run_bot(tmp_path, TELEGRAM_BOT_TOKEN=TOKEN, **env)
+    done = bot_here(TELEGRAM_BOT_TOKEN=TOKEN, **env)
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"Kozel cannot start: {said}"), line
@@ -60,10 +62,12 @@ def test_settings_that_cannot_work_stop_the_start_in_one_line(
         ("postgresql://kozel:hunter2@[::1/kozel", "the host's '[' is not closed"),
     ],
 )
-def test_a_postgresql_url_says_its_real_fault_at_start(tmp_path: Path, url: str, said: str) -> None:
+def test_a_postgresql_url_says_its_real_fault_at_start(
+    tmp_path: Path, bot_here: Callable[..., Ran], url: str, said: str
+) -> None:
     """Regression: a password with an '@' gave "Name or service not known" (asyncpg
     looked up the host "2@db"); an unclosed '[' was called "a port that is a number"."""
-    done = run_bot(tmp_path, TELEGRAM_BOT_TOKEN=TOKEN, DATABASE_URL=url)
+    done = bot_here(TELEGRAM_BOT_TOKEN=TOKEN, DATABASE_URL=url)
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"Kozel cannot start: DATABASE_URL: {said}"), line
@@ -71,9 +75,11 @@ def test_a_postgresql_url_says_its_real_fault_at_start(tmp_path: Path, url: str,
     assert not list(tmp_path.iterdir())
 
 
-def test_a_bad_web_setting_still_stops_the_bot_that_reads_it(tmp_path: Path) -> None:
+def test_a_bad_web_setting_still_stops_the_bot_that_reads_it(
+    tmp_path: Path, bot_here: Callable[..., Ran]
+) -> None:
     (tmp_path / ".env").write_text("WEB_PORT=abc\n")
-    done = run_bot(tmp_path, TELEGRAM_BOT_TOKEN=TOKEN)
+    done = bot_here(TELEGRAM_BOT_TOKEN=TOKEN)
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert line.startswith("Kozel cannot start: WEB_PORT: ")
@@ -155,7 +161,9 @@ def test_the_web_tables_start_line_warns_where_its_links_cannot_work(
     assert record.levelno == (logging.INFO if said.startswith("web table:") else logging.WARNING)
 
 
-def test_an_activity_without_its_secret_stops_the_start_in_one_line(tmp_path: Path) -> None:
+def test_an_activity_without_its_secret_stops_the_start_in_one_line(
+    tmp_path: Path, bot_here: Callable[..., Ran]
+) -> None:
     """Issue 32, part 1: DISCORD_CLIENT_ID alone cannot exchange a code; the bot says
     so and starts nothing, and never prints the secrets it was given."""
     env = {
@@ -164,14 +172,14 @@ def test_an_activity_without_its_secret_stops_the_start_in_one_line(tmp_path: Pa
         "WEB_PUBLIC_URL": "https://kozel.example.org/",
         "DISCORD_CLIENT_ID": "900000000000000001",
     }
-    done = run_bot(tmp_path, **env)
+    done = bot_here(**env)
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert line.startswith(
         "Kozel cannot start: DISCORD_CLIENT_ID: set without DISCORD_CLIENT_SECRET"
     )
-    done = run_bot(
-        tmp_path, **{**env, "WEB_PUBLIC_URL": "http://k.org/", "DISCORD_CLIENT_SECRET": "cs-secret"}
+    done = bot_here(
+        **{**env, "WEB_PUBLIC_URL": "http://k.org/", "DISCORD_CLIENT_SECRET": "cs-secret"}
     )
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()

@@ -81,7 +81,7 @@ class BotProcess:
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=out,
                 stderr=out,
-                preexec_fn=_ignore_sigint if sigint_ignored else None,
+                preexec_fn=_ignore_sigint if sigint_ignored else _default_sigint,
             )
 
     async def stop(self, *signals: signal.Signals, timeout: float = 60.0) -> int:  # noqa: ASYNC109
@@ -119,6 +119,13 @@ class BotProcess:
 
 def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # kept across exec
+
+
+def _default_sigint() -> None:
+    """SIGINT as a terminal's foreground job has it, whatever the test run inherited
+    (a suite started as a script's background job has SIGINT ignored, which its
+    children would keep across exec: Ctrl-C's test would then wait in vain)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _read(database: Path, sql: str, parameters: tuple[object, ...] = ()) -> list[sqlite3.Row]:

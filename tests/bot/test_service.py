@@ -960,7 +960,10 @@ async def test_a_deals_result_is_owed_in_the_moves_save_until_a_publisher_sends_
 async def test_a_finished_game_that_still_owes_its_result_is_shown_after_a_restart(
     storage: Storage, clock: FakeClock
 ) -> None:
-    service = GameService(storage, clock=clock, rng=random.Random(3), computer_delay=0)
+    # Four computers play the whole series: baseline ones (the level is not the point).
+    service = GameService(
+        storage, clock=clock, rng=random.Random(3), computer_delay=0, computer_level="normal"
+    )
     service.add_publisher(Platform.CONSOLE, RecordingPublisher())
     game_id = await full_table(service, humans=0)
     await service.settle()

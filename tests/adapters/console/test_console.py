@@ -198,7 +198,11 @@ def test_kozel_play_as_a_command_with_piped_input(tmp_path: Path) -> None:
     status, out, err = run_kozel(
         ["play", "--seed", "3", "--lang", "ru", "--delay", "0"],
         "?\nx\n" + "a\n" * 3000,
-        {"DATABASE_URL": f"sqlite:///{tmp_path / 'k.sqlite3'}", "PATH": "/usr/bin:/bin"},
+        {
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'k.sqlite3'}",
+            "PATH": "/usr/bin:/bin",
+            "COMPUTER_LEVEL": "normal",  # quick; the level is not the point
+        },
     )
     assert status == 0, err
     assert "Не понял: «x»" in out
@@ -240,7 +244,12 @@ async def save_with_computers_to_move(tmp_path: Path, seats: list[str], seed: in
     tr = Translator.from_dir()
     async with await SqliteStorage.open(tmp_path / "kozel.sqlite3") as storage:
         service = GameService(
-            storage, rng=random.Random(seed), computer_delay=1.0, turn_timeout=0, sleep=_stalled
+            storage,
+            rng=random.Random(seed),
+            computer_delay=1.0,
+            turn_timeout=0,
+            sleep=_stalled,
+            computer_level="normal",  # quick; the level is not the point
         )
         human = "human" in seats
         console = ConsoleGame(service, tr, "en", io.StringIO(), reader(lines()))

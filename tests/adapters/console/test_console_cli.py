@@ -1,6 +1,9 @@
 """The ``kozel`` command and ``make run``'s terminal game (issue 31, points 5, 11, 12):
 options checked together, hints that name the command that was run, one language a
-run. Through the real entry points, as child processes."""
+run. Through the real entry points: ``kozel``'s and ``python -m bot``'s main functions
+run in this process as their scripts run them (:mod:`tests.in_process`), and the real
+script and ``python -m bot`` as child processes where the process itself is the point
+(a hint run as typed, a terminal)."""
 
 from __future__ import annotations
 
@@ -17,12 +20,14 @@ from typing import Any
 
 import pytest
 
+from bot import cli
 from bot.cli import build_parser, command_name
 from bot.i18n import Translator
 from bot.options import OptionWordError, options_of, parse_option_words, presets_of
 from core.errors import KozelError
 from core.ruleset import get_rule_set, rule_set_ids
 from tests.adapters.console.test_console_terminal import KOZEL, Terminal
+from tests.in_process import Ran, run_in_process
 
 ROOT = Path(__file__).resolve().parents[3]
 CYRILLIC = re.compile("[А-Яа-яЁё]")
@@ -30,19 +35,15 @@ CYRILLIC = re.compile("[А-Яа-яЁё]")
 ENGLISH = ("usage:", "options:", "positional arguments", "show this help", "error:")
 
 
-def kozel(
-    tmp_path: Path, *args: str, typed: str = "", **env: str
-) -> subprocess.CompletedProcess[str]:
-    """The ``kozel`` script in ``tmp_path`` (no ``.env``) with only these settings."""
-    return subprocess.run(
+def kozel(tmp_path: Path, *args: str, typed: str = "", **env: str) -> Ran:
+    """The ``kozel`` script's entry point, run as ``KOZEL`` in ``tmp_path`` (no ``.env``)
+    with only these settings, in this process."""
+    return run_in_process(
+        cli.main,
         [KOZEL, *args],
-        input=typed,
         cwd=tmp_path,
         env={"PATH": "/usr/bin:/bin", "DATABASE_URL": f"sqlite:///{tmp_path / 'k.sqlite3'}", **env},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+        stdin=typed,
     )
 
 
