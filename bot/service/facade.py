@@ -125,7 +125,7 @@ class GameService:
         )
         self.moves = moves = Moves(tables, steps, publishing)
         self.challenges = challenges = Challenges(tables, steps, publishing, people, lobby)
-        self.events = Events(tables, steps, publishing, people, lobby)
+        self.events = events = Events(tables, steps, publishing, people, lobby)
         # The adapters' calls, each answered by its job.
         self.add_publisher = publishing.add_publisher
         self.remove_publisher = publishing.remove_publisher
@@ -149,6 +149,7 @@ class GameService:
         self.link_key = people.link_key
         self.game = tables.game
         self.open_game = tables.open_game
+        self.chat_game = events.chat_game
         self.games_of = queries.games_of
         self.stats = queries.stats
         self.stats_by_rules = queries.stats_by_rules
