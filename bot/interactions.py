@@ -232,7 +232,8 @@ class Interactions:
             return _alert(self.error_text(ErrorCode.MALFORMED, locale))
         if command.verb is Verb.EVENT:  # an event's registration, not a game
             locale = await self.user_locale(user, platform_language)
-            return await self.event_ui.press(user, command, where, locale, is_admin, can_message)
+            press = Press(self, user, command, where, locale, is_admin, is_member, can_message)
+            return await PRESSES[Verb.EVENT](press)
         game: Game | None = None
         try:
             game = await self.service.game(command.game_id)

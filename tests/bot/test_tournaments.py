@@ -251,3 +251,40 @@ async def test_event_tables_are_not_the_chats_one_open_game(service: GameService
     assert found is not None and found.id == table.game_id
     lobby = await service.open_table(GROUP, ADMIN)  # an ordinary table beside them
     assert (await service.open_game(GROUP)).id == lobby.id  # type: ignore[union-attr]
+
+
+async def test_forged_and_stale_registration_presses_are_one_line_and_change_nothing(
+    service: GameService,
+) -> None:
+    from bot.codec import Command, Verb, encode
+    from bot.i18n import Translator
+    from bot.interactions import Interactions
+    from bot.outputs import Target
+    from bot.presses import Pressed
+
+    tr = Translator.from_dir()
+    ui = Interactions(service, tr)
+    event_id = await registered(service, 4, OpenWords())
+    event = await service.events.event(event_id)
+    group, elsewhere = Pressed(GROUP), Pressed(ChatRef(Platform.CONSOLE, "elsewhere"))
+    stranger = PEOPLE[40]
+
+    async def press(arg: str, where: Pressed = group, event_id: int = event_id) -> str:
+        token = encode(Command(Verb.EVENT, event_id, event.version, arg))
+        reply = await ui.press(stranger, token, where=where)
+        alert = reply.first(Target.ALERT)
+        return "" if alert is None else alert.screen.text
+
+    assert await press("j1") == tr.t("ru", "err-event-pair-full")
+    assert await press("j9") == tr.t("ru", "err-event-no-pair")
+    assert await press("n", elsewhere) == tr.t("ru", "err-event-none")
+    assert await press("n", event_id=event_id + 5) == tr.t("ru", "err-event-none")
+    assert await press("s") == tr.t("ru", "err-event-not-admin")
+    assert await press("x") == tr.t("ru", "err-malformed")
+    assert await service.events.event(event_id) == event
+    # A real press: a new pair, shown in the pressed message, no card anywhere.
+    token = encode(Command(Verb.EVENT, event_id, event.version, "n"))
+    reply = await ui.press(stranger, token, where=group)
+    edit = reply.first(Target.EDIT)
+    assert edit is not None and "P41" in edit.screen.text
+    assert not any(suit in edit.screen.text for suit in "♠♣♥♦")
