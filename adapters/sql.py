@@ -251,9 +251,11 @@ _NOT_SET_ASIDE = "id NOT IN (SELECT game_id FROM set_aside_games)"
 
 LOAD_GAME = Sql.of(f"SELECT * FROM games WHERE id = :id AND {_NOT_SET_ASIDE}")
 #: One, unless a newer one was set aside: the newest first.
+#: An event's tables (docs/tournaments.md, Swiss evening) are no chat's one open game.
 OPEN_GAMES = Sql.of(
     "SELECT * FROM games WHERE platform = :platform AND chat_id = :chat_id"
-    f" AND status IN ('lobby', 'playing') AND {_NOT_SET_ASIDE} ORDER BY id DESC"
+    f" AND status IN ('lobby', 'playing') AND {_NOT_SET_ASIDE}"
+    " AND id NOT IN (SELECT game_id FROM event_tables) ORDER BY id DESC"
 )
 ACTIVE_GAMES = Sql.of(
     f"SELECT * FROM games WHERE status IN ('lobby', 'playing') AND {_NOT_SET_ASIDE} ORDER BY id"

@@ -37,6 +37,9 @@ class Verb(StrEnum):
     REFRESH = "f"
     REMATCH = "n"
     SHOW_HAND = "v"
+    #: A Swiss evening's registration button (:mod:`bot.event`): the "game" is the
+    #: event's id; arg: "n" new pair, "j<team>" join, "l" leave, "s" start.
+    EVENT = "e"
 
 
 #: The verbs only a hand's buttons carry (a card, a move): a message with one of them

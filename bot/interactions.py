@@ -19,8 +19,9 @@ from bot import pictures, presenters
 from bot.challenge import DEALS as CHALLENGE_DEALS
 from bot.challenge import NEW_WORDS as NEW_CHALLENGE_WORDS
 from bot.challenge import Challenge, ChallengeError
-from bot.codec import CodecError, decode, join_payload, parse_join_payload
+from bot.codec import CodecError, Verb, decode, join_payload, parse_join_payload
 from bot.errors import ErrorCode, ServiceError
+from bot.event_ui import EventUI
 from bot.flood import Admission, FloodGuard
 from bot.i18n import Translator, normalize_locale
 from bot.metrics import Metrics
@@ -142,6 +143,8 @@ class Interactions:
         #: The platforms that share a game's result from the web table, as each
         #: platform's adapter says (Telegram: a prepared inline message).
         self.sharers: dict[Platform, Sharer] = {}
+        #: ``/event`` and its registration buttons (:mod:`bot.event_ui`).
+        self.event_ui = EventUI(self)
 
     # --- Locales -------------------------------------------------------------------
 
@@ -227,6 +230,10 @@ class Interactions:
             self._count_refusal(ErrorCode.MALFORMED)
             locale = await self.user_locale(user, platform_language)
             return _alert(self.error_text(ErrorCode.MALFORMED, locale))
+        if command.verb is Verb.EVENT:  # an event's registration, not a game
+            locale = await self.user_locale(user, platform_language)
+            press = Press(self, user, command, where, locale, is_admin, is_member, can_message)
+            return await PRESSES[Verb.EVENT](press)
         game: Game | None = None
         try:
             game = await self.service.game(command.game_id)
@@ -539,7 +546,7 @@ class Interactions:
         locale = await self.chat_locale(chat)
         if self.web is None:
             return Reply(alert=self.tr.t(locale, "web-link-off"))
-        game = await self.service.open_game(chat)
+        game = await self.service.chat_game(chat, user)
         if game is None:
             return Reply(alert=self.tr.t(locale, "web-link-none"))
         seat = game.seat_of(user)
@@ -568,7 +575,7 @@ class Interactions:
     async def stop(self, chat: ChatRef, user: UserRef, *, is_admin: bool = False) -> Reply:
         """``/stop``: ask the creator or an admin to confirm ending the chat's game."""
         locale = await self.chat_locale(chat)
-        game = await self.service.open_game(chat)
+        game = await self.service.chat_game(chat, user)  # his own table of an event too
         if game is None:
             return Reply(alert=self.error_text(ErrorCode.UNKNOWN_GAME, locale))
         if user != game.creator and not is_admin:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Collection, Iterator, Sequence
+from dataclasses import replace
 
 from bot import challenge as challenges
 from bot import ratings
 from bot.achievements import Awards, Earned, Progress
+from bot.event import Event, EventExists, EventTable, GameEnd, StaleEvent, TableResult
 from bot.models import ChatRef, Game, Platform, SeatKind, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.reliability import WINDOW, Ending, EndingRow, Reliability, ending_rows
@@ -100,6 +102,9 @@ class MemoryStorage:
         self._challenge_plays: dict[tuple[str, UserRef], dict[int, challenges.Play]] = {}
         self._challenge_names: dict[tuple[str, UserRef], str] = {}
         self._challenge_games: dict[int, tuple[str, UserRef, int]] = {}
+        #: Swiss evenings by id; the games that are an event's tables.
+        self._events: dict[int, Event] = {}
+        self._event_games: set[int] = set()
 
     # --- Users and chats -------------------------------------------------------------
 
@@ -234,6 +239,7 @@ class MemoryStorage:
                 row["platform"] == chat.platform.value
                 and row["chat_id"] == chat.id
                 and row["status"] in OPEN_STATUSES
+                and game_id not in self._event_games
                 and (game := self._game(row)) is not None
             ):
                 return game
@@ -593,3 +599,72 @@ class MemoryStorage:
             if challenge_id == challenge.id
         }
         return challenges.table(challenge, entrants, user, limit)
+
+    # --- Swiss evenings ---------------------------------------------------------------
+
+    async def create_event(self, event: Event) -> Event:
+        if await self.chat_event(event.chat) is not None:
+            raise EventExists(event.chat)
+        event = event.with_(id=max(self._events, default=0) + 1)
+        self._events[event.id] = event
+        return event
+
+    async def load_event(self, event_id: int) -> Event | None:
+        return self._events.get(event_id)
+
+    async def chat_event(self, chat: ChatRef) -> Event | None:
+        return next(
+            (
+                e
+                for e in self._events.values()
+                if (e.chat.platform, e.chat.id) == (chat.platform, chat.id) and e.state.is_live
+            ),
+            None,
+        )
+
+    async def live_events(self) -> list[Event]:
+        return [self._events[k] for k in sorted(self._events) if self._events[k].state.is_live]
+
+    async def save_event(
+        self, event: Event, base: int, new_tables: Sequence[tuple[EventTable, Game]] = ()
+    ) -> Event:
+        stored = self._events.get(event.id)
+        if stored is None or stored.version != base:
+            raise StaleEvent(event.id)
+        kept = {(t.round, t.number): t for t in stored.tables}
+        if any((t.round, t.number) in kept for t, _ in new_tables):
+            raise StaleEvent(event.id)
+        results: dict[tuple[int, int], TableResult | None] = {
+            (t.round, t.number): t.result for t in event.tables
+        }
+        tables = [
+            t if t.result is not None else replace(t, result=results.get((t.round, t.number)))
+            for t in stored.tables
+        ]
+        for table, game in new_tables:
+            created = await self.create_game(game)
+            self._event_games.add(created.id)
+            tables.append(replace(table, game_id=created.id))
+        saved = event.with_(tables=tuple(tables))
+        self._events[event.id] = saved
+        return saved
+
+    async def game_end(self, game: Game) -> GameEnd:
+        series = self._series.get(game.id)
+        deals = self._deals.get(game.id, {})
+        walked = {
+            seat
+            for (platform, user_id, game_id), row in self._endings.items()
+            if game_id == game.id
+            and row["walked_out"] is not None
+            and (seat := game.seat_of(UserRef(Platform(platform), user_id))) is not None
+        }
+        return GameEnd(
+            finished=game.status.value == "finished",
+            loser=None if series is None else team_of(series["loser"]),
+            deals=tuple(
+                (d["loss_a"], d["loss_b"], None if d["winner"] is None else team_of(d["winner"]))
+                for _, d in sorted(deals.items())
+            ),
+            walked_out=frozenset(walked),
+        )

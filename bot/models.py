@@ -117,6 +117,10 @@ class TableSettings:
     #: (:mod:`bot.challenge`): its game ends with that deal.
     challenge: str | None = None
     challenge_deal: int | None = None
+    #: The Swiss evening (its id) this table is one of, if any (:mod:`bot.event`), and
+    #: the deals it is cut to (0: the whole game).
+    event: int | None = None
+    event_deals: int = 0
 
     def rule_options(self) -> RuleOptions:
         """The options, validated by the rule set (raises

@@ -29,6 +29,7 @@ class Target(StrEnum):
     FOLLOW = "follow"  # the pressed message, his own hand, follows his hand as the game goes on
     CLOSE = "close"  # the pressed message (an answered question) goes away
     SEATED = "seated"  # he sat down: a platform that sends hands privately checks it can
+    EDIT = "edit"  # the pressed public message (an event's registration) shows the screen now
 
 
 #: The screen of an output that shows none of its own (FOLLOW, CLOSE, SEATED).

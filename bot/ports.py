@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from bot.achievements import Awards, Earned, Progress
 from bot.challenge import Challenge, Play, Standings
+from bot.event import Event, EventTable, GameEnd
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ratings import Board, BoardRow, PlayerRating, RatingChange
 from bot.reliability import WINDOW, Ending, Reliability
@@ -293,6 +294,40 @@ class Storage(Protocol):
         the saves, as :meth:`leaderboard`."""
         ...
 
+    # --- Swiss evenings (bot.event) ------------------------------------------------------
+
+    async def create_event(self, event: Event) -> Event:
+        """Keep a new event (its teams too); return it with its id. A chat with a live
+        event already raises :class:`bot.event.EventExists` and keeps nothing."""
+        ...
+
+    async def load_event(self, event_id: int) -> Event | None:
+        """An event with its teams and tables, if there is one of that id."""
+        ...
+
+    async def chat_event(self, chat: ChatRef) -> Event | None:
+        """The chat's live (open or running) event, if any."""
+        ...
+
+    async def live_events(self) -> list[Event]:
+        """Every live event, oldest first (the start resumes them)."""
+        ...
+
+    async def save_event(
+        self, event: Event, base: int, new_tables: Sequence[tuple[EventTable, Game]] = ()
+    ) -> Event:
+        """Save a change of the event in one transaction: its row (only if the stored
+        one is still at version ``base``, else :class:`bot.event.StaleEvent` and
+        nothing is kept), its teams, its tables' results (each written once), and
+        ``new_tables``: a round's tables, each with its new game (dealt), inserted
+        with it. Returns the event as saved (the new tables with their games' ids)."""
+        ...
+
+    async def game_end(self, game: Game) -> GameEnd:
+        """How an ended game ended, from what its saves kept: the whole game's loser,
+        its deals' results, the seats whose player walked out."""
+        ...
+
 
 class Clock(Protocol):
     def now(self) -> float:
@@ -333,3 +368,18 @@ class Publisher(Protocol):
     """A platform adapter's side: show a game's change to its chat and players."""
 
     async def publish(self, game: Game, change: Change) -> None: ...
+
+
+class EventNews(StrEnum):
+    """What a Swiss evening tells its group (:mod:`bot.service.events`)."""
+
+    ROUND = "round"  # a round was paired: its tables
+    STANDINGS = "standings"  # a table ended: the one standings message, edited
+    FINAL = "final"  # the event is over: the final standings, as text and picture
+    STOPPED = "stopped"  # the admin stopped it
+
+
+class Announcer(Protocol):
+    """A platform adapter's side of a Swiss evening: show its news in its chat."""
+
+    async def announce(self, event: Event, news: EventNews) -> None: ...

@@ -295,6 +295,14 @@ async def _seated(press: Press) -> tuple[Game, int]:
     return game, seat
 
 
+async def event(press: Press) -> PressReply:
+    """A Swiss evening's registration button (:mod:`bot.event_ui`): its "game" is the
+    event, checked there against the pressed chat."""
+    return await press.ui.event_ui.press(
+        press.user, press.command, press.where, press.locale, press.is_admin, press.can_message
+    )
+
+
 #: What each button does.
 PRESSES: dict[Verb, Handler] = {
     Verb.JOIN: join,
@@ -310,6 +318,7 @@ PRESSES: dict[Verb, Handler] = {
     Verb.SELECT: show_hand,
     Verb.SHOW_HAND: show_hand,
     Verb.PLAY: play,
+    Verb.EVENT: event,
 }
 
 

@@ -54,7 +54,8 @@ PASSES = 20
 class Entrant:
     """A team of an event (a pair of partners).
 
-    ``score`` is its points so far (a series won: 1, a bye: 1, a loss: 0); ``rating``
+    ``score`` is its points so far (a table won: 1, a loss: 0; the bye is a table
+    against the computers, won or lost as any other); ``rating``
     its rating (e.g. the mean of its players' ordinals), the tie-break."""
 
     id: str

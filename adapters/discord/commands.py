@@ -47,6 +47,8 @@ MONTH_LENGTH = 16
 #: The challenge option of ``/kozel`` and ``/top`` (an id, ``daily``, a rule set and a
 #: preset): a longer word is no challenge.
 CHALLENGE_LENGTH = 40
+#: ``/event``'s words (``open classic rounds 3 min-reliability 80 deals 2``...).
+EVENT_WORDS_LENGTH = 80
 
 
 class KozelCommands(commands.Cog):
@@ -222,6 +224,21 @@ class KozelCommands(commands.Cog):
             )
             await self._answer(interaction, work, ephemeral=True)
 
+        @app_commands.rename(words=text(tr, "cmd-option-event"))
+        @app_commands.describe(words=text(tr, "cmd-option-event-about"))
+        async def event(
+            interaction: discord.Interaction[Any],
+            words: app_commands.Range[str, 1, EVENT_WORDS_LENGTH] | None = None,
+        ) -> None:
+            work = self.interactions.event_ui.command(
+                chat_of(interaction),
+                user_of(interaction),
+                words,
+                is_admin=is_admin(interaction),
+                private=in_dm(interaction),
+            )
+            await self._answer(interaction, work)
+
         callbacks: dict[str, Callable[..., Coroutine[Any, Any, None]]] = {
             "kozel": kozel,
             "top": top,
@@ -231,6 +248,7 @@ class KozelCommands(commands.Cog):
             "help": help_,
             "stop": stop,
             "pictures": pictures,
+            "event": event,
         }
         return [
             app_commands.Command(

@@ -34,6 +34,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -41,12 +42,14 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from adapters import challenges as kept_challenges
+from adapters import events as kept_events
 from adapters import ratings as kept_ratings
 from adapters import sql
 from adapters.postgres.migrations import migrate
 from bot import ratings
 from bot.achievements import Awards, Earned, Progress
 from bot.challenge import Challenge, DealTaken, Play, Standings
+from bot.event import Event, EventExists, EventTable, GameEnd, StaleEvent
 from bot.models import ChatRef, Game, Platform, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.reliability import (
@@ -138,6 +141,7 @@ def _json(value: object) -> str:
 #: The shared insert of a game (its text with ``:name`` parameters), returning the id
 #: the database gives it (SQLite's cursor tells it instead).
 _INSERT_GAME = sql.Sql.of(sql.INSERT_GAME.sqlite + " RETURNING id")
+_INSERT_EVENT = sql.Sql.of(kept_events.INSERT_EVENT.sqlite + " RETURNING id")
 #: The saves waiting at once, one statement: ``kozel_save_games`` (first migration).
 _SAVE_GAMES = "SELECT kozel_save_games($1::json)"
 #: The most saves one group commit writes; more wait for the next one.
@@ -653,3 +657,82 @@ class PostgresStorage:
         self, challenge: Challenge, user: UserRef | None, limit: int = 10
     ) -> Standings:
         return await kept_challenges.standings(self._read, challenge, user, limit)
+
+    # --- Swiss evenings (adapters.events) -----------------------------------------------
+
+    async def create_event(self, event: Event) -> Event:
+        async with self._pool.acquire() as conn, conn.transaction():
+            try:
+                event_id = await conn.fetchval(*_INSERT_EVENT.bind(kept_events.event_row(event)))
+            except asyncpg.UniqueViolationError:
+                raise EventExists(event.chat) from None
+            event = event.with_(id=int(event_id))
+            rows = kept_events.team_rows(event)
+            if rows:
+                await conn.executemany(
+                    kept_events.INSERT_TEAM.postgres,
+                    [kept_events.INSERT_TEAM.args(row) for row in rows],
+                )
+        return event
+
+    async def _event(self, conn: Connection, row: Record | None) -> Event | None:
+        if row is None:
+            return None
+        key = {"event_id": row["id"]}
+        teams = [dict(t) for t in await conn.fetch(*kept_events.TEAMS.bind(key))]
+        tables = [dict(t) for t in await conn.fetch(*kept_events.TABLES.bind(key))]
+        return kept_events.event_from_rows(dict(row), teams, tables)
+
+    async def load_event(self, event_id: int) -> Event | None:
+        async with self._pool.acquire() as conn:
+            row = await conn.fetchrow(*kept_events.GET_EVENT.bind({"id": event_id}))
+            return await self._event(conn, row)
+
+    async def chat_event(self, chat: ChatRef) -> Event | None:
+        values = {"platform": chat.platform.value, "chat_id": chat.id}
+        async with self._pool.acquire() as conn:
+            row = await conn.fetchrow(*kept_events.LIVE_IN_CHAT.bind(values))
+            return await self._event(conn, row)
+
+    async def live_events(self) -> list[Event]:
+        async with self._pool.acquire() as conn:
+            rows = await conn.fetch(*kept_events.LIVE.bind())
+            return [e for row in rows if (e := await self._event(conn, row)) is not None]
+
+    async def save_event(
+        self, event: Event, base: int, new_tables: Sequence[tuple[EventTable, Game]] = ()
+    ) -> Event:
+        async with self._pool.acquire() as conn:
+            async with conn.transaction():
+                status = await conn.execute(
+                    *kept_events.UPDATE_EVENT.bind(kept_events.update_row(event, base))
+                )
+                if status != "UPDATE 1":
+                    raise StaleEvent(event.id)
+                await conn.execute(*kept_events.DELETE_TEAMS.bind({"event_id": event.id}))
+                for row in kept_events.team_rows(event):
+                    await conn.execute(*kept_events.INSERT_TEAM.bind(row))
+                for row in kept_events.result_rows(event):
+                    await conn.execute(*kept_events.SET_RESULT.bind(row))
+                for table, game in new_tables:
+                    game_id = await _insert_game(conn, game, game_to_row(game, self._snapshots))
+                    table = replace(table, game_id=game_id)
+                    try:
+                        await conn.execute(
+                            *kept_events.INSERT_TABLE.bind(kept_events.table_row(event.id, table))
+                        )
+                    except asyncpg.UniqueViolationError:
+                        raise StaleEvent(event.id) from None
+            found = await conn.fetchrow(*kept_events.GET_EVENT.bind({"id": event.id}))
+            kept = await self._event(conn, found)
+        if kept is None:  # pragma: no cover - it was just saved
+            raise StaleEvent(event.id)
+        return kept
+
+    async def game_end(self, game: Game) -> GameEnd:
+        key = {"game_id": game.id}
+        async with self._pool.acquire() as conn:
+            series = [dict(r) for r in await conn.fetch(*kept_events.SERIES_LOSER.bind(key))]
+            deals = [dict(r) for r in await conn.fetch(*kept_events.DEALS.bind(key))]
+            walked = [dict(r) for r in await conn.fetch(*kept_events.WALKED_OUT.bind(key))]
+        return kept_events.game_end(game, series, deals, walked)

@@ -56,7 +56,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from types import TracebackType
@@ -71,12 +71,14 @@ except ImportError:  # pragma: no cover - Windows: no lock on the database
     fcntl = None  # type: ignore[assignment]
 
 from adapters import challenges as kept_challenges
+from adapters import events as kept_events
 from adapters import ratings as kept_ratings
 from adapters import sql
 from adapters.sqlite.migrations import SCHEMA_VERSION, migrate
 from bot import ratings
 from bot.achievements import Awards, Earned, Progress
 from bot.challenge import Challenge, DealTaken, Play, Standings
+from bot.event import Event, EventExists, EventTable, GameEnd, StaleEvent
 from bot.models import ChatRef, Game, Platform, Seat, User, UserRef
 from bot.ports import ChatInfo, LeaderboardRow, LoggedAction, Owed, UserStats
 from bot.reliability import (
@@ -1035,3 +1037,75 @@ class SqliteStorage:
         self, challenge: Challenge, user: UserRef | None, limit: int = 10
     ) -> Standings:
         return await kept_challenges.standings(self._read, challenge, user, limit)
+
+    # --- Swiss evenings (adapters.events) -----------------------------------------------
+
+    async def create_event(self, event: Event) -> Event:
+        async with self._transaction() as db:
+            try:
+                cursor = await db.execute(
+                    kept_events.INSERT_EVENT.sqlite, kept_events.event_row(event)
+                )
+            except sqlite3.IntegrityError:
+                raise EventExists(event.chat) from None
+            if cursor.lastrowid is None:  # pragma: no cover - an INSERT always sets it
+                raise RuntimeError("SQLite gave the new event no id")
+            event = event.with_(id=cursor.lastrowid)
+            await db.executemany(kept_events.INSERT_TEAM.sqlite, kept_events.team_rows(event))
+        return event
+
+    async def _event(self, row: dict[str, Any] | None) -> Event | None:
+        if row is None:
+            return None
+        key = {"event_id": row["id"]}
+        teams = await self._fetchall(kept_events.TEAMS, key)
+        tables = await self._fetchall(kept_events.TABLES, key)
+        return kept_events.event_from_rows(row, teams, tables)
+
+    async def load_event(self, event_id: int) -> Event | None:
+        rows = await self._fetchall(kept_events.GET_EVENT, {"id": event_id})
+        return await self._event(rows[0] if rows else None)
+
+    async def chat_event(self, chat: ChatRef) -> Event | None:
+        values = {"platform": chat.platform.value, "chat_id": chat.id}
+        rows = await self._fetchall(kept_events.LIVE_IN_CHAT, values)
+        return await self._event(rows[0] if rows else None)
+
+    async def live_events(self) -> list[Event]:
+        rows = await self._fetchall(kept_events.LIVE)
+        return [e for row in rows if (e := await self._event(row)) is not None]
+
+    async def save_event(
+        self, event: Event, base: int, new_tables: Sequence[tuple[EventTable, Game]] = ()
+    ) -> Event:
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                kept_events.UPDATE_EVENT.sqlite, kept_events.update_row(event, base)
+            )
+            if cursor.rowcount != 1:
+                raise StaleEvent(event.id)
+            await db.execute(kept_events.DELETE_TEAMS.sqlite, {"event_id": event.id})
+            await db.executemany(kept_events.INSERT_TEAM.sqlite, kept_events.team_rows(event))
+            await db.executemany(kept_events.SET_RESULT.sqlite, kept_events.result_rows(event))
+            for table, game in new_tables:
+                game_id = await self._insert_game(db, game, game_to_row(game, self._snapshots))
+                table = replace(table, game_id=game_id)
+                try:
+                    await db.execute(
+                        kept_events.INSERT_TABLE.sqlite, kept_events.table_row(event.id, table)
+                    )
+                except sqlite3.IntegrityError:
+                    raise StaleEvent(event.id) from None
+        kept = await self.load_event(event.id)
+        if kept is None:  # pragma: no cover - it was just saved
+            raise StaleEvent(event.id)
+        return kept
+
+    async def game_end(self, game: Game) -> GameEnd:
+        key = {"game_id": game.id}
+        return kept_events.game_end(
+            game,
+            await self._fetchall(kept_events.SERIES_LOSER, key),
+            await self._fetchall(kept_events.DEALS, key),
+            await self._fetchall(kept_events.WALKED_OUT, key),
+        )

@@ -28,6 +28,7 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BotCommand
 
+from adapters.telegram.events import TelegramAnnouncer
 from adapters.telegram.handlers import routers
 from adapters.telegram.middlewares import AnswerCallbacks
 from adapters.telegram.outbox import Outbox, Pacing
@@ -133,6 +134,7 @@ class TelegramAdapter:
             service.metrics.watch_queue("telegram", lambda: self.outbox.queued)
         self.publisher = TelegramPublisher(interactions, self.outbox)
         service.add_publisher(Platform.TELEGRAM, self.publisher)
+        self.announcer = TelegramAnnouncer(interactions, self.outbox)
         # A player shares a game's result from the web table as a prepared message.
         interactions.sharers[Platform.TELEGRAM] = ResultShare(bot, interactions)
         url = settings.telegram_webhook_url
@@ -163,6 +165,8 @@ class TelegramAdapter:
         :class:`~bot.errors.PlatformRefused` if the server refuses the token, and
         :class:`~bot.errors.PlatformUnreachable` if the start gets no answer (or a
         server error)."""
+        # The running events finish the step they were in, now that they can be shown.
+        self.service.events.add_announcer(Platform.TELEGRAM, self.announcer)
         try:
             await self._optional("register the command menus", self.set_commands())
             if self.interactions.web is not None:  # its Mini App's links name the bot
@@ -185,6 +189,7 @@ class TelegramAdapter:
         finally:
             self.interactions.sharers.pop(Platform.TELEGRAM, None)
             self.service.remove_publisher(Platform.TELEGRAM, self.publisher)
+            self.service.events.remove_announcer(Platform.TELEGRAM, self.announcer)
             await self.outbox.close()
             await self.bot.session.close()
 

@@ -54,7 +54,7 @@ WINNING_MARK = "👑"
 #: Computer players' names in the locales: ``bot-name-1`` .. ``bot-name-<N>``.
 COMPUTER_NAMES = 8
 #: Commands whose descriptions are ``cmd-<name>`` (for setMyCommands / slash commands).
-COMMANDS = ("kozel", "top", "stats", "rules", "lang", "pictures", "help", "stop")
+COMMANDS = ("kozel", "top", "stats", "rules", "lang", "pictures", "help", "stop", "event")
 #: Buttons per row and rows per screen (Discord allows 5 and 5, Telegram 8 a row).
 MAX_ROW = 5
 MAX_ROWS = 5

@@ -15,6 +15,7 @@ from bot.ports import Clock, Storage
 from bot.readcache import ReadCache
 from bot.service.challenges import Challenges
 from bot.service.computers import Computers, Sleep
+from bot.service.events import Events
 from bot.service.lobby import Lobby
 from bot.service.moves import Moves
 from bot.service.people import People
@@ -124,6 +125,7 @@ class GameService:
         )
         self.moves = moves = Moves(tables, steps, publishing)
         self.challenges = challenges = Challenges(tables, steps, publishing, people, lobby)
+        self.events = events = Events(tables, steps, publishing, people, lobby)
         # The adapters' calls, each answered by its job.
         self.add_publisher = publishing.add_publisher
         self.remove_publisher = publishing.remove_publisher
@@ -147,6 +149,7 @@ class GameService:
         self.link_key = people.link_key
         self.game = tables.game
         self.open_game = tables.open_game
+        self.chat_game = events.chat_game
         self.games_of = queries.games_of
         self.stats = queries.stats
         self.stats_by_rules = queries.stats_by_rules
@@ -195,8 +198,8 @@ class GameService:
         """Wait until no computer player is about to move and every saved game was
         shown again through its platform's publisher (for tests and shutdown)."""
         drivers, redraws = self.computers.drivers, self.publishing.redraws
-        while drivers or redraws:
-            tasks = [*drivers.values(), *self.publishing.tasks()]
+        while drivers or redraws or self.events.tasks:
+            tasks = [*drivers.values(), *self.publishing.tasks(), *self.events.tasks]
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
@@ -205,7 +208,7 @@ class GameService:
         seconds whatever they were doing. A bot that kept its clocks keeps the moment
         it stopped."""
         tasks = [*self.publishing.tasks(), *self.computers.drivers.values()]
-        tasks += self.timers.tasks()
+        tasks += [*self.timers.tasks(), *self.events.tasks]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

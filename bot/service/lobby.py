@@ -292,7 +292,7 @@ class Lobby:
         old = await tables.game(game_id)
         if old.status is not GameStatus.FINISHED:
             raise ServiceError(ErrorCode.GAME_RUNNING, old.id)
-        if old.settings.challenge is not None:
+        if old.settings.challenge is not None or old.settings.event is not None:
             raise ServiceError(ChallengeError.NO_REMATCH, old.id)
         if old.seat_of(user) is None and user != old.creator:
             raise ServiceError(ErrorCode.NOT_SEATED, old.id)

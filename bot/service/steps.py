@@ -90,7 +90,13 @@ class Steps:
         finished = [o for o in outcomes if isinstance(o, GameOutcome)]
         moments = self.awarding.moments(game, events, scored, finished)  # before a new deal
         dealt: list[Event] = []
-        if finished or play.is_over or (scored and game.settings.challenge is not None):
+        cut = game.settings.event_deals  # an event's table cut to its deals
+        if (
+            finished
+            or play.is_over
+            or (scored and game.settings.challenge is not None)
+            or (scored and cut and scored[-1].number >= cut)
+        ):
             game.status = GameStatus.FINISHED  # a challenge's game is one deal
         elif play.needs_deal:
             dealt = list(play.deal(self.tables.rng))

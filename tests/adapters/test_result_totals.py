@@ -227,6 +227,8 @@ LATER_TABLES += ("reliability",)
 #: The challenges' (docs/tournaments.md), with the trigger on deal_results that keeps them.
 LATER_TABLES += ("challenge_plays", "challenge_entrants", "challenge_scores")
 LATER_TABLES += ("challenge_deal_totals", "challenges")
+#: The Swiss evenings' (docs/tournaments.md), tables before the events they name.
+LATER_TABLES += ("event_tables", "event_teams", "events")
 
 
 def migration_objects(dialect: str) -> tuple[list[str], list[str]]:

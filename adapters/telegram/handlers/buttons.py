@@ -87,6 +87,8 @@ def _carry_out(
     chat, game = message.chat.id, reply.game
     if output.target is Target.CLOSE:
         outbox.delete(chat, message.message_id)
+    elif output.target is Target.EDIT:
+        outbox.edit(chat, message.message_id, output.screen)
     elif output.target is Target.ANSWER:
         thread = thread_of(message) if isinstance(message, Message) else None
         outbox.answer(chat, output.screen, f"press {query.from_user.id}", thread=thread)

@@ -1,4 +1,4 @@
-"""Chat commands: /kozel, /stop, /top, /stats, /rules, /lang, /help, /pictures (also
+"""Chat commands: /kozel, /stop, /top, /stats, /rules, /lang, /help, /pictures, /event (also
 ``/cmd@botname``). In a private chat /kozel starts a solo game against three
 computer players. ``/start`` in a group (a private one is :mod:`.start`'s) shows the
 help: it is what people type first."""
@@ -113,6 +113,21 @@ async def pictures(
     answer(outbox, interactions, message, reply)
 
 
+async def event(
+    message: Message, command: CommandObject, bot: Bot, interactions: Interactions, outbox: Outbox
+) -> None:
+    """``/event open|start|kick N|stop``: a Swiss evening of the group (its admins)."""
+    if message.from_user is None:
+        return
+    private = is_private(message.chat)
+    admin = not private and await speaks_for_the_chat(bot, message)
+    reply = await interactions.event_ui.command(
+        chat_of(message), user_of(message.from_user), command.args, is_admin=admin, private=private
+    )
+    if reply.alert or reply.screen:
+        answer(outbox, interactions, message, reply)
+
+
 def router() -> Router:
     """A fresh router (a Router belongs to one Dispatcher only)."""
     commands = Router(name=__name__)
@@ -126,4 +141,5 @@ def router() -> Router:
     commands.message.register(help_, CommandStart())  # in a group
     commands.message.register(lang, Command("lang"))
     commands.message.register(pictures, Command("pictures"))
+    commands.message.register(event, Command("event"))
     return commands

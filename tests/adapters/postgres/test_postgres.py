@@ -69,6 +69,10 @@ TABLES = {
     "challenge_entrants",
     "challenge_scores",
     "challenge_deal_totals",
+    # Swiss evenings (docs/tournaments.md)
+    "events",
+    "event_teams",
+    "event_tables",
 }
 
 
