@@ -33,6 +33,8 @@ EVENT_COLUMNS = (
     "round",
     "version",
     "standings_message",
+    "round_shown",
+    "end_shown",
     "created_at",
     "finished_at",
 )
@@ -53,13 +55,17 @@ LIVE_IN_CHAT = Sql.of(
     "SELECT * FROM events WHERE platform = :platform AND chat_id = :chat_id"
     " AND state IN ('open', 'running')"
 )
-LIVE = Sql.of("SELECT * FROM events WHERE state IN ('open', 'running') ORDER BY id")
+#: The events a start resumes: the live ones and those whose end is not shown yet.
+TO_RESUME = Sql.of(
+    "SELECT * FROM events WHERE state IN ('open', 'running') OR end_shown = 0 ORDER BY id"
+)
 TEAMS = Sql.of("SELECT * FROM event_teams WHERE event_id = :event_id ORDER BY number")
 TABLES = Sql.of("SELECT * FROM event_tables WHERE event_id = :event_id ORDER BY round, number")
 #: The event's row, only from the version the change started from.
 UPDATE_EVENT = Sql.of(
     "UPDATE events SET rounds = :rounds, state = :state, round = :round, version = :version,"
-    " standings_message = :standings_message, finished_at = :finished_at"
+    " standings_message = :standings_message, round_shown = :round_shown,"
+    " end_shown = :end_shown, finished_at = :finished_at"
     " WHERE id = :id AND version = :base"
 )
 DELETE_TEAMS = Sql.of("DELETE FROM event_teams WHERE event_id = :event_id")
@@ -95,6 +101,8 @@ def event_row(event: Event) -> dict[str, Any]:
         "round": event.round,
         "version": event.version,
         "standings_message": event.standings_message,
+        "round_shown": event.round_shown,
+        "end_shown": int(event.end_shown),
         "created_at": float(event.created_at),
         "finished_at": None if event.finished_at is None else float(event.finished_at),
     }
@@ -102,7 +110,16 @@ def event_row(event: Event) -> dict[str, Any]:
 
 def update_row(event: Event, base: int) -> dict[str, Any]:
     row = event_row(event)
-    keep = ("rounds", "state", "round", "version", "standings_message", "finished_at")
+    keep = (
+        "rounds",
+        "state",
+        "round",
+        "version",
+        "standings_message",
+        "round_shown",
+        "end_shown",
+        "finished_at",
+    )
     return {**{k: row[k] for k in keep}, "id": event.id, "base": base}
 
 
@@ -169,6 +186,8 @@ def event_from_rows(
         round=row["round"],
         version=row["version"],
         standings_message=row["standings_message"],
+        round_shown=row["round_shown"],
+        end_shown=bool(row["end_shown"]),
         created_at=row["created_at"],
         finished_at=row["finished_at"],
         teams=tuple(

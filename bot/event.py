@@ -17,8 +17,8 @@ from how its game ended (:func:`table_result`), and the ``/event open`` words
 >>> teams = (Team(1, (P1, P2)), Team(2, (P3, P4)))
 >>> event = Event(1, CHAT, P1.user, "yard", rounds=1, teams=teams,
 ...               tables=(EventTable(1, 1, 1, 2, 7, TableResult.B),))
->>> event.score(1), event.score(2), event.met()
-(0, 1, [frozenset({'1', '2'})])
+>>> event.score(1), event.score(2), [sorted(pair) for pair in event.met()]
+(0, 1, [['1', '2']])
 """
 
 from __future__ import annotations
@@ -180,6 +180,10 @@ class Event:
     round: int = 0
     version: int = 1
     standings_message: str | None = None
+    #: The last round whose tables the group was shown; the final (or stopped)
+    #: standings sent. A start shows again what a killed process had not sent.
+    round_shown: int = 0
+    end_shown: bool = False
     created_at: float = 0.0
     finished_at: float | None = None
     teams: tuple[Team, ...] = ()

@@ -622,8 +622,9 @@ class MemoryStorage:
             None,
         )
 
-    async def live_events(self) -> list[Event]:
-        return [self._events[k] for k in sorted(self._events) if self._events[k].state.is_live]
+    async def events_to_resume(self) -> list[Event]:
+        events = (self._events[k] for k in sorted(self._events))
+        return [e for e in events if e.state.is_live or not e.end_shown]
 
     async def save_event(
         self, event: Event, base: int, new_tables: Sequence[tuple[EventTable, Game]] = ()

@@ -309,8 +309,9 @@ class Storage(Protocol):
         """The chat's live (open or running) event, if any."""
         ...
 
-    async def live_events(self) -> list[Event]:
-        """Every live event, oldest first (the start resumes them)."""
+    async def events_to_resume(self) -> list[Event]:
+        """The live events and those whose end the group was not shown yet, oldest
+        first (a start resumes them)."""
         ...
 
     async def save_event(

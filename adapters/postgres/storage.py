@@ -694,9 +694,9 @@ class PostgresStorage:
             row = await conn.fetchrow(*kept_events.LIVE_IN_CHAT.bind(values))
             return await self._event(conn, row)
 
-    async def live_events(self) -> list[Event]:
+    async def events_to_resume(self) -> list[Event]:
         async with self._pool.acquire() as conn:
-            rows = await conn.fetch(*kept_events.LIVE.bind())
+            rows = await conn.fetch(*kept_events.TO_RESUME.bind())
             return [e for row in rows if (e := await self._event(conn, row)) is not None]
 
     async def save_event(

@@ -1071,8 +1071,8 @@ class SqliteStorage:
         rows = await self._fetchall(kept_events.LIVE_IN_CHAT, values)
         return await self._event(rows[0] if rows else None)
 
-    async def live_events(self) -> list[Event]:
-        rows = await self._fetchall(kept_events.LIVE)
+    async def events_to_resume(self) -> list[Event]:
+        rows = await self._fetchall(kept_events.TO_RESUME)
         return [e for row in rows if (e := await self._event(row)) is not None]
 
     async def save_event(

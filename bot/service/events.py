@@ -259,11 +259,22 @@ class Events:
         await self._announce(event, EventNews.STOPPED)
         return event
 
-    async def standings_shown(self, event_id: int, message_id: str) -> None:
-        """The standings message's id, kept so that the next standings edit it."""
+    async def shown(
+        self, event_id: int, news: EventNews, round_: int, message_id: str | None = None
+    ) -> None:
+        """The group was sent ``news`` (of round ``round_``): kept, so that a start
+        shows again only what a killed process had not sent. The standings message's
+        id is kept so that the next standings edit it."""
         async with self._locked(event_id) as event:
-            if event.standings_message != message_id:
-                await self._save(event.with_(standings_message=message_id))
+            change: dict[str, Any] = {}
+            if news is EventNews.STANDINGS and message_id and not event.standings_message:
+                change["standings_message"] = message_id
+            elif news is EventNews.ROUND and event.round_shown < round_:
+                change["round_shown"] = round_
+            elif news in (EventNews.FINAL, EventNews.STOPPED) and not event.end_shown:
+                change["end_shown"] = True
+            if change:
+                await self._save(event.with_(**change))
 
     async def _live(self, chat: ChatRef) -> Event:
         event = await self.chat_event(chat)
@@ -376,10 +387,22 @@ class Events:
             del self.announcers[platform]
 
     async def resume(self, platform: Platform | None = None) -> None:
-        """Finish whatever step the running events (of ``platform``) were in."""
-        for event in await self.storage.live_events():
-            if platform is None or event.chat.platform is platform:
+        """Finish whatever step the events (of ``platform``) were in, and show what the
+        group was not sent: the running round's tables (unless the round is over: the
+        settle pairs the next one and shows it), the final or stopped standings."""
+        for event in await self.storage.events_to_resume():
+            if platform is not None and event.chat.platform is not platform:
+                continue
+            if event.state is EventState.RUNNING:
+                if event.round_shown < event.round and not event.round_over:
+                    await self._announce(event, EventNews.ROUND)
+                await self._announce(event, EventNews.STANDINGS)
                 await self.settle(event.id)
+            elif event.state is EventState.FINISHED:
+                await self._announce(event, EventNews.STANDINGS)
+                await self._announce(event, EventNews.FINAL)
+            elif event.state is EventState.STOPPED:
+                await self._announce(event, EventNews.STOPPED)
 
     async def idle(self) -> None:
         """Wait for the settles under way (tests and shutdown)."""

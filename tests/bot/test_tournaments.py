@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.errors import ServiceError
-from bot.event import MAX_TEAMS, EventError, EventState, OpenWords, TableResult, parse_open
+from bot.event import MAX_TEAMS, Event, EventError, EventState, OpenWords, TableResult, parse_open
 from bot.models import ChatRef, GameStatus, Platform, User, UserRef
-from bot.ports import Storage
+from bot.ports import EventNews, Storage
 from bot.reliability import Reliability
 from bot.service import GameService
 from core.swiss import standings
@@ -288,3 +288,69 @@ async def test_forged_and_stale_registration_presses_are_one_line_and_change_not
     edit = reply.first(Target.EDIT)
     assert edit is not None and "P41" in edit.screen.text
     assert not any(suit in edit.screen.text for suit in "♠♣♥♦")
+
+
+class Announcements:
+    """An announcer that records the news; what it sent is told to the service when
+    the test delivers it (as a platform's send answers later), unless lost (a process
+    killed before the send)."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.news: list[tuple[EventNews, int]] = []
+        self.sent: list[tuple[int, EventNews, int]] = []
+
+    async def announce(self, event: Event, news: EventNews) -> None:
+        self.news.append((news, event.round))
+        self.sent.append((event.id, news, event.round))
+
+    async def deliver(self) -> None:
+        sent, self.sent = self.sent, []
+        for event_id, news, round_ in sent:
+            await self.service.events.shown(event_id, news, round_, "77")
+
+    def lose(self) -> None:
+        self.sent = []
+
+
+async def test_a_start_shows_again_the_news_a_killed_process_had_not_sent(
+    service: GameService,
+) -> None:
+    """The round's tables and the final standings are kept as shown once sent; a start
+    (resume) shows what was not sent, and only that: nothing twice."""
+    events = service.events
+    told = Announcements(service)
+    events.announcers[Platform.CONSOLE] = told
+    event_id = await registered(service, 4, OpenWords(rounds=2, deals=1))
+    await events.start(event_id, GROUP, is_admin=True)
+    assert told.news == [(EventNews.ROUND, 1), (EventNews.STANDINGS, 1)]
+    told.lose()
+    event = await events.event(event_id)
+    assert (event.round_shown, event.standings_message) == (0, None)
+    told.news = []
+    await events.resume()  # the round's tables, then the standings
+    assert told.news == [(EventNews.ROUND, 1), (EventNews.STANDINGS, 1)]
+    await told.deliver()
+    event = await events.event(event_id)
+    assert (event.round_shown, event.standings_message) == (1, "77")
+    told.news = []
+    await events.resume()  # nothing owed: the standings are edited, the tables not sent
+    assert told.news == [(EventNews.STANDINGS, 1)]
+    await play_round(service, event_id)
+    assert (EventNews.ROUND, 2) in told.news
+    await told.deliver()
+    await play_round(service, event_id)
+    event = await events.event(event_id)
+    assert event.state is EventState.FINISHED and not event.end_shown
+    assert told.news[-1] == (EventNews.FINAL, 2)
+    told.lose()
+    assert [e.id for e in await service.storage.events_to_resume()] == [event_id]
+    told.news = []
+    await events.resume()
+    assert told.news == [(EventNews.STANDINGS, 2), (EventNews.FINAL, 2)]
+    await told.deliver()
+    assert (await events.event(event_id)).end_shown
+    assert await service.storage.events_to_resume() == []
+    told.news = []
+    await events.resume()
+    assert told.news == []

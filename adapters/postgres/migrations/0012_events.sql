@@ -17,6 +17,8 @@ CREATE TABLE events (
     round             INTEGER NOT NULL DEFAULT 0,
     version           INTEGER NOT NULL,
     standings_message TEXT,
+    round_shown       INTEGER NOT NULL DEFAULT 0,
+    end_shown         INTEGER NOT NULL DEFAULT 0,
     created_at        DOUBLE PRECISION NOT NULL,
     finished_at       DOUBLE PRECISION
 );

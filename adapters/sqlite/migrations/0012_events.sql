@@ -20,6 +20,8 @@ CREATE TABLE events (
     round             INTEGER NOT NULL DEFAULT 0,  -- the round being played
     version           INTEGER NOT NULL,
     standings_message TEXT,
+    round_shown       INTEGER NOT NULL DEFAULT 0,  -- the last round whose tables were shown
+    end_shown         INTEGER NOT NULL DEFAULT 0,  -- 1: the final (or stopped) standings were sent
     created_at        REAL NOT NULL,
     finished_at       REAL
 );

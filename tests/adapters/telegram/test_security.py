@@ -189,11 +189,13 @@ async def test_no_lobby_or_table_button_works_from_another_chat(h: Harness) -> N
     args = {Verb.JOIN: "B", Verb.ADD_COMPUTER: "A", Verb.REMOVE_COMPUTER: "1", Verb.SETTING: "t30"}
     for verb in Verb:
         data = token(verb, game, args.get(verb, ""))
+        # An event's button names an event: this chat has none of that id.
+        refusal = h.tr.t("en", "err-event-none" if verb is Verb.EVENT else "err-not-here")
         for user, message in ((eve, elsewhere), (eve, dm), (alice, elsewhere)):
-            assert await alert(h, user, message, data) == h.tr.t("en", "err-not-here"), verb
+            assert await alert(h, user, message, data) == refusal, verb
         if verb not in (Verb.SELECT, Verb.PLAY, Verb.REFRESH, Verb.SHOW_HAND):
             # Not even the creator, from her own private chat.
-            assert await alert(h, alice, alice_dm, data) == h.tr.t("en", "err-not-here"), verb
+            assert await alert(h, alice, alice_dm, data) == refusal, verb
     await h.settle()
     assert state(await h.game(game.id)) == before
     assert elsewhere.text == h.tr.t("ru", "help-text") or elsewhere.reply_markup is None
