@@ -176,6 +176,9 @@ async def test_an_odd_evening_pairs_without_rematches_gives_byes_and_finishes(
     event = await events.event(event_id)
     assert event.state is EventState.FINISHED and event.finished_at is not None
     assert all(t.result is not None for t in event.tables) and len(event.tables) == 9
+    for table in event.tables:  # cut to one deal each
+        game = await service.game(table.game_id)
+        assert len(game.play.series.deals) == 1, table  # type: ignore[attr-defined]
     meetings = event.met()
     assert len(meetings) == len(set(meetings)) == 6
     assert len(set(event.byes())) == 3
