@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.challenge import LOSS_SIGN
@@ -33,15 +32,15 @@ from bot.event import (
     EventTable,
     OpenWords,
     Player,
-    StaleEvent,
     Team,
     check_open,
     default_rounds,
     table_result,
 )
 from bot.models import ChatRef, Game, Platform, User
-from bot.ports import Announcer, Change, ChangeKind, EventNews, Storage
+from bot.ports import Announcer, Change, ChangeKind, EventNews
 from bot.reliability import Reliability
+from bot.service.event_base import EventsBase
 from bot.service.lobby import Lobby
 from bot.service.people import People
 from bot.service.publishing import Publishing
@@ -55,59 +54,14 @@ from core.swiss import pair_round
 log = logging.getLogger(__name__)
 
 
-class Events:
+class Events(EventsBase):
     """The group's Swiss evenings."""
 
     def __init__(
         self, tables: Tables, steps: Steps, publishing: Publishing, people: People, lobby: Lobby
     ) -> None:
-        self.tables = tables
-        self.steps = steps
-        self.publishing = publishing
-        self.people = people
-        self.lobby = lobby
-        #: Each platform's side (its adapter adds it).
-        self.announcers: dict[Platform, Announcer] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
-        #: The settles a table's end set off (awaited by :meth:`idle`).
-        self.tasks: set[asyncio.Task[None]] = set()
+        super().__init__(tables, steps, publishing, people, lobby)
         tables.on_results.append(self._results_saved)
-
-    @property
-    def storage(self) -> Storage:
-        return self.tables.storage
-
-    @contextlib.asynccontextmanager
-    async def _locked(self, event_id: int) -> AsyncIterator[Event]:
-        lock = self._locks.setdefault(event_id, asyncio.Lock())
-        async with lock:
-            event = await self.storage.load_event(event_id)
-            if event is None:
-                raise ServiceError(EventError.NONE)
-            yield event
-
-    async def _save(self, event: Event, new_tables: Any = ()) -> Event:
-        """Save a change made to ``event`` (as loaded, at its version)."""
-        base = event.version
-        try:
-            saved: Event = await self.storage.save_event(
-                event.with_(version=base + 1), base, new_tables
-            )
-        except StaleEvent:
-            raise ServiceError(EventError.NONE) from None
-        return saved
-
-    # --- Reads ----------------------------------------------------------------------------
-
-    async def event(self, event_id: int) -> Event:
-        event: Event | None = await self.storage.load_event(event_id)
-        if event is None:
-            raise ServiceError(EventError.NONE)
-        return event
-
-    async def chat_event(self, chat: ChatRef) -> Event | None:
-        found: Event | None = await self.storage.chat_event(chat)
-        return found
 
     async def chat_game(self, chat: ChatRef, user: Any) -> Game | None:
         """The chat's open game for ``user``: the ordinary one, else his own table of
@@ -259,29 +213,6 @@ class Events:
         await self._announce(event, EventNews.STOPPED)
         return event
 
-    async def shown(
-        self, event_id: int, news: EventNews, round_: int, message_id: str | None = None
-    ) -> None:
-        """The group was sent ``news`` (of round ``round_``): kept, so that a start
-        shows again only what a killed process had not sent. The standings message's
-        id is kept so that the next standings edit it."""
-        async with self._locked(event_id) as event:
-            change: dict[str, Any] = {}
-            if news is EventNews.STANDINGS and message_id and not event.standings_message:
-                change["standings_message"] = message_id
-            elif news is EventNews.ROUND and event.round_shown < round_:
-                change["round_shown"] = round_
-            elif news in (EventNews.FINAL, EventNews.STOPPED) and not event.end_shown:
-                change["end_shown"] = True
-            if change:
-                await self._save(event.with_(**change))
-
-    async def _live(self, chat: ChatRef) -> Event:
-        event = await self.chat_event(chat)
-        if event is None:
-            raise ServiceError(EventError.NONE)
-        return event
-
     async def _cancel(self, game_id: int, event: Event) -> None:
         """Stop a table's game as the admin (counting against nobody)."""
         with contextlib.suppress(ServiceError):
@@ -382,10 +313,6 @@ class Events:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def remove_announcer(self, platform: Platform, announcer: Announcer) -> None:
-        if self.announcers.get(platform) is announcer:
-            del self.announcers[platform]
-
     async def resume(self, platform: Platform | None = None) -> None:
         """Finish whatever step the events (of ``platform``) were in, and show what the
         group was not sent: the running round's tables (unless the round is over: the
@@ -403,17 +330,3 @@ class Events:
                 await self._announce(event, EventNews.FINAL)
             elif event.state is EventState.STOPPED:
                 await self._announce(event, EventNews.STOPPED)
-
-    async def idle(self) -> None:
-        """Wait for the settles under way (tests and shutdown)."""
-        while self.tasks:
-            await asyncio.gather(*list(self.tasks), return_exceptions=True)
-
-    async def _announce(self, event: Event, news: EventNews) -> None:
-        announcer = self.announcers.get(event.chat.platform)
-        if announcer is None:
-            return
-        try:
-            await announcer.announce(event, news)
-        except Exception:
-            log.exception("announcing %s of event %s failed", news, event.id)

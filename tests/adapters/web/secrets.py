@@ -104,11 +104,15 @@ class WebSecrets:
         self.before = {reader: sees(game, reader, self.first) for reader in (None, 0, 1, 2, 3)}
 
     def check(self, game: Game, pages: Iterable[tuple[Reader, Any]]) -> None:
-        """Check the new messages of each (reader, page), then look again."""
+        """Check the new messages of each (reader, page) up to ``game``'s version, then
+        look again (a state of a later version, a computer's move made since the game
+        was read, is checked with the game that has it, next time)."""
         for reader, page in pages:
-            start = self.read.get(id(page), 0)
+            start = read = self.read.get(id(page), 0)
             allowed = self.before.get(reader, set()) | sees(game, reader, self.first)
-            for message in page.received[start:]:
+            for read, message in enumerate(page.received[start:], start):  # noqa: B007
+                if message.get("type") == "state" and message["version"] > game.version:
+                    break
                 if message.get("type") != "state":
                     continue
                 view = message["view"]
@@ -118,5 +122,7 @@ class WebSecrets:
                 leaked = shown(view) - allowed
                 assert not leaked, f"{reader=} may not see {sorted(c.code for c in leaked)}"
                 self.checked += 1
-            self.read[id(page)] = len(page.received)
+            else:
+                read = len(page.received)
+            self.read[id(page)] = read
         self.look(game)
