@@ -17,6 +17,7 @@ from discord.http import Route
 
 from adapters.discord.answer import DEFER_AFTER, Running
 from adapters.discord.client import KozelBot
+from adapters.discord.events import DiscordAnnouncer
 from adapters.discord.presses import Presses
 from adapters.discord.publisher import DiscordPublisher
 from bot.errors import PlatformRefused, PlatformUnreachable
@@ -128,6 +129,8 @@ class DiscordAdapter:
             interactions, self.publisher, tr, defer_after=defer_after, running=self.running
         )
         service.add_publisher(Platform.DISCORD, self.publisher)
+        #: A Swiss evening's news in its channel (added while the bot runs).
+        self.announcer = DiscordAnnouncer(interactions, self.publisher)
         if service.metrics is not None:
             service.metrics.watch_shards(Platform.DISCORD.value, self.shards)
 
@@ -142,6 +145,10 @@ class DiscordAdapter:
             async with self.bot:
                 try:
                     await self._log_in(token.get_secret_value())
+                    # The running events finish the step they were in, now that they
+                    # can be shown (their messages wait for the bot to be ready). Once
+                    # a run: the process's one client runs every shard.
+                    self.service.events.add_announcer(Platform.DISCORD, self.announcer)
                     await self.bot.connect()
                 except discord.LoginFailure as error:
                     raise PlatformRefused(
@@ -153,6 +160,7 @@ class DiscordAdapter:
                         "(Bot -> Privileged Gateway Intents)"
                     ) from error
                 finally:
+                    self.service.events.remove_announcer(Platform.DISCORD, self.announcer)
                     self.service.remove_publisher(Platform.DISCORD, self.publisher)
                     await self.publisher.close()
 

@@ -8,6 +8,8 @@ module carries it out in Discord's idiom.
   elsewhere (the table's "My hand") it comes as a fresh ephemeral message;
 - an ephemeral hand pressed is kept current while its token lives;
 - a question (the confirmation to cancel) is ephemeral, closed once answered;
+- a public message that answers in place (an event's registration) is edited by the
+  press's answer;
 - anything else is acknowledged: the publisher shows the change;
 - a player who sits down but takes no DMs is told how to open them or to use "My hand".
 """
@@ -112,6 +114,8 @@ class Presses:
                     self.publisher.shown_in_place(game.id, output.seat, message.id, hand)
                     if moved:
                         await self.publisher.redraw_hand(game.id, output.seat)
+            elif target is Target.EDIT and message is not None and not on_ephemeral:
+                await answer.edit(output.screen)
             elif target is Target.ANSWER:
                 await answer.send(output.screen, ephemeral=True)
             elif target is Target.CLOSE and on_ephemeral:

@@ -7,7 +7,9 @@ this publisher only delivers it:
   table). After ``/kozel`` it is the command's own answer;
 - a hand: one DM per player per game, edited in place; and, while its token lives, the
   player's ephemeral hand (opened with the table's "My hand" button) is kept current too;
-- results, notices and reminders: new messages.
+- results, notices and reminders: new messages;
+- a Swiss evening's news (:mod:`adapters.discord.events`): in a lane of their own
+  (:meth:`DiscordPublisher.deliver`).
 
 ``publish`` runs under the game's lock, so it only queues. Each message has a lane
 that sends one request at a time and keeps only the latest screen of a message that is
@@ -44,7 +46,10 @@ from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
-Job = Callable[[], Awaitable[None]]
+Job = Callable[[], Awaitable[object]]
+#: A lane: (its owner, what it delivers). A game's lanes are owned by its id ("table",
+#: "hand:<seat>", "chat"...); another owner is named by a string ("event 5").
+LaneKey = tuple[int | str, str]
 
 #: An interaction token serves edits for 15 minutes; stop a little earlier.
 TOKEN_LIFETIME = 14 * 60.0
@@ -83,6 +88,11 @@ class _Hand:
     locale: str
 
 
+def _owner(key: LaneKey) -> str:
+    """Whose lane it is, for the log: ``game 5``, or the owner's own name."""
+    return f"game {key[0]}" if isinstance(key[0], int) else key[0]
+
+
 def with_note(screen: Screen, note: str) -> Screen:
     return Screen(f"{screen.text}\n\n{note}", screen.rows)
 
@@ -105,7 +115,7 @@ class DiscordPublisher:
         self.tr = tr
         self._clock = clock
         self._ready = asyncio.Event()
-        self._lanes: dict[tuple[int, str], _Lane] = {}
+        self._lanes: dict[LaneKey, _Lane] = {}
         self._chores: set[asyncio.Task[None]] = set()
         #: Message ids by (game id, key): "table", "hand:<seat>".
         self._ids: dict[tuple[int, str], int] = {}
@@ -243,7 +253,17 @@ class DiscordPublisher:
 
     # --- Lanes -----------------------------------------------------------------------
 
-    def _queue(self, key: tuple[int, str], job: Job, coalesce: bool) -> None:
+    def deliver(self, key: LaneKey, job: Job) -> None:
+        """Run ``job`` (requests to Discord) in the lane ``key``, after what was queued
+        there before it, once the bot is ready; its failure is logged as any lane's."""
+        self._queue(key, job, coalesce=False)
+
+    def later(self, work: Awaitable[None]) -> None:
+        """Run ``work`` beside the lanes (awaited by :meth:`idle`, cancelled by
+        :meth:`close`)."""
+        self._chore(work)
+
+    def _queue(self, key: LaneKey, job: Job, coalesce: bool) -> None:
         lane = self._lanes.get(key)
         if lane is None:
             lane = self._lanes[key] = _Lane(coalesce)
@@ -256,7 +276,7 @@ class DiscordPublisher:
     def _queue_hand(self, game_id: int, hand: _Hand) -> None:
         self._queue((game_id, f"hand:{hand.seat}"), partial(self._show_hand, game_id, hand), True)
 
-    async def _drain(self, key: tuple[int, str], lane: _Lane) -> None:
+    async def _drain(self, key: LaneKey, lane: _Lane) -> None:
         try:
             await self._ready.wait()
             while lane.jobs:
@@ -268,12 +288,12 @@ class DiscordPublisher:
                 except (discord.Forbidden, discord.NotFound) as error:
                     # The channel is gone or the bot may not write there: the game
                     # goes on; a moderator has to fix the permissions.
-                    log.warning("game %s: cannot show %s: %s", *key, error)
+                    log.warning("%s: cannot show %s: %s", _owner(key), key[1], error)
                 except Exception:
                     if self.bot.is_closed():
-                        log.warning("game %s: %s not shown, the bot is closed", *key)
+                        log.warning("%s: %s not shown, the bot is closed", _owner(key), key[1])
                     else:
-                        log.exception("game %s: showing %s failed", *key)
+                        log.exception("%s: showing %s failed", _owner(key), key[1])
         finally:
             lane.task = None
             if self._lanes.get(key) is lane and not lane.jobs:
@@ -312,15 +332,12 @@ class DiscordPublisher:
 
     async def _show_table(self, game_id: int, chat: ChatRef, screen: Screen) -> None:
         key = (game_id, "table")
-        channel = self._channel(chat)
         message_id = self._ids.get(key)
         if message_id is not None:
             if self._shown.get(key) == screen:
                 return
             try:
-                await channel.get_partial_message(message_id).edit(
-                    content=render.content(screen.text), view=render.view(screen)
-                )
+                await self.edit(chat, message_id, screen)
             except discord.NotFound:
                 log.info("game %s: the table message is gone, posting a new one", game_id)
             else:
@@ -434,25 +451,34 @@ class DiscordPublisher:
         self._told.add((game_id, user_id))
         text = self.tr.t(hand.locale, "discord-dm-closed-public", mention=f"<@{user_id}>")
         mentions = discord.AllowedMentions(users=[discord.Object(user_id)])
-        job = partial(self._post, hand.chat, Screen(text), mentions)
+        job = partial(self.post, hand.chat, Screen(text), mentions)
         self._queue((game_id, "chat"), job, coalesce=False)
 
-    async def _post(
+    async def post(
         self,
         chat: ChatRef,
         screen: Screen,
         mentions: discord.AllowedMentions | None = None,
         image: bytes | None = None,
-    ) -> None:
+    ) -> int:
+        """Post a new message in a channel (``image``: a PNG attached, the text above
+        it); its id. Call it from a lane job (:meth:`deliver`): in order, paced."""
         text = render.content(screen.text)
         channel = self._channel(chat)
         if image is not None:  # a picture, attached, with the text above it
             picture = discord.File(io.BytesIO(image), filename="result.png")
-            await channel.send(text, file=picture)
+            message = await channel.send(text, file=picture)
         elif mentions is None:
-            await channel.send(text, view=render.view(screen))
+            message = await channel.send(text, view=render.view(screen))
         else:
-            await channel.send(text, view=render.view(screen), allowed_mentions=mentions)
+            message = await channel.send(text, view=render.view(screen), allowed_mentions=mentions)
+        return message.id
+
+    async def edit(self, chat: ChatRef, message_id: int, screen: Screen) -> None:
+        """Show ``screen`` in a channel's message (its buttons too: none clears them).
+        Raises :class:`discord.NotFound` when the message is gone."""
+        message = self._channel(chat).get_partial_message(message_id)
+        await message.edit(content=render.content(screen.text), view=render.view(screen))
 
     async def _post_owed(
         self, chat: ChatRef, screen: Screen, owed: Owed | None, image: bytes | None = None
@@ -460,7 +486,7 @@ class DiscordPublisher:
         """Post a message (``image``: with a picture attached); one the game owed is
         then owed no more (also when the channel refuses it for good)."""
         try:
-            await self._post(chat, screen, image=image)
+            await self.post(chat, screen, image=image)
         except (discord.Forbidden, discord.NotFound):
             await self._sent(owed)
             raise

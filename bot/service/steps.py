@@ -95,7 +95,7 @@ class Steps:
             finished
             or play.is_over
             or (scored and game.settings.challenge is not None)
-            or (scored and cut and scored[-1].number + 1 >= cut)  # numbers from 0
+            or (scored and cut and scored[-1].number + 1 >= cut)  # numbers count from 0
         ):
             game.status = GameStatus.FINISHED  # a challenge's game is one deal
         elif play.needs_deal:

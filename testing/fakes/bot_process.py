@@ -18,8 +18,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from adapters import events as kept_events
 from adapters.ratings import changes_from_rows
 from bot.achievements import Earned
+from bot.event import Event
 from bot.models import Game
 from bot.ports import Owed
 from bot.ratings import RatingChange
@@ -128,7 +130,9 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _read(database: Path, sql: str, parameters: tuple[object, ...] = ()) -> list[sqlite3.Row]:
+def _read(
+    database: Path, sql: str, parameters: tuple[object, ...] | dict[str, object] = ()
+) -> list[sqlite3.Row]:
     """Rows read with a plain read-only connection of the test's own."""
     with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
         db.row_factory = sqlite3.Row
@@ -139,6 +143,20 @@ def saved_game(database: Path, game_id: int) -> Game:
     """The game as the bot saved it last."""
     [row] = _read(database, "SELECT * FROM games WHERE id = ?", (game_id,))
     return game_from_row(dict(row))
+
+
+def saved_event(database: Path, event_id: int) -> Event:
+    """The Swiss evening as the bot saved it last (with its teams and tables)."""
+    [row] = _read(database, kept_events.GET_EVENT.sqlite, {"id": event_id})
+    key = {"event_id": event_id}
+    teams = [dict(t) for t in _read(database, kept_events.TEAMS.sqlite, key)]
+    tables = [dict(t) for t in _read(database, kept_events.TABLES.sqlite, key)]
+    return kept_events.event_from_rows(dict(row), teams, tables)
+
+
+def last_event_id(database: Path) -> int | None:
+    rows = _read(database, "SELECT MAX(id) AS id FROM events")
+    return None if not rows or rows[0]["id"] is None else int(rows[0]["id"])
 
 
 def last_game_id(database: Path) -> int | None:

@@ -218,6 +218,22 @@ async def test_a_walk_out_loses_the_table_and_a_kicked_team_loses_its_own(
     assert event.state is EventState.FINISHED
 
 
+@pytest.mark.parametrize("deals", [1, 2])
+async def test_a_table_of_deals_n_is_n_deals_not_one_more(service: GameService, deals: int) -> None:
+    """``deals 1`` cut each table after its first deal (deal numbers count from 0: the
+    cut once let a table of N deals play N + 1)."""
+    events = service.events
+    event_id = await registered(service, 4, OpenWords(rounds=1, deals=deals))
+    event = await events.start(event_id, GROUP, is_admin=True)
+    await play_round(service, event_id)
+    event = await events.event(event_id)
+    assert event.state is EventState.FINISHED
+    for table in event.tables:
+        game = await service.game(table.game_id)
+        scored = [deal for deal in game.play.series.deals if deal.result is not None]
+        assert game.status is GameStatus.FINISHED and len(scored) == deals
+
+
 async def test_the_admin_stops_a_table_both_lose_and_stops_the_event(
     service: GameService,
 ) -> None:
