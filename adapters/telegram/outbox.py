@@ -91,7 +91,7 @@ from aiogram.methods import EditMessageText
 from aiogram.types import BufferedInputFile, Message, ReplyParameters
 from pydantic import BaseModel
 
-from adapters.telegram.render import keyboard, keyboard_json, text_of
+from adapters.telegram.render import caption_of, keyboard, keyboard_json, text_of
 from adapters.telegram.session import LeanSession
 from bot.presenters import Screen
 
@@ -771,7 +771,7 @@ class Outbox:
     ) -> Message:
         """A picture with the screen's text as its caption, counted in the chat's
         budget like a message (a group's 20 a minute)."""
-        caption = text_of(screen)[:CAPTION_CHARS]
+        caption = caption_of(screen, CAPTION_CHARS)
         upload = BufferedInputFile(photo, filename="result.png")
         return await self._call(
             chat_id,

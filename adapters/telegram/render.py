@@ -30,6 +30,17 @@ def text_of(screen: Screen) -> str:
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
 
+def caption_of(screen: Screen, limit: int) -> str:
+    """The screen's text as a picture's caption of at most ``limit`` characters: cut
+    after its last whole line that fits (a long event's final standings), then "…"."""
+    text = text_of(screen)
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 2]
+    cut = head.rfind("\n")
+    return (head[:cut] if cut > 0 else head) + "\n…"
+
+
 # Validated once, copied with new values: a copy of these with a new text and
 # callback data (or url), or new rows, is what validating the same values builds
 # (the tests compare them), at half the cost; a hand has up to a dozen buttons.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from adapters.telegram.render import keyboard, keyboard_json
+from adapters.telegram.render import caption_of, keyboard, keyboard_json
 from bot.presenters import Button, Screen
 
 
@@ -78,3 +78,16 @@ def test_keyboard_json_is_what_the_keyboard_dumps_to() -> None:
         built = keyboard(screen)
         dumped = None if built is None else built.model_dump(mode="json", exclude_none=True)
         assert keyboard_json(screen) == dumped
+
+
+def test_a_long_caption_is_cut_after_its_last_whole_line() -> None:
+    """The final standings of 32 pairs under their picture: whole lines, then "…"."""
+    lines = ["🏆 Final standings after 5 rounds:"]
+    lines += [f"{n}. Player{n:02}a + Player{n:02}b: 3 (Buchholz 12)" for n in range(1, 33)]
+    screen = Screen("\n".join(lines))
+    caption = caption_of(screen, 1024)
+    assert len(screen.text) > 1024 >= len(caption)
+    *kept, tail = caption.split("\n")
+    assert tail == "…" and kept == lines[: len(kept)] and len(kept) > 20
+    short = Screen("\n".join(lines[:3]))
+    assert caption_of(short, 1024) == short.text
