@@ -20,10 +20,8 @@ from adapters.discord import render
 from bot.event import Event, EventState
 from bot.i18n import Translator
 from bot.models import Game, GameStatus
-from bot.presenters import SELECTED_MARK, card_label
 from bot.presenters import event as screens
-from bot.presenters.yard import action_arg
-from core.yard.actions import Action, ActionKind
+from core.yard.actions import Action
 from core.yard.ai import safe_move
 from core.yard.events import DealScored
 from testing.fakes.bot_process import last_event_id, saved_event, saved_game
@@ -111,31 +109,6 @@ class Evening(Table):
             saved_game(self.database, t.game_id).status is not GameStatus.PLAYING
             for t in event.round_tables()
         )
-
-    async def play(self, game: Game, action: Action) -> None:  # type: ignore[override]
-        """The player selects the move's cards in his DM hand, then plays them."""
-        player = game.seats[action.seat]
-        assert player is not None and player.user is not None
-        user = int(player.user.id)
-        hand = int(game.messages[f"hand:{action.seat}"])
-        await self.wait(lambda: self.shows_version(hand, game.version))
-        for card in action.cards if action.kind is not ActionKind.MOLODKA else ():
-            label = card_label(card, game.settings.locale)
-            await self.click(user, hand, self.button(hand, lambda text, _: text == label))  # noqa: B023
-            # A press answered late (deferred on a busy machine) shows its selection
-            # after its acknowledgement: the next button is read from the hand it shows.
-            chosen = f"{SELECTED_MARK} {label}"
-            await self.wait(lambda: self.has(hand, lambda text, _: text == chosen))  # noqa: B023
-        arg = action_arg(action)
-        await self.wait(lambda: self.has(hand, lambda _, cid: cid.endswith(f":{arg}")))
-        await self.click(user, hand, self.button(hand, lambda _, cid: cid.endswith(f":{arg}")))
-
-    def has(self, message: int, which: Callable[[str, str], bool]) -> bool:
-        try:
-            self.button(message, which)
-        except LookupError:
-            return False
-        return True
 
     async def play_until(self, stop: Stop) -> tuple[Game, Action] | None:  # type: ignore[override]
         """The players make safe moves, a table after another, until ``stop`` picks the

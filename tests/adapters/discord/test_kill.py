@@ -21,7 +21,7 @@ from bot.codec import decode
 from bot.i18n import Translator
 from bot.models import Game, GameStatus
 from bot.ports import OwedKind
-from bot.presenters import Screen, card_label
+from bot.presenters import SELECTED_MARK, Screen, card_label
 from bot.presenters.achievements import announced
 from bot.presenters.yard import action_arg
 from core.yard.actions import Action, ActionKind
@@ -156,15 +156,29 @@ class Table:
         return versions == {version}
 
     async def play(self, game: Game, action: Action) -> None:
-        """The player selects the action's cards one by one, then plays them."""
-        user = SEATS[action.seat]
+        """The player selects the move's cards in his DM hand, then plays them."""
+        player = game.seats[action.seat]
+        assert player is not None and player.user is not None
+        user = int(player.user.id)
         hand = int(game.messages[f"hand:{action.seat}"])
         await self.wait(lambda: self.shows_version(hand, game.version))
         for card in action.cards if action.kind is not ActionKind.MOLODKA else ():
-            label = card_label(card, game.settings.locale)  # nobody chose another
+            label = card_label(card, game.settings.locale)
             await self.click(user, hand, self.button(hand, lambda text, _: text == label))  # noqa: B023
+            # A press answered late (deferred on a busy machine) shows its selection
+            # after its acknowledgement: the next button is read from the hand it shows.
+            chosen = f"{SELECTED_MARK} {label}"
+            await self.wait(lambda: self.has(hand, lambda text, _: text == chosen))  # noqa: B023
         arg = action_arg(action)
+        await self.wait(lambda: self.has(hand, lambda _, cid: cid.endswith(f":{arg}")))
         await self.click(user, hand, self.button(hand, lambda _, cid: cid.endswith(f":{arg}")))
+
+    def has(self, message: int, which: Callable[[str, str], bool]) -> bool:
+        try:
+            self.button(message, which)
+        except LookupError:
+            return False
+        return True
 
     async def play_until(self, stop: Stop) -> tuple[Game, Action]:
         """Everybody makes safe moves until the move ``stop`` picks is next."""
