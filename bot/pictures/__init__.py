@@ -63,6 +63,8 @@ class ResultCard:
     subtitle: str
     teams: tuple[TeamCard, TeamCard]
     footer: str
+    #: Between the two scores: a game's score; none between two places' points.
+    separator: str = ":"
 
 
 def result_card(
@@ -254,7 +256,8 @@ def draw(card: ResultCard) -> bytes:
             pen.centered(
                 x, 390 + 44 * row, line, _fit(line, 30, int(column * 2 - 40)), False, _PAPER
             )
-    pen.centered(width / 2, 285, ":", 90, True, _PAPER)
+    if card.separator:
+        pen.centered(width / 2, 285, card.separator, 90, True, _PAPER)
     footer = card.footer
     pen.centered(width / 2, height - 50, footer, _fit(footer, 22, width - 80), False, _SOFT)
     out = io.BytesIO()

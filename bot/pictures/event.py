@@ -11,8 +11,14 @@ from bot.presenters.event import lines_of, team_name
 
 
 def final_picture(event: Event, tr: Translator, locale: str) -> bytes | None:
-    """The final standings as a picture (the result picture's look): the first two
-    teams, the third in the footer."""
+    """The final standings as a picture (the result picture's look)."""
+    card = final_card(event, tr, locale)
+    return None if card is None else draw(card)
+
+
+def final_card(event: Event, tr: Translator, locale: str) -> ResultCard | None:
+    """What the final picture shows: the first two teams with their points (no colon
+    between: they did not score against each other), the third in the footer."""
     ranked = lines_of(event)
     if len(ranked) < 2:
         return None
@@ -28,7 +34,7 @@ def final_picture(event: Event, tr: Translator, locale: str) -> bytes | None:
         third = tr.t(
             locale, "event-picture-third", place=ranked[2].place, team=team_name(team, tr, locale)
         )
-    card = ResultCard(
+    return ResultCard(
         title=tr.t(locale, "event-picture-title"),
         subtitle=tr.t(
             locale,
@@ -39,5 +45,5 @@ def final_picture(event: Event, tr: Translator, locale: str) -> bytes | None:
         ),
         teams=(cards[0], cards[1]),
         footer=third,
+        separator="",  # two places' points, not a score between them
     )
-    return draw(card)

@@ -16,9 +16,11 @@ from PIL import Image, ImageDraw, ImageFont
 from bench.pictures import finished_series
 from bench.pictures import finished_table as table
 from bot import pictures
+from bot.event import Event, EventState, EventTable, Player, TableResult, Team
 from bot.i18n import Translator
-from bot.models import Platform, Seat, SeatKind, UserRef
+from bot.models import ChatRef, Platform, Seat, SeatKind, UserRef
 from bot.pictures import SIZE, ResultCard, draw, glyphs, result_card, result_picture
+from bot.pictures.event import final_card, final_picture
 from bot.pictures.glyphs import Face
 from bot.presenters.common import cards_label
 from core.cards import CARDS
@@ -240,3 +242,48 @@ def test_a_rating_change_stays_after_an_arabic_name() -> None:
     assert drawn(line, 0).tobytes() == drawn("-12", width - change).tobytes()
     assert drawn("مريم  -12", 0).tobytes() != drawn("-12", width - change).tobytes()
     assert pictures.drawable("А 🐐 Б") == "А 🐐 Б"
+
+
+# --- A Swiss evening's final standings -----------------------------------------------------
+
+
+def evening() -> Event:
+    """Eight pairs after three rounds: pair 1 won all three tables, pair 2 two."""
+
+    def pair(n: int) -> Team:
+        people = (f"P{n}a", f"P{n}b")
+        return Team(n, tuple(Player(UserRef(Platform.TELEGRAM, p), p) for p in people))
+
+    results = [  # (round, team_a, team_b, winner)
+        (1, 1, 5, 1), (1, 2, 6, 2), (1, 3, 7, 7), (1, 4, 8, 8),
+        (2, 1, 2, 1), (2, 7, 8, 7), (2, 3, 5, 3), (2, 4, 6, 6),
+        (3, 1, 7, 1), (3, 2, 3, 2), (3, 6, 8, 8), (3, 4, 5, 5),
+    ]  # fmt: skip
+    tables = tuple(
+        EventTable(r, n, a, b, 10 * r + n, TableResult.A if w == a else TableResult.B)
+        for n, (r, a, b, w) in enumerate(results, 1)
+    )
+    chat, opener = ChatRef(Platform.TELEGRAM, "-1"), UserRef(Platform.TELEGRAM, "P1a")
+    teams = tuple(pair(n) for n in range(1, 9))
+    return Event(1, chat, opener, "yard", rounds=3, round=3, state=EventState.FINISHED,
+                 teams=teams, tables=tables)  # fmt: skip
+
+
+def test_the_final_standings_picture_shows_the_first_places_and_no_score_between(
+    tr: Translator,
+) -> None:
+    card = final_card(evening(), tr, "ru")
+    assert card is not None
+    first, second = card.teams
+    assert (first.names, first.score, first.label) == (("P1a", "P1b"), 3, "Место 1")
+    assert second.score == 2 and second.label.startswith("Место")
+    assert card.footer.startswith("3.") and card.separator == ""
+    png = final_picture(evening(), tr, "ru")
+    assert png is not None
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert image.size == SIZE
+    # Between the two points nothing is drawn (a game's picture has its colon there).
+    between = image.crop((SIZE[0] // 2 - 20, 230, SIZE[0] // 2 + 20, 300))
+    assert len(between.getcolors() or []) == 1
+    game = Image.open(io.BytesIO(draw(replace(card, separator=":")))).convert("RGB")
+    assert len(game.crop((SIZE[0] // 2 - 20, 230, SIZE[0] // 2 + 20, 300)).getcolors() or []) > 1
