@@ -2,7 +2,7 @@
 
 err-event-not-admin = Турнир ведёт только админ группы.
 err-event-in-private = Турнир играют в группе: откройте его там.
-err-event-exists = В этом чате уже есть турнир: /event stop завершит его.
+err-event-exists = В этом чате уже есть турнир: /event стоп завершит его.
 err-event-none = В этом чате нет такого турнира.
 err-event-not-open = Регистрация на турнир закрыта.
 err-event-full = Турнир заполнен (32 пары); свободное место в паре ещё можно занять.
@@ -11,10 +11,10 @@ err-event-not-registered = Вы не в паре этого турнира.
 err-event-pair-full = Эта пара уже собрана.
 err-event-no-pair = Такой пары нет.
 err-event-too-few = Турнир начинается, когда собраны хотя бы 4 пары (8 игроков).
-err-event-bad-rounds = Раунды: число от 1 до 9, например /event open rounds 3
-err-event-bad-reliability = Минимальная надёжность: процент от 0 до 100, например /event open min-reliability 80
-err-event-bad-deals = Раздачи: число от 1 до 9 (стол из стольких раздач), например /event open deals 2
-err-event-bad-words = Пишите: /event open [yard|classic] [rounds N] [min-reliability P] [deals N]; /event start; /event kick N; /event stop
+err-event-bad-rounds = Раунды: число от 1 до 9, например /event открыть раунды 3
+err-event-bad-reliability = Минимальная надёжность: процент от 0 до 100, например /event открыть надёжность 80
+err-event-bad-deals = Раздачи: число от 1 до 9 (стол из стольких раздач), например /event открыть раздачи 2
+err-event-bad-words = Пишите: /event открыть [yard|classic] [раунды N] [надёжность P] [раздачи N]; /event начать; /event снять N; /event стоп (или по-английски: open, rounds, min-reliability, deals, start, kick, stop)
 err-event-unreliable = Ваша надёжность { $percent }%; турнир требует не меньше { $minimum }%.
 
 event-registration = 🏆 Швейцарский вечер ({ $rules }): { $teams ->
@@ -51,7 +51,7 @@ event-picture-title = Швейцарский вечер: итоги
 event-picture-subtitle = { $rules } · раундов: { $rounds } · пар: { $teams }
 event-picture-third = { $place }. { $team }
 
-cmd-event = Швейцарский вечер пар (админы группы: open, start, kick, stop)
+cmd-event = Швейцарский вечер пар (админы группы: открыть, начать, снять, стоп)
 cmd-name-event = турнир
 cmd-option-event = слова
-cmd-option-event-about = open [yard|classic] [rounds N] [min-reliability P] [deals N]; start; kick N; stop
+cmd-option-event-about = открыть [yard|classic] [раунды N] [надёжность P] [раздачи N]; начать; снять N; стоп

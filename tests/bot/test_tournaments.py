@@ -137,8 +137,23 @@ async def test_registration_closes_at_32_teams(service: GameService) -> None:
     assert event.teams[0].complete
 
 
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_each_example_the_refusals_give_is_taken(locale: str) -> None:
+    """The lines that say how to write ``/event open`` show words it takes, in the
+    chat's language (the Russian words as well as the English ones)."""
+    from bot.event_ui import WORDS
+    from bot.i18n import Translator
+
+    tr = Translator.from_dir()
+    for code in (EventError.BAD_ROUNDS, EventError.BAD_RELIABILITY, EventError.BAD_DEALS):
+        example = tr.t(locale, f"err-{code}").split("/event ")[1].split()
+        assert WORDS[example[0]] == "open", example
+        assert parse_open(example[1:], ["yard", "classic"]) != OpenWords(), example
+
+
 def test_the_open_words_and_their_bounds() -> None:
     ids = ["yard", "classic"]
+    assert parse_open(["раунды", "3", "раздачи", "1"], ids) == OpenWords(None, 3, 0, 1)
     assert parse_open(["rounds", "3", "deals", "1"], ids) == OpenWords(None, 3, 0, 1)
     for words, error in [
         ("rounds 0", EventError.BAD_ROUNDS),
