@@ -131,7 +131,7 @@ class EventUI:
             self.ui._count_refusal(error.code)
             return PressReply((Output(Target.ALERT, Screen(self.refusal(error, locale))),))
         screen = screens.registration(event, self.ui.tr, event.locale)
-        return PressReply((Output(Target.EDIT, screen),))
+        return PressReply((Output(Target.EDIT, screen),), version=event.version)
 
     def news(self, event: Event, news: EventNews) -> list[tuple[Screen, bytes | None]]:
         """What the group is shown of the news: the standings' screen (edited in its

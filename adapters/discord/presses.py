@@ -8,8 +8,9 @@ module carries it out in Discord's idiom.
   elsewhere (the table's "My hand") it comes as a fresh ephemeral message;
 - an ephemeral hand pressed is kept current while its token lives;
 - a question (the confirmation to cancel) is ephemeral, closed once answered;
-- a public message that answers in place (an event's registration) is edited by the
-  press's answer;
+- a public message that answers in place (an event's registration) is edited in the
+  message's own lane, with the newest screen its presses gave (two presses answered
+  at once never leave the older one shown);
 - anything else is acknowledged: the publisher shows the change;
 - a player who sits down but takes no DMs is told how to open them or to use "My hand".
 """
@@ -17,13 +18,23 @@ module carries it out in Discord's idiom.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
+from functools import partial
 from typing import Any
 
 import discord
 
 from adapters.discord.answer import Answer, Running
 from adapters.discord.publisher import DiscordPublisher, with_note
-from adapters.discord.refs import in_dm, is_admin, is_member, language, user_of, user_ref
+from adapters.discord.refs import (
+    chat_of,
+    in_dm,
+    is_admin,
+    is_member,
+    language,
+    user_of,
+    user_ref,
+)
 from bot.i18n import Translator
 from bot.interactions import Interactions
 from bot.models import ChatRef, Platform, User, UserRef
@@ -32,6 +43,9 @@ from bot.presenters import Screen
 from bot.presses import Pressed, opens_message
 
 log = logging.getLogger(__name__)
+
+#: Public messages edited in place whose last version is kept.
+KEPT_IN_PLACE = 1000
 
 
 class Presses:
@@ -51,6 +65,9 @@ class Presses:
         self.tr = tr
         self.defer_after = defer_after
         self.running = running
+        #: Each message edited in place: the version its newest screen carries, and
+        #: that screen until its lane shows it (the oldest messages forgotten).
+        self._in_place: OrderedDict[int, tuple[int, Screen | None]] = OrderedDict()
 
     async def handle_press(self, interaction: discord.Interaction[Any], token: str) -> None:
         answer = Answer(interaction, defer_after=self.defer_after)
@@ -115,7 +132,9 @@ class Presses:
                     if moved:
                         await self.publisher.redraw_hand(game.id, output.seat)
             elif target is Target.EDIT and message is not None and not on_ephemeral:
-                await answer.edit(output.screen)
+                await answer.ack()
+                version = reply.version or 0
+                self._edit_in_place(chat_of(interaction), message.id, output.screen, version)
             elif target is Target.ANSWER:
                 await answer.send(output.screen, ephemeral=True)
             elif target is Target.CLOSE and on_ephemeral:
@@ -130,6 +149,27 @@ class Presses:
         if alert is not None:
             await answer.send(Screen(alert), ephemeral=True)
         await answer.ack()
+
+    def _edit_in_place(self, chat: ChatRef, message_id: int, screen: Screen, version: int) -> None:
+        """Show ``screen`` (of ``version``) in the public message ``message_id`` unless
+        a newer one was given for it: in the message's lane, in order, the newest
+        screen when its turn comes."""
+        known = self._in_place.get(message_id)
+        if known is not None and known[0] > version:
+            return
+        self._in_place[message_id] = (version, screen)
+        self._in_place.move_to_end(message_id)
+        while len(self._in_place) > KEPT_IN_PLACE:
+            self._in_place.popitem(last=False)
+        job = partial(self._show_in_place, chat, message_id)
+        self.publisher.deliver((f"message {message_id}", "in place"), job)
+
+    async def _show_in_place(self, chat: ChatRef, message_id: int) -> None:
+        known = self._in_place.get(message_id)
+        if known is None or known[1] is None:
+            return  # shown by an earlier job of the lane
+        self._in_place[message_id] = (known[0], None)
+        await self.publisher.edit(chat, message_id, known[1])
 
     async def _ask(
         self,

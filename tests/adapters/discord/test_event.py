@@ -155,15 +155,30 @@ async def test_a_swiss_evening_is_registered_started_and_played_in_a_channel(
     for pair in range(4):
         first, second = PLAYERS[2 * pair], PLAYERS[2 * pair + 1]
         rec = await h.click(first, registration, t("event-new-pair"))
-        assert rec.callback_type == 7  # the pressed message itself, edited
+        assert rec.callback_type == 6  # acknowledged; the message is edited in its lane
+        await h.settled()
         shown = h.dc.message(registration)["content"]
         assert f"{pair + 1}. {names[first]} & {t('event-open-seat')}" in shown
         rec = await h.click(second, registration, t("event-join", team=pair + 1))
-        assert rec.callback_type == 7
+        assert rec.callback_type == 6
+        await h.settled()
         shown = h.dc.message(registration)["content"]
         assert f"{pair + 1}. {names[first]} & {names[second]}" in shown
     event = await current(h)
     assert [len(team.players) for team in event.teams] == [2, 2, 2, 2]
+    assert h.dc.message(registration)["content"] == render.content(
+        screens.registration(event, tr, LOCALE).text
+    )
+
+    # Two presses answered at once: the newer screen stays, whatever the order their
+    # answers come in (an older one given after it is dropped).
+    older = event.with_(version=event.version - 1, teams=event.teams[:3])
+    presses = h.adapter.presses
+    newer_screen = screens.registration(event, tr, LOCALE)
+    presses._edit_in_place(CHAT, registration, newer_screen, event.version)
+    older_screen = screens.registration(older, tr, LOCALE)
+    presses._edit_in_place(CHAT, registration, older_screen, older.version)
+    await h.settled()
     assert h.dc.message(registration)["content"] == render.content(
         screens.registration(event, tr, LOCALE).text
     )
@@ -185,7 +200,7 @@ async def test_a_swiss_evening_is_registered_started_and_played_in_a_channel(
 
     # --- The admin starts it: round 1's tables, its announcement, the standings -----
     rec = await h.click(ALICE, registration, t("event-start"))
-    assert rec.callback_type == 7
+    assert rec.callback_type == 6
     await h.settled()
     event = await current(h)
     assert event.state is EventState.RUNNING and event.round == 1

@@ -89,9 +89,11 @@ class Evening(Table):
         for pair in range(8):
             first, second = PLAYERS[2 * pair], PLAYERS[2 * pair + 1]
             await self.press(first, registration, self.t("event-new-pair"))
-            await self.press(second, registration, self.t("event-join", team=pair + 1))
-            shown = self.dc.message(registration)["content"]
-            assert f"{pair + 1}. p{2 * pair + 1:02} & p{2 * pair + 2:02}" in shown
+            join = self.t("event-join", team=pair + 1)
+            await self.wait(lambda: self.has(registration, lambda text, _: text == join))  # noqa: B023
+            await self.press(second, registration, join)
+            pair_line = f"{pair + 1}. p{2 * pair + 1:02} & p{2 * pair + 2:02}"
+            await self.wait(lambda: pair_line in self.dc.message(registration)["content"])  # noqa: B023
         assert [len(team.players) for team in self.event().teams] == [2] * 8
 
     def running_games(self) -> list[Game]:
