@@ -85,9 +85,9 @@ class EventUI:
                 event = await self.events.kick(chat, int(rest[0]), is_admin=is_admin)
                 line = self.ui.tr.t(locale, "event-kicked", team=rest[0])
                 return Reply(screen=Screen(line))
-            if what == "stop":
+            if what == "stop":  # one line: a command is answered (Discord waits for it)
                 await self.events.stop(chat, is_admin=is_admin)
-                return Reply()
+                return Reply(screen=Screen(self.ui.tr.t(locale, "event-stopped-line")))
             found = await self.events.chat_event(chat)
             if found is not None and not rest and not head:
                 return Reply(screen=screens.registration(found, self.ui.tr, found.locale))

@@ -44,6 +44,7 @@ event-stopped = 🛑 The event was stopped. Standings after round { $round }:
 event-standing = { $place }. { $team }: { $points } (Buchholz { $buchholz })
 event-withdrawn = (withdrawn)
 event-kicked = Pair { $team } is out of the event.
+event-stopped-line = The event is stopped; its standings so far follow.
 event-place = Place { $place }
 event-picture-title = Swiss evening: final standings
 event-picture-subtitle = { $rules } · { $rounds } rounds · { $teams } pairs

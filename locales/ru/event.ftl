@@ -46,6 +46,7 @@ event-stopped = 🛑 Турнир остановлен. Таблица посл�
 event-standing = { $place }. { $team }: { $points } (Бухгольц { $buchholz })
 event-withdrawn = (снята)
 event-kicked = Пара { $team } выбыла из турнира.
+event-stopped-line = Турнир остановлен; таблица на сейчас — ниже.
 event-place = Место { $place }
 event-picture-title = Швейцарский вечер: итоги
 event-picture-subtitle = { $rules } · раундов: { $rounds } · пар: { $teams }

@@ -307,3 +307,43 @@ async def test_with_two_shards_a_running_evening_is_shown_once_when_the_bot_star
         finally:
             await h.stop()
         assert Platform.DISCORD not in h.service.events.announcers  # removed at the stop
+
+
+async def test_kick_and_stop_with_the_event_command(harness: Harness, tr: Translator) -> None:
+    """``/event words:kick N`` and ``stop`` by the server's owner: a player's own is
+    refused; the kicked pair loses its table (its game stopped); the stop stops the
+    other table and posts the stopped standings once, kept as shown."""
+    h = harness
+    events = h.service.events
+    admin = User(ref(ALICE), "alice")
+    event = await events.open(CHAT, admin, OpenWords(rounds=2, deals=1), is_admin=True)
+    for pair in range(4):
+        first, second = (User(ref(u), f"player{u - 20}") for u in PLAYERS[2 * pair :][:2])
+        event = await events.register(event.id, CHAT, first, None, Reliability())
+        event = await events.register(event.id, CHAT, second, pair + 1, Reliability())
+    event = await events.start(event.id, CHAT, is_admin=True)
+    await h.settled()
+
+    def t(key: str, **values: str | int) -> str:
+        return render.content(tr.t(LOCALE, key, **values))
+
+    refused = await h.slash(PLAYERS[0], "event", {"words": "stop"})
+    assert refused.ephemeral and refused.content == t("err-event-not-admin")
+    table = event.round_tables()[0]
+    kicked = await h.slash(ALICE, "event", {"words": f"kick {table.team_b}"})
+    assert kicked.content == t("event-kicked", team=str(table.team_b))
+    await h.settled()
+    event = await current(h, event.id)
+    assert event.round_tables()[0].result is not None
+    assert (await h.service.game(table.game_id)).status.value == "cancelled"
+
+    answered = await h.slash(ALICE, "event", {"words": "stop"})
+    assert answered.content == t("event-stopped-line")  # a command is answered
+    await h.settled()
+    event = await current(h, event.id)
+    assert event.state is EventState.STOPPED and event.end_shown
+    other = event.round_tables()[1]
+    assert (await h.service.game(other.game_id)).status.value == "cancelled"
+    stopped = render.content(screens.standings_screen(event, tr, LOCALE).text)
+    assert [m["content"] for m in public(h.dc)].count(stopped) == 1
+    assert await events.chat_event(CHAT) is None

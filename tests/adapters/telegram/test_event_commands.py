@@ -84,6 +84,7 @@ async def test_an_evening_in_a_forum_topic_from_open_to_stop(h: Harness) -> None
         lambda t: any((m.text or "").startswith(stopped) for m in t.messages(FORUM)) or None
     )
     await h.settle()
+    assert [m.text for m in tg.messages(FORUM)].count(tr.t("ru", "event-stopped-line")) == 1
     event = await h.service.events.event(event.id)
     assert event.state is EventState.STOPPED and event.end_shown
     second = event.round_tables()[1]
