@@ -106,8 +106,9 @@ class EventUI:
     ) -> PressReply:
         """A registration button: in the pressed message, the event as it is now."""
         arg, events = command.arg, self.events
+        event: Event | None = None
         try:
-            event: Event = await events.event(command.game_id)
+            event = await events.event(command.game_id)
             if (where.chat.platform, where.chat.id) != (event.chat.platform, event.chat.id):
                 raise ServiceError(EventError.NONE)
             if where.owner is not None:  # an event's message is a group's
@@ -129,7 +130,21 @@ class EventUI:
                 raise ServiceError("malformed")
         except ServiceError as error:
             self.ui._count_refusal(error.code)
-            return PressReply((Output(Target.ALERT, Screen(self.refusal(error, locale))),))
+            alert = Output(Target.ALERT, Screen(self.refusal(error, locale)))
+            stale = (
+                error.code == EventError.NOT_OPEN
+                and event is not None
+                and where.owner is None
+                and ((where.chat.platform, where.chat.id) == (event.chat.platform, event.chat.id))
+                and where.is_registration_of(event.id)
+            )
+            if not stale or event is None:
+                return PressReply((alert,))
+            # The event's own registration message, left behind by /event start or stop:
+            # it shows the event as it is now (no buttons) too.
+            current = await events.event(event.id)
+            screen = screens.registration(current, self.ui.tr, current.locale)
+            return PressReply((alert, Output(Target.EDIT, screen)), version=current.version)
         screen = screens.registration(event, self.ui.tr, event.locale)
         return PressReply((Output(Target.EDIT, screen),), version=event.version)
 

@@ -73,6 +73,14 @@ class Pressed:
         games = {_game_of(token) for token in self.tokens if token is not None}  # not links
         return games == {game_id} and presenters.is_hand(self.tokens, game_id)
 
+    def is_registration_of(self, event_id: int) -> bool:
+        """Whether the pressed message is that event's registration: its buttons are
+        all the event's (a forged event button on another message is not)."""
+        found = [_command_of(token) for token in self.tokens if token is not None]
+        return bool(found) and all(
+            c is not None and c.verb is Verb.EVENT and c.game_id == event_id for c in found
+        )
+
     @property
     def is_question(self) -> bool:
         """Whether the pressed message asks to confirm a cancel (it has a Yes)."""
@@ -355,6 +363,13 @@ def _team(command: Command) -> Team:
 def _game_of(token: str | None) -> int | None:
     try:
         return decode(token or "").game_id
+    except CodecError:
+        return None
+
+
+def _command_of(token: str | None) -> Command | None:
+    try:
+        return decode(token or "")
     except CodecError:
         return None
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot.codec import decode
 from bot.event import EventState, TableResult
 from bot.models import ChatRef, GameStatus, Platform
+from bot.presenters import event as screens
 from testing.fakes.telegram import FakeMessage
 from tests.adapters.classic_play import cards_in
 from tests.adapters.telegram.harness import Harness
@@ -66,6 +67,24 @@ async def test_an_evening_in_a_forum_topic_from_open_to_stop(h: Harness) -> None
     head = tr.t("ru", "event-round", round=1, rounds=event.rounds).split("\n")[0]
     assert sum(t.startswith(head) for t in texts) == 1
     assert sum(t.startswith("📊") for t in texts) == 1
+
+    # The registration message behind /event start: a press is refused with one line
+    # and the message shows the event as it is (no buttons any more).
+    assert tg.buttons(FORUM, registration.message_id)
+    query = await h.press(people[2], registration, event_button(h, registration, "n"))
+    assert tg.callback_answers[query]["text"] == tr.t("en", "err-event-not-open")
+    await h.settle()
+    assert not tg.buttons(FORUM, registration.message_id)
+    assert registration.text == screens.registration(event, tr, "ru").text
+    # A forged event button on a table message changes nothing there.
+    table_message = h.table_message(await h.game(event.round_tables()[1].game_id))
+    assert table_message is not None
+    before = (table_message.text, tg.buttons(FORUM, table_message.message_id))
+    forged = screens.token(event, "n")
+    query = await h.press(people[2], table_message, forged)
+    assert tg.callback_answers[query]["text"] == tr.t("en", "err-event-not-open")
+    await h.settle()
+    assert (table_message.text, tg.buttons(FORUM, table_message.message_id)) == before
 
     # Kick a pair: its table is lost by it, its game stopped.
     first = event.round_tables()[0]
