@@ -118,19 +118,28 @@ class Presses:
                 hand = output.screen
                 # Changed since the hand was drawn (his turn came while the press was
                 # answered): that change's hand may have gone out before this answer.
-                moved = reply.version != game.version
+                version = reply.version if reply.version is not None else game.version
+                moved = version != game.version
                 if on_ephemeral:
                     table_locale = game.settings.locale
                     hand = await self.publisher.ephemeral_hand(
                         hand, user_id, user.ref, table_locale
                     )
-                await answer.edit(hand)
-                if on_ephemeral and not answer.expired:
-                    self.publisher.attach_hand(game.id, user_id, interaction, refresh=moved)
-                elif not on_ephemeral and message is not None and output.seat is not None:
-                    self.publisher.shown_in_place(game.id, output.seat, message.id, hand)
+                    await answer.edit(hand)
+                    if not answer.expired:
+                        self.publisher.attach_hand(game.id, user_id, interaction, refresh=moved)
+                elif message is not None and output.seat is not None:
+                    seat = output.seat
+                    pressed = (game, seat, user_id, message.id, hand, version)
+                    if self.publisher.pressed_hand(*pressed):
+                        await answer.ack()  # its hand's lane shows it, after what it sends
+                    else:
+                        await answer.edit(hand)
+                        self.publisher.shown_in_place(game, seat, message.id, hand, version)
                     if moved:
-                        await self.publisher.redraw_hand(game.id, output.seat)
+                        await self.publisher.redraw_hand(game.id, seat)
+                else:
+                    await answer.edit(hand)
             elif target is Target.EDIT and message is not None and not on_ephemeral:
                 await answer.ack()
                 version = reply.version or 0

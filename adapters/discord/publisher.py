@@ -86,6 +86,10 @@ class _Hand:
     playing: bool
     chat: ChatRef
     locale: str
+    #: The game's version it shows.
+    version: int = 0
+    #: Shown even where a press showed this version already (its link was renewed).
+    forced: bool = False
 
 
 def _owner(key: LaneKey) -> str:
@@ -122,6 +126,11 @@ class DiscordPublisher:
         #: What each of those messages shows now (an identical edit is skipped).
         self._shown: dict[tuple[int, str], Screen] = {}
         self._hands: dict[tuple[int, int], _Hand] = {}
+        #: The DM hands a press was answered in: the game's version that answer
+        #: showed, and the message (see :meth:`pressed_hand`).
+        self._pressed: dict[tuple[int, str], tuple[int, int]] = {}
+        #: The game's version each DM hand shows.
+        self._versions: dict[tuple[int, str], int] = {}
         self._live: dict[tuple[int, int], _Live] = {}
         #: ``/kozel`` interactions whose answer becomes the table, by chat id.
         self._openers: dict[str, _Live] = {}
@@ -179,7 +188,9 @@ class DiscordPublisher:
             elif output.seat is not None and output.user is not None:
                 user_id = int(output.user.id)
                 if output.target is Target.HAND:
-                    hand = _Hand(output.seat, output.user, screen, playing, game.chat, locale)
+                    hand = _Hand(
+                        output.seat, output.user, screen, playing, game.chat, locale, game.version
+                    )
                     self._hands[(game.id, user_id)] = hand
                     self._queue_hand(game.id, hand)
                 else:
@@ -208,13 +219,56 @@ class DiscordPublisher:
             job = partial(self._refresh_live, game_id, user_id, hand)
             self._queue((game_id, f"live:{user_id}"), job, coalesce=True)
 
-    def shown_in_place(self, game_id: int, seat: int, message_id: int, screen: Screen) -> None:
-        """A press was answered in the message ``message_id`` with ``screen``: if that
-        is the seat's DM hand, it shows ``screen`` now (a hand shown next is compared
-        with it, not with what the publisher showed there before)."""
-        key = (game_id, f"hand:{seat}")
-        if self._ids.get(key) == message_id:
+    def pressed_hand(
+        self, game: Game, seat: int, user_id: int, message_id: int, screen: Screen, version: int
+    ) -> bool:
+        """A press in the message ``message_id`` is answered with ``screen``, the seat's
+        hand at the game's ``version`` with the player's selection. If that is the
+        seat's DM hand, a hand of that version not shown yet is not shown over it (it
+        would wipe the selection: the game shown again after a restart as the player
+        selects a card); and if the hand's lane is sending, ``screen`` goes out in it,
+        after what it sends: then True (the press is only acknowledged). False: the
+        press's answer shows it (then :meth:`shown_in_place`)."""
+        key = (game.id, f"hand:{seat}")
+        saved = game.messages.get(key[1], "")
+        if self._ids.get(key, int(saved) if saved.isdigit() else None) != message_id:
+            return False
+        self._pressed[key] = (version, message_id)
+        lane = self._lanes.get(key)
+        if lane is None:
+            return False
+        lane.jobs.append(
+            partial(self._show_pressed, game.id, seat, user_id, message_id, screen, version)
+        )
+        if lane.task is None:
+            lane.task = asyncio.get_running_loop().create_task(self._drain(key, lane))
+        return True
+
+    def shown_in_place(
+        self, game: Game, seat: int, message_id: int, screen: Screen, version: int
+    ) -> None:
+        """A press was answered in the message ``message_id`` with ``screen``, the hand
+        at the game's ``version``: if that is the seat's DM hand, it shows ``screen``
+        now (a hand shown next is compared with it, not with what the publisher showed
+        there before)."""
+        key = (game.id, f"hand:{seat}")
+        saved = game.messages.get(key[1], "")
+        if self._ids.get(key, int(saved) if saved.isdigit() else None) == message_id:
             self._shown[key] = screen
+            self._versions[key] = version
+
+    async def _show_pressed(
+        self, game_id: int, seat: int, user_id: int, message_id: int, screen: Screen, version: int
+    ) -> None:
+        """A press's answer in its DM hand's lane (see :meth:`pressed_hand`), unless a
+        newer hand went out meanwhile."""
+        key = (game_id, f"hand:{seat}")
+        if self._ids.get(key, message_id) != message_id or self._versions.get(key, 0) > version:
+            return
+        dm = await self.bot.create_dm(discord.Object(user_id))
+        text, view = render.content(screen.text), render.view(screen)
+        await dm.get_partial_message(message_id).edit(content=text, view=view)
+        self._shown[key], self._versions[key] = screen, version
 
     async def redraw_hand(self, game_id: int, seat: int) -> None:
         """Show a seat's DM hand again as it is now (its link to the web table was
@@ -228,7 +282,7 @@ class DiscordPublisher:
             if game.status is not GameStatus.PLAYING:
                 return
             locale = game.settings.locale
-            hand = _Hand(seat, player.user, screen, True, game.chat, locale)
+            hand = _Hand(seat, player.user, screen, True, game.chat, locale, game.version, True)
             self._hands[(game.id, int(player.user.id))] = hand
             self._queue_hand(game.id, hand)
 
@@ -319,6 +373,9 @@ class DiscordPublisher:
             del self._ids[key]
         for key in [k for k in self._shown if k[0] == game_id]:
             del self._shown[key]
+        for kept in (self._pressed, self._versions):
+            for key in [k for k in kept if k[0] == game_id]:
+                del kept[key]
         for user_key in [k for k in self._hands if k[0] == game_id]:
             del self._hands[user_key]
         for user_key in [k for k in self._live if k[0] == game_id]:
@@ -375,6 +432,8 @@ class DiscordPublisher:
             return
         if message_id is not None and self._shown.get(key) == hand.screen:
             return
+        if self._pressed.get(key) == (hand.version, message_id) and not hand.forced:
+            return  # a press shows this version there, with the player's selection
         text, view = render.content(hand.screen.text), render.view(hand.screen)
         try:
             dm = await self.bot.create_dm(discord.Object(user_id))
@@ -384,7 +443,7 @@ class DiscordPublisher:
                 except discord.NotFound:
                     log.info("game %s: hand message of seat %s is gone", game_id, hand.seat)
                 else:
-                    self._shown[key] = hand.screen
+                    self._shown[key], self._versions[key] = hand.screen, hand.version
                     return
             message = await dm.send(text, view=view)
         except discord.Forbidden as error:
@@ -397,7 +456,7 @@ class DiscordPublisher:
             self.interactions.hand_unshown(game_id, hand.seat)
             raise
         self._opened(user_id)
-        self._shown[key] = hand.screen
+        self._shown[key], self._versions[key] = hand.screen, hand.version
         await self._remember(game_id, key[1], message.id)
 
     async def _refresh_live(self, game_id: int, user_id: int, hand: _Hand) -> None:

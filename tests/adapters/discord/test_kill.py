@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -91,7 +92,13 @@ class Table:
                     with contextlib.suppress(TimeoutError):
                         await self.dc.wait_for(predicate, timeout=0.05)
         except TimeoutError:
-            raise AssertionError(f"the bot's log:\n{self.bot.output()}") from None
+            calls = "\n".join(
+                f"{c.at:.3f} {c.method} {c.path} {c.status} {json.dumps(c.json)[:160]}"
+                for c in self.dc.calls[-40:]
+            )
+            raise AssertionError(
+                f"the bot's log:\n{self.bot.output()}\nthe fake's last calls:\n{calls}"
+            ) from None
 
     def game(self) -> Game:
         return saved_game(self.database, self.game_id)
@@ -368,5 +375,50 @@ async def test_kills_of_python_m_bot_lose_no_screen_and_no_result(
         # The restart rated nothing again.
         assert rating_changes(table.database, game.id) == changes
         assert rated_games(table.database) == rated
+    finally:
+        await table.bot.kill()
+
+
+async def test_a_card_selected_as_the_killed_bot_comes_back_stays_selected(
+    dc: FakeDiscord, tr: Translator, tmp_path: Path
+) -> None:
+    """The player to move selects a card the moment ``python -m bot`` is back from a
+    kill -9 (it has identified, it is not ready yet): the game shown again once it is
+    ready (its table and hands redrawn) keeps the player's selection in his hand, and
+    the move it offers is played."""
+    table = Table(dc, tr, tmp_path)
+    await table.start()
+    try:
+        lobby = await table.open()
+        await table.start_series(lobby)
+        await table.wait(table.screens_current)
+        await table.bot.kill()
+
+        calls = len(dc.calls)
+        await table.start()  # it identified: its presses are answered, its lanes wait
+        game = table.game()
+        deal = game.play.series.current
+        assert deal is not None and deal.turn is not None
+        seat = deal.turn
+        card = deal.view(seat).hand[0]
+        label = card_label(card, LOCALE)
+        hand = int(game.messages[f"hand:{seat}"])
+        await table.click(SEATS[seat], hand, table.button(hand, lambda text, _: text == label))
+
+        # Ready: the other hands are drawn again (nothing remembers what they show).
+        others = {int(game.messages[f"hand:{s}"]) for s in SEATS if s != seat}
+
+        def redrawn() -> set[int]:
+            return {
+                int(c.path.rsplit("/", 1)[1])
+                for c in dc.calls[calls:]
+                if c.method == "PATCH" and c.path.rsplit("/", 1)[1].isdigit()
+            }
+
+        await table.wait(lambda: others <= redrawn())
+        await asyncio.sleep(0.3)  # time for a redraw of the pressed hand to go out too
+        chosen = f"{SELECTED_MARK} {label}"
+        assert table.has(hand, lambda text, _: text == chosen), dc.buttons(dc.message(hand))
+        assert table.game().version == game.version  # a selection is no move
     finally:
         await table.bot.kill()
