@@ -131,20 +131,17 @@ class EventUI:
         except ServiceError as error:
             self.ui._count_refusal(error.code)
             alert = Output(Target.ALERT, Screen(self.refusal(error, locale)))
-            stale = (
-                error.code == EventError.NOT_OPEN
-                and event is not None
-                and where.owner is None
-                and ((where.chat.platform, where.chat.id) == (event.chat.platform, event.chat.id))
-                and where.is_registration_of(event.id)
-            )
-            if not stale or event is None:
+            # Registration is over (the chat and the message's owner were checked):
+            # the event's own registration message, left behind by /event start or
+            # stop, shows the event as it is (no buttons) too.
+            if (
+                error.code != EventError.NOT_OPEN
+                or event is None
+                or not where.is_registration_of(event.id)
+            ):
                 return PressReply((alert,))
-            # The event's own registration message, left behind by /event start or stop:
-            # it shows the event as it is now (no buttons) too.
-            current = await events.event(event.id)
-            screen = screens.registration(current, self.ui.tr, current.locale)
-            return PressReply((alert, Output(Target.EDIT, screen)), version=current.version)
+            screen = screens.registration(event, self.ui.tr, event.locale)
+            return PressReply((alert, Output(Target.EDIT, screen)), version=event.version)
         screen = screens.registration(event, self.ui.tr, event.locale)
         return PressReply((Output(Target.EDIT, screen),), version=event.version)
 

@@ -360,13 +360,6 @@ def _team(command: Command) -> Team:
     raise ServiceError(ErrorCode.MALFORMED, command.game_id)
 
 
-def _game_of(token: str | None) -> int | None:
-    try:
-        return decode(token or "").game_id
-    except CodecError:
-        return None
-
-
 def _command_of(token: str | None) -> Command | None:
     try:
         return decode(token or "")
@@ -374,8 +367,11 @@ def _command_of(token: str | None) -> Command | None:
         return None
 
 
+def _game_of(token: str | None) -> int | None:
+    command = _command_of(token)
+    return None if command is None else command.game_id
+
+
 def _verb_of(token: str | None) -> Verb | None:
-    try:
-        return decode(token or "").verb
-    except CodecError:
-        return None
+    command = _command_of(token)
+    return None if command is None else command.verb

@@ -230,8 +230,7 @@ class DiscordPublisher:
         after what it sends: then True (the press is only acknowledged). False: the
         press's answer shows it (then :meth:`shown_in_place`)."""
         key = (game.id, f"hand:{seat}")
-        saved = game.messages.get(key[1], "")
-        if self._ids.get(key, int(saved) if saved.isdigit() else None) != message_id:
+        if self._message_id(game, key[1]) != message_id:
             return False
         self._pressed[key] = (version, message_id)
         lane = self._lanes.get(key)
@@ -252,8 +251,7 @@ class DiscordPublisher:
         now (a hand shown next is compared with it, not with what the publisher showed
         there before)."""
         key = (game.id, f"hand:{seat}")
-        saved = game.messages.get(key[1], "")
-        if self._ids.get(key, int(saved) if saved.isdigit() else None) == message_id:
+        if self._message_id(game, key[1]) == message_id:
             self._shown[key] = screen
             self._versions[key] = version
 
@@ -288,8 +286,13 @@ class DiscordPublisher:
 
     def table_id(self, game: Game) -> int | None:
         """The id of a game's table message, if it has one."""
-        known = self._ids.get((game.id, "table"))
-        stored = game.messages.get("table", "")
+        return self._message_id(game, "table")
+
+    def _message_id(self, game: Game, key: str) -> int | None:
+        """The id of a game's message ``key`` (``"table"``, ``"hand:2"``): as this
+        publisher knows it, else as the game keeps it."""
+        known = self._ids.get((game.id, key))
+        stored = game.messages.get(key, "")
         return known if known is not None else int(stored) if stored.isdigit() else None
 
     def dm_closed(self, user_id: int) -> bool:
