@@ -326,8 +326,10 @@ def command_args(platform: Platform, tr: Translator, locale: str) -> dict[str, s
     """The commands as a platform's users see them, for the texts that name them: one
     argument per command (``kozel`` is ``/kozel``), the options ``all``, ``season``,
     ``classic`` and ``yard``, ``month`` what a month follows (``/top season 2026-11``,
-    Discord's ``/топ месяц: 2026-11``), and ``platform`` for the texts whose wording
-    differs.
+    Discord's ``/топ месяц: 2026-11``), ``challenge`` the day's duplicate challenge
+    (``/kozel challenge``, Discord's ``/козёл вызов: daily``), ``open`` how an event
+    is opened (``/event open``, Discord's ``/турнир слова: открыть``) and
+    ``platform`` for the texts whose wording differs.
 
     Telegram's commands and their words are Latin in every language (``/top all``);
     Discord shows its slash commands, options and choices in the client's language,
@@ -340,10 +342,13 @@ def command_args(platform: Platform, tr: Translator, locale: str) -> dict[str, s
         args["month"] = tr.t(locale, "cmd-option-month") + ":"
         args["classic"] = rules_name("classic", tr, locale)
         args["yard"] = rules_name("yard", tr, locale)
+        args["challenge"] = tr.t(locale, "cmd-option-challenge") + ": daily"
+        args["open"] = tr.t(locale, "cmd-option-event") + ": " + tr.t(locale, "event-word-open")
     else:
         args = {name: f"/{name}" for name in COMMANDS}
         args["all"], args["classic"], args["yard"] = "all", "classic", "yard"
         args["season"] = args["month"] = "season"
+        args["challenge"], args["open"] = "challenge", "open"
     args["platform"] = platform.value
     return args
 

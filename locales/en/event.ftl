@@ -53,4 +53,5 @@ event-picture-third = { $place }. { $team }
 cmd-event = A Swiss evening of pairs (group admins: open, start, kick, stop)
 cmd-name-event = event
 cmd-option-event = words
+event-word-open = open
 cmd-option-event-about = open [yard|classic] [rounds N] [min-reliability P] [deals N]; start; kick N; stop

@@ -62,10 +62,13 @@ help-text =
     { $rules } — the rules of this chat's table ({ $rules } { $yard }, { $rules } { $classic } — of either game)
     { $stats } — your statistics in each game
     { $top } — best players of this chat, { $top } { $all } — of every chat, { $top } { $classic } — in one game's tables, { $top } { $season } — this month, { $top } { $month } YYYY-MM — a past month
+    { $pictures } — whether a game's result comes as a picture too: { $pictures } on or off (admins)
     { $lang } — language: { $platform ->
         [discord] { $lang } and a language from the list
        *[other] { $lang } ru or { $lang } en
     }
+    { $kozel } { $challenge } — the day's duplicate challenge: the same deals for everybody, you and the strong computer against the strong computer (in the private chat with me); { $top } { $challenge } — its table
+    { $event } — a Swiss evening for pairs in a group: an admin opens it with { $event } { $open }
     { $help } — this help
 
     You see your cards in a private chat with me or with the “🃏 My hand” button.

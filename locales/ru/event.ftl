@@ -55,4 +55,5 @@ event-picture-third = { $place }. { $team }
 cmd-event = Швейцарский вечер пар (админы группы: открыть, начать, снять, стоп)
 cmd-name-event = турнир
 cmd-option-event = слова
+event-word-open = открыть
 cmd-option-event-about = открыть [yard|classic] [раунды N] [надёжность P] [раздачи N]; начать; снять N; стоп

@@ -13,7 +13,11 @@ from fluent.syntax import FluentParser
 from fluent.syntax import ast as fluent_ast
 
 from bot.errors import ErrorCode
+from bot.event_ui import WORDS
 from bot.i18n import Translator, default_locales_dir, normalize_locale
+from bot.models import Platform
+from bot.presenters import help as help_screen
+from bot.presenters.common import COMMANDS, command_args
 from core.classic.errors import ClassicReason
 from core.errors import Reason
 from core.yard.errors import YardReason
@@ -177,9 +181,35 @@ def test_every_error_code_and_reason_has_a_message(tr: Translator, locale: str) 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_command_descriptions_fit_the_platforms(tr: Translator, locale: str) -> None:
-    for name in ("kozel", "top", "stats", "rules", "lang", "help", "stop"):
+    for name in COMMANDS:
         text = tr.t(locale, f"cmd-{name}")
         assert 1 <= len(text) <= 100 and text != f"cmd-{name}"
+
+
+@pytest.mark.parametrize("platform", list(Platform))
+@pytest.mark.parametrize("locale", LANGUAGES)
+def test_the_help_names_every_command_and_how_to_play_a_challenge_or_open_an_event(
+    tr: Translator, locale: str, platform: Platform
+) -> None:
+    args = command_args(platform, tr, locale)
+    text = help_screen(tr, locale, platform=platform).text
+    assert len(text) <= 2000  # Discord's message
+    for name in COMMANDS:
+        assert f"{args[name]} — " in text, name
+    assert f"{args['kozel']} {args['challenge']} — " in text
+    assert f"{args['top']} {args['challenge']} — " in text
+    assert f"{args['event']} {args['open']}" in text
+    # The words shown are the ones the commands take: Telegram's /kozel challenge and
+    # /event open, Discord's options as registered (challenge: daily, words: open).
+    if platform is Platform.DISCORD:
+        option, value = args["challenge"].split(": ")
+        assert (option, value) == (tr.t(locale, "cmd-option-challenge"), "daily")
+        option, word = args["open"].split(": ")
+        assert option == tr.t(locale, "cmd-option-event")
+    else:
+        assert (args["challenge"], args["open"]) == ("challenge", "open")
+        word = args["open"]
+    assert WORDS[word] == "open"
 
 
 @pytest.mark.parametrize("locale", LANGUAGES)
