@@ -307,6 +307,18 @@ class FakeDiscord:
                               "rate_limit_per_user": 0, "last_message_id": None}  # fmt: skip
         return self._channels[id]
 
+    def add_thread(self, guild_id: int, id: int, parent_id: int, name: str) -> JSON:
+        """A public thread of the channel ``parent_id`` (Discord's channel type 11):
+        the server's GUILD_CREATE lists it with its threads, as Discord does."""
+        self._channels[id] = {"id": str(id), "type": 11, "guild_id": str(guild_id), "name": name,
+                              "parent_id": str(parent_id), "owner_id": str(self.bot_user.id),
+                              "last_message_id": None, "rate_limit_per_user": 0,
+                              "message_count": 0, "member_count": 1, "flags": 0,
+                              "thread_metadata": {"archived": False, "locked": False,
+                                                  "auto_archive_duration": 1440,
+                                                  "archive_timestamp": _now()}}  # fmt: skip
+        return self._channels[id]
+
     def add_user(self, id: int, name: str, locale: str = "ru", dms_open: bool = True,
                  guild_ids: list[int] | None = None, admin: bool = False) -> FakeUser:  # fmt: skip
         self.users[id] = FakeUser(id, name, locale, dms_open, list(guild_ids or []), admin)
@@ -523,11 +535,13 @@ class FakeDiscord:
                   "position": 0},
                  {**role, "id": str(g.admin_role_id), "name": "Admin",
                   "permissions": str(PERMS_ADMIN), "position": 1}]  # fmt: skip
-        channels = [c for c in self._channels.values() if c.get("guild_id") == str(g.id)]
+        listed = [c for c in self._channels.values() if c.get("guild_id") == str(g.id)]
+        channels = [c for c in listed if c["type"] != 11]
+        threads = [c for c in listed if c["type"] == 11]
         return {"id": str(g.id), "name": g.name, "owner_id": str(g.owner_id), "icon": None,
                 "unavailable": False, "preferred_locale": g.locale, "large": False,
                 "member_count": len(members), "members": members, "roles": roles,
-                "channels": channels, "threads": [], "voice_states": [], "presences": [],
+                "channels": channels, "threads": threads, "voice_states": [], "presences": [],
                 "emojis": [], "stickers": [], "features": [], "joined_at": _now()}  # fmt: skip
 
     def _new_message(self, channel_id: int, body: JSON, type: int = 0) -> JSON:

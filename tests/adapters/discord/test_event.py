@@ -31,6 +31,8 @@ from tests.adapters.discord.harness import ALICE, CHANNEL, GUILD, FixedClock, Ha
 CHAT = ChatRef(Platform.DISCORD, str(CHANNEL))
 #: Another channel of the server, where a forged press comes from.
 ELSEWHERE = 201
+#: A thread of the channel, where another evening is run.
+THREAD = 301
 #: Eight players (alice, the server's owner, runs the event and does not play).
 PLAYERS = list(range(21, 29))
 LOCALE = "ru"
@@ -45,15 +47,16 @@ async def dc() -> AsyncIterator[FakeDiscord]:
         fake.add_guild(GUILD, "Club", owner_id=ALICE)
         fake.add_channel(GUILD, CHANNEL, "kozel")
         fake.add_channel(GUILD, ELSEWHERE, "general")
+        fake.add_thread(GUILD, THREAD, parent_id=CHANNEL, name="Friday evening")
         fake.add_user(ALICE, "alice", guild_ids=[GUILD])
         for n, user in enumerate(PLAYERS, start=1):
             fake.add_user(user, f"player{n}", guild_ids=[GUILD])
         yield fake  # conftest's harness runs the bot in it
 
 
-def public(dc: FakeDiscord) -> list[JSON]:
+def public(dc: FakeDiscord, channel: int = CHANNEL) -> list[JSON]:
     """The channel's messages everybody sees, oldest first."""
-    return [m for m in dc.messages(CHANNEL) if not m["flags"] & EPHEMERAL]
+    return [m for m in dc.messages(channel) if not m["flags"] & EPHEMERAL]
 
 
 def labels(message: JSON) -> list[str]:
@@ -80,7 +83,7 @@ async def current(h: Harness, event_id: int | None = None) -> Event:
     return event
 
 
-async def hidden_cards_shown(h: Harness, event: Event) -> list[str]:
+async def hidden_cards_shown(h: Harness, event: Event, channel: int = CHANNEL) -> list[str]:
     """What the channel shows of a hand: a card still in a hand of a running table in
     that table's message (but the trump card, dealt face up), a hand's button
     anywhere, a suit in an event's message."""
@@ -98,7 +101,7 @@ async def hidden_cards_shown(h: Harness, event: Event) -> list[str]:
                 held += [card_label(card, LOCALE) for card in hand if card != face_up]
         if "table" in game.messages:
             tables[int(game.messages["table"])] = held
-    for message in public(h.dc):
+    for message in public(h.dc, channel):
         text = " ".join([message["content"], *labels(message)])
         shown += hand_buttons(message)
         in_hands = tables.get(int(message["id"]))
@@ -110,7 +113,7 @@ async def hidden_cards_shown(h: Harness, event: Event) -> list[str]:
     return shown
 
 
-async def play_round(h: Harness, event: Event) -> int:
+async def play_round(h: Harness, event: Event, channel: int = CHANNEL) -> int:
     """The players of the round's tables make safe moves with their DM hands until
     every table is over; after each move, nothing of a hand shows in the channel.
     Returns the moves made."""
@@ -133,7 +136,7 @@ async def play_round(h: Harness, event: Event) -> int:
             await h.play(game.id, int(player.user.id))
             moves += 1
         await h.settled()
-        assert await hidden_cards_shown(h, event) == []
+        assert await hidden_cards_shown(h, event, channel) == []
 
 
 async def test_a_swiss_evening_is_registered_started_and_played_in_a_channel(
@@ -251,6 +254,48 @@ async def test_a_swiss_evening_is_registered_started_and_played_in_a_channel(
     # The players' hands came by DM: every player got one.
     assert all(h.dc.dm_messages(user) for user in PLAYERS)
     assert ref(PLAYERS[0]) in {p.user for team in event.teams for p in team.players}
+
+
+async def test_an_evening_opened_in_a_thread_is_shown_in_that_thread_only(
+    harness: Harness, tr: Translator
+) -> None:
+    """A thread (or a forum's post) is a channel of its own: an evening opened there
+    registers, announces its tables, keeps its standings and posts the final ones in
+    the thread; the channel the thread belongs to gets nothing."""
+    h = harness
+
+    def t(msg_id: str, **args: int) -> str:
+        return tr.t(LOCALE, msg_id, **args)
+
+    rec = await h.slash(ALICE, "event", {"words": "open rounds 1 deals 1"}, channel=THREAD)
+    assert rec.original is not None and rec.original["channel_id"] == str(THREAD)
+    registration = int(rec.original["id"])
+    for pair in range(4):
+        first, second = PLAYERS[2 * pair], PLAYERS[2 * pair + 1]
+        await h.click(first, registration, t("event-new-pair"))
+        await h.settled()
+        await h.click(second, registration, t("event-join", team=pair + 1))
+        await h.settled()
+    assert await h.service.events.chat_event(CHAT) is None  # not the channel's
+    event = await h.service.events.chat_event(ChatRef(Platform.DISCORD, str(THREAD)))
+    assert event is not None and [len(team.players) for team in event.teams] == [2, 2, 2, 2]
+    await h.click(ALICE, registration, t("event-start"))
+    await h.settled()
+    event = await current(h, event.id)
+    shown = {int(m["id"]): m["content"] for m in public(h.dc, THREAD)}
+    tables = [await h.service.game(table.game_id) for table in event.round_tables()]
+    assert len(tables) == 2 and {int(g.messages["table"]) for g in tables} <= set(shown)
+    assert render.content(screens.round_tables(event, tr, LOCALE).text) in shown.values()
+    assert event.standings_message is not None and int(event.standings_message) in shown
+    assert await play_round(h, event, THREAD) > 0
+    await h.settled()
+    event = await current(h, event.id)
+    assert event.state is EventState.FINISHED and event.end_shown
+    final = render.content(screens.standings_screen(event, tr, LOCALE).text)
+    with_final = [m for m in public(h.dc, THREAD) if m["content"] == final]
+    assert [bool(m["attachments"]) for m in with_final] == [False, True]  # edited, pictured
+    assert await hidden_cards_shown(h, event, THREAD) == []
+    assert h.dc.messages(CHANNEL) == []  # the thread's channel got nothing
 
 
 async def test_with_two_shards_a_running_evening_is_shown_once_when_the_bot_starts(
