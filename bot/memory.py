@@ -10,7 +10,9 @@ under asyncio, as a SQLite transaction is.
 from __future__ import annotations
 
 import logging
+import pickle
 import secrets
+from collections import OrderedDict
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import replace
 
@@ -63,6 +65,9 @@ from core.seats import team_of
 _Key = tuple[str, str]
 log = logging.getLogger(__name__)
 
+#: Games :meth:`MemoryStorage._game` keeps as loaded, by their rows' values.
+LOADED_KEPT = 256
+
 
 class MemoryStorage:
     """A :class:`~bot.ports.Storage` in dicts, lost when the process ends."""
@@ -71,6 +76,11 @@ class MemoryStorage:
         self._users: dict[_Key, UserRow] = {}
         self._chats: dict[_Key, ChatRow] = {}
         self._games: dict[int, GameRow] = {}
+        #: The game each of the latest rows loaded made, by the row's values, never
+        #: handed out: a load of the same row again returns a copy of it (a pickled
+        #: copy costs a fraction of replaying the series' record, which a long series
+        #: of a finished game took for each press on it).
+        self._loaded: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._participants: dict[int, list[ParticipantRow]] = {}
         self._actions: dict[int, dict[int, ActionRow]] = {}
         self._deals: dict[int, dict[int, DealRow]] = {}
@@ -225,12 +235,22 @@ class MemoryStorage:
         as SQLite's are (logged, and skipped by every read from then on)."""
         if row["id"] in self._set_aside:
             return None
+        key = tuple(row.values())
+        loaded = self._loaded.get(key)
+        if loaded is not None:
+            self._loaded.move_to_end(key)
+            game: Game = pickle.loads(loaded)
+            return game
         try:
-            return game_from_row(row)
+            game = game_from_row(row)
         except CorruptGame as corrupt:
             log.error("game %s is set aside: %s", corrupt.game_id, corrupt.reason)
             self._set_aside[corrupt.game_id] = corrupt.reason
             return None
+        self._loaded[key] = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
+        if len(self._loaded) > LOADED_KEPT:
+            self._loaded.popitem(last=False)
+        return game
 
     async def open_game(self, chat: ChatRef) -> Game | None:
         for game_id in sorted(self._games, reverse=True):

@@ -92,7 +92,9 @@ def discord_seen(dc: FakeDiscord, user: int, dm: int, seen: Seen) -> None:
     mine |= {str(i.id) for i in dc.interactions.values() if i.user_id == user}
     for index, call in enumerate(dc.calls):
         path = call.path
-        ours = f"/channels/{dm}/" in path or any(f"/{key}/" in f"{path}/" for key in mine)
+        # His DM's calls, and those of his interactions: a path segment is one of his
+        # interactions' ids or tokens (the segments after the path's first "/").
+        ours = f"/channels/{dm}/" in path or not mine.isdisjoint(path.split("/")[1:])
         if not ours or not isinstance(call.json, dict) or call.status >= 300:
             continue
         body = call.json.get("data", call.json)
@@ -129,6 +131,7 @@ def check_hidden(seen: Seen, games: dict[int, Game], who: str) -> int:
     later one (none existed), every message with cards belongs to one of his games
     begun, and a hand shows only his own cards (never a face-down one)."""
     by_id = {game.id: deal for deal, game in games.items()}
+    owned = {deal: own_cards(game) for deal, game in games.items()}
     hands = 0
     for index, text, labels, tokens in seen.items:
         game_id = game_of(tokens)
@@ -137,7 +140,7 @@ def check_hidden(seen: Seen, games: dict[int, Game], who: str) -> int:
         if game_id is not None and game_id in by_id:
             assert by_id[game_id] in begun, f"{who}: deal {by_id[game_id]} shown before asked"
             hand = {LABELS[label] for label in labels if label in LABELS}
-            assert hand <= own_cards(games[by_id[game_id]]), f"{who}: a face-down card shown"
+            assert hand <= owned[by_id[game_id]], f"{who}: a face-down card shown"
             hands += bool(hand)
         elif shown:
             # A message with cards and no button (a table, a deal's result): of a deal
